@@ -1,0 +1,48 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** Options of {@link materializeReadmeExample}. */
+export interface ReadmeExampleOptions {
+  /** Path of the README. */
+  readme: string;
+  /** The example is the first ```ts block after this heading line (e.g. `## Example`). */
+  heading: string;
+  /** Module specifiers to rewrite, e.g. `{ '@yourtool/core': '/abs/packages/core/src/index.ts' }`. */
+  rewrite: Record<string, string>;
+  /** Where to write the runnable module. */
+  outFile: string;
+}
+
+/**
+ * Turns a README example into a module a test can import, so the README can never drift from
+ * the code: imports are rewritten to the package source, and every
+ * `console.log(expr); // expected` line becomes an assertion that `expr` deep-equals
+ * `expected` (a JavaScript literal). The generated module exports `checks`, the number of
+ * assertions it ran.
+ */
+export function materializeReadmeExample(options: ReadmeExampleOptions): string {
+  const text = readFileSync(options.readme, 'utf8');
+  const at = text.indexOf(`\n${options.heading}\n`);
+  if (at < 0) throw new Error(`${options.readme}: no "${options.heading}" heading`);
+  const match = /```ts\n([\s\S]*?)```/.exec(text.slice(at));
+  if (!match?.[1])
+    throw new Error(`${options.readme}: no \`\`\`ts block after "${options.heading}"`);
+  let code = match[1];
+  for (const [from, to] of Object.entries(options.rewrite)) {
+    code = code.split(`'${from}'`).join(JSON.stringify(to));
+  }
+  code = code.replace(/^(\s*)console\.log\((.*)\); \/\/ (.*)$/gm, '$1__check($2, $3);');
+  const prelude = [
+    "import { isDeepStrictEqual, inspect } from 'node:util';",
+    'export let checks = 0;',
+    'function __check(actual: unknown, expected: unknown): void {',
+    '  checks++;',
+    '  if (!isDeepStrictEqual(actual, expected)) {',
+    "    throw new Error('README example: expected ' + inspect(expected) + ', got ' + inspect(actual));",
+    '  }',
+    '}',
+  ].join('\n');
+  mkdirSync(dirname(options.outFile), { recursive: true });
+  writeFileSync(options.outFile, `${prelude}\n${code}`);
+  return options.outFile;
+}
