@@ -1,0 +1,128 @@
+import { InvalidRequestError } from './errors.js';
+import type { Logger } from './logger.js';
+import { issuesFromZod } from './parse.js';
+import type { AttemptEvent } from './retry.js';
+import {
+  type AdapterCapabilities,
+  type CanonicalRequest,
+  type CanonicalRequestInput,
+  CanonicalRequestSchema,
+  type CanonicalResponse,
+} from './schemas/adapter.js';
+import type { Message } from './schemas/message.js';
+import type { StreamEvent } from './schemas/stream.js';
+import type { ToolDefinition } from './schemas/tool.js';
+import type { ToolIdMap } from './tool-id-map.js';
+
+/** Per-call options every adapter accepts next to the canonical request. */
+export interface CallOptions {
+  /**
+   * Aborts the call. Before the response: the call rejects with `CancelledError`. Mid-stream:
+   * open tool uses end with what parses, `message.complete` arrives with
+   * `stop_reason: "cancelled"`, and the iterator ends.
+   */
+  signal?: AbortSignal;
+  /**
+   * The session's tool id map. Provider ids seen in the reply are linked to canonical ids in it,
+   * and canonical ids in the history are sent under the provider ids it holds (or derives).
+   * Without one, a map private to the call is used.
+   */
+  toolIdMap?: ToolIdMap;
+  /** Observes each attempt of the bounded retry (start, failure, success). */
+  onAttempt?: (event: AttemptEvent) => void;
+  /** Overrides the adapter's logger for this call. */
+  logger?: Logger;
+}
+
+/**
+ * The contract every provider adapter implements (provider-adapter-contract §3). An adapter
+ * translates canonical requests into one provider's wire format and the provider's replies
+ * back into canonical content, events, stop reasons, token usage and error classes.
+ */
+export interface ProviderAdapter {
+  /** Adapter name, which is also the provider key of its models (`anthropic`, `openai`, ...). */
+  readonly name: string;
+  /** Capabilities of the adapter's default model (see {@link capabilitiesFor}). */
+  readonly capabilities: AdapterCapabilities;
+  /** Honest capabilities of one model (canonical `provider:name` id or wire name). */
+  capabilitiesFor(model: string): AdapterCapabilities;
+  /** Non-streaming call. Rejects with an `AdapterError` subclass on failure. */
+  complete(request: CanonicalRequestInput, options?: CallOptions): Promise<CanonicalResponse>;
+  /**
+   * Streaming call. Yields canonical events that satisfy the stream invariants. An error before
+   * the first event is thrown from the iterator; an error after it yields `message.complete`
+   * with `stop_reason: "error"` and the partial content, then throws.
+   */
+  stream(request: CanonicalRequestInput, options?: CallOptions): AsyncIterable<StreamEvent>;
+  /** Pre-flight input token estimate (±10%), without calling the provider. */
+  estimateInputTokens(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+    system_prompt: string | null | undefined,
+  ): number;
+  /**
+   * Cancels an in-flight call. Resolves `true` if a call was cancelled, `false` if none with
+   * that id was running. Idempotent.
+   */
+  cancel(request_id: string): Promise<boolean>;
+  /** Releases resources (connection pools). Further calls fail. */
+  close(): Promise<void>;
+}
+
+/**
+ * Tracks in-flight calls of an adapter so `cancel(request_id)` can abort them. `begin` returns
+ * a signal that aborts when either the caller's signal aborts or `cancel` is called.
+ */
+export class InflightCalls {
+  readonly #calls = new Map<string, AbortController>();
+
+  /** Registers a call and returns its combined signal and a function to unregister it. */
+  begin(requestId: string, signal?: AbortSignal): { signal: AbortSignal; end: () => void } {
+    const controller = new AbortController();
+    this.#calls.set(requestId, controller);
+    const combined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    return {
+      signal: combined,
+      end: () => {
+        if (this.#calls.get(requestId) === controller) this.#calls.delete(requestId);
+      },
+    };
+  }
+
+  /** Aborts the call with this id. `true` if one was running. */
+  cancel(requestId: string): boolean {
+    const controller = this.#calls.get(requestId);
+    if (!controller) return false;
+    this.#calls.delete(requestId);
+    controller.abort();
+    return true;
+  }
+
+  /** Aborts every call (used by `close`). */
+  cancelAll(): void {
+    for (const controller of this.#calls.values()) controller.abort();
+    this.#calls.clear();
+  }
+
+  /** Number of calls in flight. */
+  get size(): number {
+    return this.#calls.size;
+  }
+}
+
+/**
+ * Validates a canonical request written by a caller and fills its defaults. Throws
+ * `InvalidRequestError` naming every offending path (nothing is sent to the provider).
+ */
+export function normalizeRequest(request: CanonicalRequestInput): CanonicalRequest {
+  const parsed = CanonicalRequestSchema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const issues = issuesFromZod(parsed.error);
+  throw new InvalidRequestError(
+    `invalid canonical request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    {
+      request_id: typeof request?.request_id === 'string' ? request.request_id : '',
+      retryable: false,
+    },
+  );
+}

@@ -1,0 +1,328 @@
+import { type Logger, silentLogger } from './logger.js';
+import { type DroppedBlock, reportDroppedBlock } from './lossy.js';
+import type { AdapterCapabilities } from './schemas/adapter.js';
+import type {
+  ContentBlock,
+  ImageBlock,
+  RedactedThinkingBlock,
+  ThinkingBlock,
+  ToolResultBlock,
+  ToolResultContentBlock,
+} from './schemas/content.js';
+import type { Message } from './schemas/message.js';
+
+/** The model a history is about to be sent to. */
+export interface ReplayTarget {
+  /** Adapter name, for log entries (`anthropic`, `openai`, ...). */
+  adapter: string;
+  /** Canonical id of the target model. */
+  model: string;
+  /** The target model's capabilities. */
+  capabilities: AdapterCapabilities;
+}
+
+/** Options of {@link prepareHistory}. */
+export interface PrepareHistoryOptions {
+  /** The request's composed system prompt; goes first in the joined system text. */
+  system_prompt?: string | null;
+  /** Receives the WARN entries of dropped blocks and repairs. */
+  logger?: Logger;
+  /**
+   * Whether a thinking or redacted thinking block may be sent back. Default: only to the model
+   * that produced it (its message's `metadata.model` equals the target) and only when the
+   * target supports thinking. Adapters narrow this (Anthropic also needs a signature).
+   */
+  keepThinking?: (block: ThinkingBlock | RedactedThinkingBlock, message: Message) => boolean;
+  /** Whether `file_ref` images are kept (the adapter resolves them). Default: dropped. */
+  keepFileRefImages?: boolean;
+}
+
+/** A change made to the history so the target accepts it, other than dropping a block. */
+export interface HistoryRepair {
+  kind:
+    | 'synthetic_tool_result'
+    | 'orphan_tool_result_dropped'
+    | 'duplicate_tool_result_dropped'
+    | 'tool_result_moved'
+    | 'partial_message_skipped';
+  message_id: string;
+  tool_use_id?: string;
+  detail: string;
+}
+
+/** A history ready for a codec to put on the wire. */
+export interface PreparedHistory {
+  /**
+   * The request's system prompt followed by the text of every SYSTEM message, joined with a
+   * blank line; `null` when there is none.
+   */
+  system: string | null;
+  /**
+   * USER, ASSISTANT and TOOL messages only. Every TOOL message holds exactly one tool result,
+   * and the results of an assistant turn follow it directly, in the order of its tool uses.
+   * No empty text, no message left without content.
+   */
+  messages: Message[];
+  /** Blocks dropped because the target cannot take them (each also logged at WARN). */
+  dropped: DroppedBlock[];
+  /** Repairs made (each also logged at WARN). */
+  repairs: HistoryRepair[];
+}
+
+/** Text of the tool result inserted for a tool use that has no recorded result. */
+export const MISSING_TOOL_RESULT_TEXT =
+  'No result was recorded for this tool call (the turn ended before the tool answered).';
+
+const ROLE_BLOCKS: Record<Message['role'], ReadonlySet<ContentBlock['type']>> = {
+  user: new Set(['text', 'image', 'tool_result']),
+  assistant: new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']),
+  system: new Set(['text']),
+  tool: new Set(['tool_result']),
+};
+
+function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+/**
+ * Normalizes a canonical history for one target model: the single place where cross-provider
+ * replay rules live, so every adapter applies them the same way.
+ *
+ * - SYSTEM messages are hoisted into `system` (after `system_prompt`), joined with `\n\n`.
+ * - Empty and whitespace-only text is removed; a message left empty is dropped.
+ * - Thinking and redacted thinking go back only where `keepThinking` allows (default: the
+ *   model that produced them); images only to a model that takes images of that media type;
+ *   tool uses and results only to a model with tools. Everything dropped is logged at WARN
+ *   (or fails the request when its message is marked critical).
+ * - Tool results are paired with their tool uses: each result follows its assistant turn
+ *   directly (moved there if it was elsewhere), one result per TOOL message; a tool use with no
+ *   result gets an error result saying none was recorded; a result answering no tool use, or a
+ *   second result for the same use, is dropped.
+ * - Partial (still streaming) messages are skipped.
+ */
+export function prepareHistory(
+  messages: readonly Message[],
+  target: ReplayTarget,
+  options: PrepareHistoryOptions = {},
+): PreparedHistory {
+  const logger = options.logger ?? silentLogger;
+  const caps = target.capabilities;
+  const dropped: DroppedBlock[] = [];
+  const repairs: HistoryRepair[] = [];
+  const systemParts: string[] = [];
+  if (options.system_prompt && !isBlank(options.system_prompt))
+    systemParts.push(options.system_prompt);
+
+  const keepThinking =
+    options.keepThinking ??
+    ((_block: ThinkingBlock | RedactedThinkingBlock, message: Message) =>
+      caps.supports_thinking && message.metadata.model === target.model);
+
+  const drop = (message: Message, block_type: string, block_index: number, reason: string) => {
+    dropped.push(
+      reportDroppedBlock(logger, message, {
+        block_type,
+        adapter: target.adapter,
+        reason,
+        block_index,
+      }),
+    );
+  };
+  const repair = (r: HistoryRepair) => {
+    repairs.push(r);
+    logger.warn({ event: 'history_repaired', adapter: target.adapter, ...r }, r.detail);
+  };
+
+  const imageProblem = (image: ImageBlock): string | null => {
+    if (!caps.supports_images) return `${target.model} does not accept images`;
+    if (image.source.kind === 'file_ref' && !options.keepFileRefImages) {
+      return 'file_ref images must be resolved to base64 or a URL before they can be sent';
+    }
+    const accepted = caps.accepted_image_media_types;
+    if (accepted.length > 0 && !accepted.includes(image.media_type)) {
+      return `${target.model} does not accept ${image.media_type} images`;
+    }
+    return null;
+  };
+
+  const filterResultContent = (
+    message: Message,
+    result: ToolResultBlock,
+    index: number,
+  ): ToolResultBlock => {
+    const content: ToolResultContentBlock[] = [];
+    for (const inner of result.content) {
+      if (inner.type === 'text') {
+        if (!isBlank(inner.text)) content.push(inner);
+      } else {
+        const problem = imageProblem(inner);
+        if (problem)
+          drop(message, 'image', index, `in tool result ${result.tool_use_id}: ${problem}`);
+        else content.push(inner);
+      }
+    }
+    return content.length === result.content.length ? result : { ...result, content };
+  };
+
+  // Pass 1: filter blocks, hoist system text, collect tool results.
+  const conversation: Message[] = [];
+  const conversationOrigin: number[] = [];
+  const results: Array<{ message: Message; block: ToolResultBlock; origin: number }> = [];
+  messages.forEach((message, origin) => {
+    if (message.role === 'system') {
+      message.content.forEach((block, index) => {
+        if (block.type === 'text') {
+          if (!isBlank(block.text)) systemParts.push(block.text);
+        } else {
+          drop(message, block.type, index, 'system messages carry text only');
+        }
+      });
+      return;
+    }
+    if (message.metadata.status === 'partial') {
+      repair({
+        kind: 'partial_message_skipped',
+        message_id: message.id,
+        detail: `skipped message ${message.id}: it is still streaming (status partial)`,
+      });
+      return;
+    }
+    const kept: ContentBlock[] = [];
+    message.content.forEach((block, index) => {
+      if (!ROLE_BLOCKS[message.role].has(block.type)) {
+        drop(
+          message,
+          block.type,
+          index,
+          `a ${message.role} message cannot carry a ${block.type} block`,
+        );
+        return;
+      }
+      switch (block.type) {
+        case 'text':
+          if (!isBlank(block.text)) kept.push(block);
+          return;
+        case 'image': {
+          const problem = imageProblem(block);
+          if (problem) drop(message, 'image', index, problem);
+          else kept.push(block);
+          return;
+        }
+        case 'thinking':
+        case 'redacted_thinking':
+          if (block.type === 'thinking' && isBlank(block.text) && !block.signature) return;
+          if (keepThinking(block, message)) kept.push(block);
+          else {
+            drop(
+              message,
+              block.type,
+              index,
+              `${block.type} from ${message.metadata.model ?? 'an unknown model'} can only be replayed to the model that produced it`,
+            );
+          }
+          return;
+        case 'tool_use':
+          if (caps.supports_tools) kept.push(block);
+          else drop(message, 'tool_use', index, `${target.model} does not support tools`);
+          return;
+        case 'tool_result':
+          if (caps.supports_tools)
+            results.push({ message, block: filterResultContent(message, block, index), origin });
+          else drop(message, 'tool_result', index, `${target.model} does not support tools`);
+          return;
+      }
+    });
+    if (message.role === 'tool' || kept.length === 0) return;
+    conversation.push(
+      kept.length === message.content.length ? message : { ...message, content: kept },
+    );
+    conversationOrigin.push(origin);
+  });
+
+  // Pass 2: pair each tool use with its result, right after the assistant turn.
+  const toolUseIds = new Set<string>();
+  for (const message of conversation) {
+    for (const block of message.content) if (block.type === 'tool_use') toolUseIds.add(block.id);
+  }
+  const resultById = new Map<
+    string,
+    { message: Message; block: ToolResultBlock; origin: number }
+  >();
+  results.forEach(({ message, block, origin }) => {
+    if (!toolUseIds.has(block.tool_use_id)) {
+      repair({
+        kind: 'orphan_tool_result_dropped',
+        message_id: message.id,
+        tool_use_id: block.tool_use_id,
+        detail: `dropped the result for ${block.tool_use_id}: no tool use in the history has that id`,
+      });
+    } else if (resultById.has(block.tool_use_id)) {
+      repair({
+        kind: 'duplicate_tool_result_dropped',
+        message_id: message.id,
+        tool_use_id: block.tool_use_id,
+        detail: `dropped a second result for ${block.tool_use_id}`,
+      });
+    } else {
+      resultById.set(block.tool_use_id, { message, block, origin });
+    }
+  });
+
+  const out: Message[] = [];
+  conversation.forEach((message, position) => {
+    out.push(message);
+    if (message.role !== 'assistant') return;
+    const origin = conversationOrigin[position] ?? -1;
+    const nextOrigin = conversationOrigin[position + 1] ?? Number.POSITIVE_INFINITY;
+    for (const block of message.content) {
+      if (block.type !== 'tool_use') continue;
+      const found = resultById.get(block.id);
+      if (found) {
+        if (found.origin < origin || found.origin > nextOrigin) {
+          repair({
+            kind: 'tool_result_moved',
+            message_id: found.message.id,
+            tool_use_id: block.id,
+            detail: `moved the result for ${block.id} to follow its tool use directly`,
+          });
+        }
+        out.push({
+          ...found.message,
+          role: 'tool',
+          content: [found.block],
+          metadata: { ...found.message.metadata, parent_tool_use_id: block.id },
+        });
+        continue;
+      }
+      repair({
+        kind: 'synthetic_tool_result',
+        message_id: message.id,
+        tool_use_id: block.id,
+        detail: `tool use ${block.id} (${block.name}) has no result; sending an error result saying none was recorded`,
+      });
+      out.push({
+        id: `${message.id}_missing_${block.id}`,
+        session_id: message.session_id,
+        role: 'tool',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: block.id,
+            content: [{ type: 'text', text: MISSING_TOOL_RESULT_TEXT }],
+            is_error: true,
+          },
+        ],
+        metadata: { status: 'complete', parent_tool_use_id: block.id },
+        created_at: message.created_at,
+        schema_version: message.schema_version,
+      });
+    }
+  });
+
+  return {
+    system: systemParts.length > 0 ? systemParts.join('\n\n') : null,
+    messages: out,
+    dropped,
+    repairs,
+  };
+}

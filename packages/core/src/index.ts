@@ -1,0 +1,32 @@
+/**
+ * @yourtool/core: the canonical, provider-neutral conversation format and the contract every
+ * provider adapter implements.
+ *
+ * @packageDocumentation
+ */
+
+export * from './adapter.js';
+export * from './bus.js';
+export * from './errors.js';
+export * from './history.js';
+export * from './ids.js';
+export * from './logger.js';
+export * from './lossy.js';
+export * from './messages.js';
+export * from './model-id.js';
+export * from './parse.js';
+export * from './redact.js';
+export * from './retry.js';
+export * from './schemas/adapter.js';
+export * from './schemas/content.js';
+export * from './schemas/message.js';
+export * from './schemas/routing.js';
+export * from './schemas/stream.js';
+export * from './schemas/tool.js';
+export * from './stream/accumulator.js';
+export * from './stream/builder.js';
+export * from './stream/invariants.js';
+export * from './tokens.js';
+export * from './tool-id-map.js';
+export * from './tool-schema.js';
+export * from './validate-message.js';

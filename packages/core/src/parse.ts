@@ -1,0 +1,215 @@
+import type { z } from 'zod';
+import { YourtoolError } from './errors.js';
+import { type Logger, silentLogger } from './logger.js';
+import {
+  ContentBlockSchema,
+  isKnownContentBlockType,
+  ToolResultContentBlockSchema,
+} from './schemas/content.js';
+import {
+  CURRENT_SCHEMA_VERSION,
+  KNOWN_METADATA_FIELDS,
+  type Message,
+  MessageSchema,
+} from './schemas/message.js';
+
+/** One problem found while parsing: where (a JSON path such as `content[2].input`) and what. */
+export interface ParseIssue {
+  path: string;
+  message: string;
+}
+
+/** A stored or foreign message could not be read. `issues` name each offending path. */
+export class MessageParseError extends YourtoolError {
+  /** Every problem found. */
+  readonly issues: ParseIssue[];
+  /** The message id, when the input had a readable one. */
+  readonly messageId: string | undefined;
+
+  constructor(issues: ParseIssue[], messageId?: string, options?: { cause?: unknown }) {
+    const where = messageId ? ` ${messageId}` : '';
+    super(
+      'message_parse_error',
+      `cannot read message${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      options,
+    );
+    this.issues = issues;
+    this.messageId = messageId;
+  }
+}
+
+/** Options of {@link parseMessage}. */
+export interface ParseMessageOptions {
+  /** Where tolerated problems (unknown blocks, unknown fields, newer schema) are reported. */
+  logger?: Logger;
+  /**
+   * What to do with a message written under a newer `schema_version` than this code knows:
+   * `tolerate` (default) reads the fields it knows, skipping unknown blocks, with a WARN;
+   * `reject` throws. New versions only add block types and fields (canonical-format §3.2).
+   */
+  newerSchemaVersion?: 'tolerate' | 'reject';
+}
+
+/** Formats a zod path as `content[2].source.kind`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>, root = ''): string {
+  let out = root;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '$' : out;
+}
+
+/** Converts a zod error into parse issues, each path prefixed with `root`. */
+export function issuesFromZod(error: z.ZodError, root = ''): ParseIssue[] {
+  return error.issues.map((issue) => ({
+    path: formatPath(issue.path, root),
+    message: issue.message,
+  }));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface Tolerated {
+  path: string;
+  reason: string;
+  type?: unknown;
+  field?: string;
+}
+
+/** Removes unknown block types (recursively inside tool results), recording each skip. */
+function filterBlocks(
+  blocks: unknown,
+  path: string,
+  tolerated: Tolerated[],
+  nested: boolean,
+): unknown {
+  if (!Array.isArray(blocks)) return blocks;
+  const kept: unknown[] = [];
+  blocks.forEach((block, index) => {
+    const at = `${path}[${index}]`;
+    if (!isPlainObject(block)) {
+      kept.push(block); // malformed: let the schema name it
+      return;
+    }
+    if (!isKnownContentBlockType(block.type)) {
+      tolerated.push({ path: at, reason: 'unknown content block type skipped', type: block.type });
+      return;
+    }
+    const schema = nested ? ToolResultContentBlockSchema : ContentBlockSchema;
+    const known = schema.safeParse(block);
+    if (known.success) {
+      for (const key of Object.keys(block)) {
+        if (!(key in known.data)) {
+          tolerated.push({
+            path: `${at}.${key}`,
+            reason: 'unknown block field ignored',
+            field: key,
+          });
+        }
+      }
+    }
+    if (block.type === 'tool_result' && !nested) {
+      kept.push({
+        ...block,
+        content: filterBlocks(block.content, `${at}.content`, tolerated, true),
+      });
+      return;
+    }
+    kept.push(block);
+  });
+  return kept;
+}
+
+/**
+ * Reads a message from stored or foreign JSON (a string or an already-parsed value).
+ *
+ * Tolerant where the format allows growth: unknown content block types are skipped, unknown
+ * fields on known blocks ignored, unknown metadata fields preserved, and a newer
+ * `schema_version` read as far as it is understood, each with a WARN through `logger`.
+ * Strict where data is wrong: a malformed known block, a missing field or a bad value throws
+ * {@link MessageParseError} listing every offending path.
+ */
+export function parseMessage(input: unknown, options: ParseMessageOptions = {}): Message {
+  const logger = options.logger ?? silentLogger;
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (cause) {
+      throw new MessageParseError(
+        [{ path: '$', message: `not valid JSON (${(cause as Error).message})` }],
+        undefined,
+        { cause },
+      );
+    }
+  }
+  if (!isPlainObject(value)) {
+    throw new MessageParseError([{ path: '$', message: 'a message must be a JSON object' }]);
+  }
+  const messageId = typeof value.id === 'string' ? value.id : undefined;
+  const tolerated: Tolerated[] = [];
+
+  const version = value.schema_version;
+  if (typeof version === 'number' && version > CURRENT_SCHEMA_VERSION) {
+    if (options.newerSchemaVersion === 'reject') {
+      throw new MessageParseError(
+        [
+          {
+            path: 'schema_version',
+            message: `version ${version} is newer than this code reads (${CURRENT_SCHEMA_VERSION})`,
+          },
+        ],
+        messageId,
+      );
+    }
+    tolerated.push({
+      path: 'schema_version',
+      reason: `schema_version ${version} is newer than ${CURRENT_SCHEMA_VERSION}; reading known fields only`,
+    });
+  }
+
+  const cleaned: Record<string, unknown> = {
+    ...value,
+    content: filterBlocks(value.content, 'content', tolerated, false),
+  };
+  if (isPlainObject(value.metadata)) {
+    for (const key of Object.keys(value.metadata)) {
+      if (!KNOWN_METADATA_FIELDS.includes(key)) {
+        tolerated.push({
+          path: `metadata.${key}`,
+          reason: 'unknown metadata field preserved',
+          field: key,
+        });
+      }
+    }
+  }
+
+  const parsed = MessageSchema.safeParse(cleaned);
+  if (!parsed.success) throw new MessageParseError(issuesFromZod(parsed.error), messageId);
+
+  for (const t of tolerated) {
+    logger.warn(
+      {
+        event: 'tolerant_read',
+        message_id: messageId,
+        session_id: parsed.data.session_id,
+        path: t.path,
+        ...(t.type === undefined ? {} : { block_type: t.type }),
+        ...(t.field === undefined ? {} : { field: t.field }),
+      },
+      `message ${messageId}: ${t.reason} at ${t.path}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Serializes a message to the JSON of the data contract (snake_case field names). Parsing the
+ * result with {@link parseMessage} gives an equal message.
+ */
+export function serializeMessage(message: Message): string {
+  return JSON.stringify(message);
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { ContentBlockSchema } from './content.js';
+import { MessageSchema } from './message.js';
+import { ToolDefinitionSchema } from './tool.js';
+
+/** Raw token counts reported by an adapter. Cost is never reported here. */
+export const TokenUsageSchema = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cached_input_tokens: z.number().int().nonnegative().default(0),
+  cache_creation_input_tokens: z.number().int().nonnegative().default(0),
+  /** True when the provider sent no usage and the adapter estimated the counts. */
+  estimated: z.boolean().optional(),
+});
+/** Raw token counts. */
+export type TokenUsage = z.output<typeof TokenUsageSchema>;
+
+/** Why generation stopped. */
+export const StopReasonSchema = z.enum([
+  'end_turn',
+  'max_tokens',
+  'stop_sequence',
+  'tool_use',
+  'cancelled',
+  'error',
+]);
+/** A stop reason. */
+export type StopReason = z.output<typeof StopReasonSchema>;
+
+/** Construction-time configuration of an adapter (provider-adapter-contract §2). */
+export const AdapterConfigSchema = z.object({
+  api_key: z.string().nullable().optional(),
+  base_url: z.string().url().nullable().optional(),
+  timeout_seconds: z.number().positive().default(600),
+  max_retries: z.number().int().nonnegative().default(2),
+  extra_headers: z.record(z.string(), z.string()).default({}),
+  /** Adapter-specific knobs. Core never reads them. */
+  options: z.record(z.string(), z.unknown()).default({}),
+});
+/** Adapter configuration after defaults. */
+export type AdapterConfig = z.output<typeof AdapterConfigSchema>;
+/** Adapter configuration as users write it. */
+export type AdapterConfigInput = z.input<typeof AdapterConfigSchema>;
+
+/**
+ * What a model behind an adapter can take and produce. Declarations must be honest: the router
+ * relies on them to keep a history on a model that can accept it.
+ */
+export const AdapterCapabilitiesSchema = z.object({
+  supports_images: z.boolean(),
+  supports_thinking: z.boolean(),
+  supports_tools: z.boolean(),
+  supports_system_prompt: z.boolean(),
+  supports_structured_output: z.boolean(),
+  supports_streaming: z.boolean(),
+  supports_streaming_tool_calls: z.boolean(),
+  supports_parallel_tool_calls: z.boolean(),
+  supports_prompt_caching: z.boolean(),
+  max_context_tokens: z.number().int().positive(),
+  max_output_tokens: z.number().int().positive(),
+  accepted_image_media_types: z.array(z.string()),
+});
+/** Capabilities of a model behind an adapter. */
+export type AdapterCapabilities = z.output<typeof AdapterCapabilitiesSchema>;
+
+/** One call to a model, in canonical form. */
+export const CanonicalRequestSchema = z.object({
+  request_id: z.string().min(1),
+  messages: z.array(MessageSchema),
+  tools: z.array(ToolDefinitionSchema).default([]),
+  system_prompt: z.string().nullable().optional(),
+  model: z.string().min(1),
+  max_output_tokens: z.number().int().positive(),
+  stop_sequences: z.array(z.string()).default([]),
+  temperature: z.number().min(0).nullable().optional(),
+  output_schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  stream: z.boolean().default(false),
+});
+/** A canonical request (defaults applied). */
+export type CanonicalRequest = z.output<typeof CanonicalRequestSchema>;
+/** A canonical request as callers write it: `tools`, `stop_sequences` and `stream` optional. */
+export type CanonicalRequestInput = z.input<typeof CanonicalRequestSchema>;
+
+/** What an adapter returns for a completed call. The caller assembles the final Message. */
+export const CanonicalResponseSchema = z.object({
+  request_id: z.string(),
+  model: z.string(),
+  provider: z.string(),
+  content: z.array(ContentBlockSchema),
+  stop_reason: StopReasonSchema,
+  usage: TokenUsageSchema,
+  latency_ms: z.number().int().nonnegative(),
+  /** Adapter-private round-trip data for this reply, stored as `metadata.provider_raw`. */
+  provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+/** A canonical response. */
+export type CanonicalResponse = z.output<typeof CanonicalResponseSchema>;

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { ContentBlockSchema } from './content.js';
+import { RoutingDecisionRecordSchema } from './routing.js';
+
+/** The version of the canonical format this code writes and fully understands. */
+export const CURRENT_SCHEMA_VERSION = 1;
+
+/** Who a message is from. TOOL and SYSTEM are first-class roles (canonical-format §2). */
+export const RoleSchema = z.enum(['user', 'assistant', 'system', 'tool']);
+/** A message role. */
+export type Role = z.output<typeof RoleSchema>;
+
+/** Lifecycle of a message. Only `complete` messages must satisfy every invariant. */
+export const MessageStatusSchema = z.enum(['complete', 'partial', 'cancelled', 'error']);
+/** A message status. */
+export type MessageStatus = z.output<typeof MessageStatusSchema>;
+
+/**
+ * A decimal number written as a string (`"0.000654"`), so that money never passes through a
+ * binary float. Numbers found in foreign data are accepted and converted on read.
+ */
+export const DecimalStringSchema = z.union([
+  z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string such as "0.000654"'),
+  z
+    .number()
+    .refine(Number.isFinite, 'must be finite')
+    .transform((n) => n.toString()),
+]);
+
+/** ISO-8601 UTC timestamp, up to nanosecond digits (canonical messages use microseconds). */
+export const TimestampSchema = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
+    'must be an ISO-8601 timestamp such as "2026-05-08T12:00:00.123456Z"',
+  );
+
+/**
+ * Tokens and cost of one assistant message. `cost_usd` is computed locally from a price table
+ * and is `null` only when the model has no price (an explicit "unpriced", never a silent zero).
+ */
+export const UsageSchema = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cached_input_tokens: z.number().int().nonnegative().default(0),
+  cache_creation_input_tokens: z.number().int().nonnegative().default(0),
+  cost_usd: DecimalStringSchema.nullable(),
+  pricing_version: z.string().nullable(),
+  latency_ms: z.number().int().nonnegative(),
+  /** True when the provider sent no usage and the counts are local estimates. */
+  estimated: z.boolean().optional(),
+});
+/** Usage and cost recorded on an assistant message. */
+export type Usage = z.output<typeof UsageSchema>;
+
+/**
+ * Message metadata. Unknown fields are preserved (written by a newer version or another
+ * implementation) so that nothing is lost when a message is read and written back.
+ */
+export const MessageMetadataSchema = z.looseObject({
+  model: z.string().nullable().optional(),
+  provider: z.string().nullable().optional(),
+  routing: RoutingDecisionRecordSchema.nullable().optional(),
+  usage: UsageSchema.nullable().optional(),
+  parent_tool_use_id: z.string().nullable().optional(),
+  status: MessageStatusSchema.default('complete'),
+  provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
+  user_id: z.string().nullable().optional(),
+  team_id: z.string().nullable().optional(),
+  /**
+   * When true, an adapter that cannot represent one of this message's blocks fails the request
+   * instead of dropping the block (canonical-format §3.3).
+   */
+  critical: z.boolean().optional(),
+});
+/** Message metadata. */
+export type MessageMetadata = z.output<typeof MessageMetadataSchema>;
+
+/** The metadata field names this version of the format knows. */
+export const KNOWN_METADATA_FIELDS: readonly string[] = Object.keys(MessageMetadataSchema.shape);
+
+/** A canonical message: a role and an ordered list of content blocks. */
+export const MessageSchema = z.object({
+  id: z.string().min(1, 'message id must not be empty'),
+  session_id: z.string().min(1, 'session_id must not be empty'),
+  role: RoleSchema,
+  content: z.array(ContentBlockSchema),
+  metadata: MessageMetadataSchema,
+  created_at: TimestampSchema,
+  schema_version: z.number().int().positive(),
+});
+/** A canonical message. */
+export type Message = z.output<typeof MessageSchema>;
+/** A canonical message as accepted on input (defaults not yet applied). */
+export type MessageInput = z.input<typeof MessageSchema>;

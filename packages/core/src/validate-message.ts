@@ -1,0 +1,363 @@
+import { isUlid, timestampToEpochMicros } from './ids.js';
+import { parseModelId } from './model-id.js';
+import { issuesFromZod } from './parse.js';
+import type { ContentBlock, ImageBlock } from './schemas/content.js';
+import {
+  CURRENT_SCHEMA_VERSION,
+  type Message,
+  MessageSchema,
+  type Role,
+} from './schemas/message.js';
+import type { ToolDefinition } from './schemas/tool.js';
+import { validateToolInput } from './tool-schema.js';
+
+/**
+ * The invariants of canonical-format §5, by rule id. `validateMessage` reports each violation
+ * with the rule it breaks. Rules marked (complete) apply only to `status: complete` messages;
+ * a partial, cancelled or errored message may legitimately break them.
+ */
+export const MESSAGE_RULES = {
+  schema: 'the message has the canonical shape (fields, types, block shapes)',
+  'schema-version': `schema_version is ${CURRENT_SCHEMA_VERSION} or lower`,
+  'message-id-ulid': 'message ids are ULIDs',
+  'content-non-empty': '(complete) content is non-empty for non-system messages',
+  'role-block-allowed':
+    'blocks fit the role: user text/image; assistant text/tool_use/thinking/redacted_thinking; system text; tool tool_result',
+  'tool-name-format': 'tool use names are 1-64 characters of letters, digits, "_" or "-"',
+  'tool-use-id-unique': 'tool use ids are unique within the message',
+  'tool-input-schema': '(complete) tool use input validates against its tool definition',
+  'tool-parent-id': 'every tool message has metadata.parent_tool_use_id',
+  'tool-result-matches-parent': "a tool message's results answer its parent_tool_use_id",
+  'assistant-model-provider':
+    '(complete) assistant messages carry metadata.model ("provider:name") and a matching metadata.provider',
+  'assistant-routing':
+    '(complete) assistant messages carry metadata.routing whose chosen_model echoes metadata.model',
+  'assistant-usage': '(complete) assistant messages carry metadata.usage',
+  'usage-pricing-version': 'a usage with a cost names the pricing_version that produced it',
+  'image-source':
+    'image sources are well-formed: base64 data is base64, urls are http(s), file refs are workspace-relative',
+  'image-media-type': 'image media types are image/*',
+} as const;
+
+/** The id of a message invariant. */
+export type MessageRule = keyof typeof MESSAGE_RULES;
+
+/** One broken invariant: which rule, where, and what was found. */
+export interface MessageViolation {
+  rule: MessageRule | HistoryRule;
+  /** JSON path inside the message (`content[1].input`), or `messages[3]` for history rules. */
+  path: string;
+  message: string;
+}
+
+/** Outcome of a validation. */
+export interface ValidationResult {
+  ok: boolean;
+  violations: MessageViolation[];
+}
+
+/** Options of {@link validateMessage}. */
+export interface ValidateMessageOptions {
+  /** Tool definitions by name; when given, tool use inputs are checked against their schemas. */
+  tools?: ReadonlyMap<string, Pick<ToolDefinition, 'input_schema'>> | readonly ToolDefinition[];
+}
+
+const ALLOWED_BLOCKS: Record<Role, ReadonlySet<ContentBlock['type']>> = {
+  user: new Set(['text', 'image']),
+  assistant: new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']),
+  system: new Set(['text']),
+  tool: new Set(['tool_result']),
+};
+
+const TOOL_USE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function checkImage(image: ImageBlock, path: string, out: MessageViolation[]): void {
+  if (!image.media_type.startsWith('image/')) {
+    out.push({
+      rule: 'image-media-type',
+      path: `${path}.media_type`,
+      message: `"${image.media_type}" is not an image media type`,
+    });
+  }
+  const { kind, data } = image.source;
+  const at = `${path}.source.data`;
+  if (kind === 'base64') {
+    if (data.length % 4 !== 0 || !BASE64.test(data)) {
+      out.push({
+        rule: 'image-source',
+        path: at,
+        message: 'base64 image data is not valid base64',
+      });
+    }
+  } else if (kind === 'url') {
+    let ok = false;
+    try {
+      const url = new URL(data);
+      ok = url.protocol === 'https:' || url.protocol === 'http:';
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      out.push({ rule: 'image-source', path: at, message: `"${data}" is not an http(s) URL` });
+  } else if (
+    data.startsWith('/') ||
+    /^[a-zA-Z]:[\\/]/.test(data) ||
+    data.split(/[\\/]/).includes('..')
+  ) {
+    out.push({
+      rule: 'image-source',
+      path: at,
+      message: `file_ref "${data}" must be a workspace-relative path without ".."`,
+    });
+  }
+}
+
+function toolSchemas(
+  tools: ValidateMessageOptions['tools'],
+): ReadonlyMap<string, Pick<ToolDefinition, 'input_schema'>> | undefined {
+  if (!tools) return undefined;
+  if (Array.isArray(tools)) return new Map(tools.map((t) => [t.name, t]));
+  return tools as ReadonlyMap<string, Pick<ToolDefinition, 'input_schema'>>;
+}
+
+/**
+ * Checks a message against every invariant of canonical-format §5 (see {@link MESSAGE_RULES}).
+ * Accepts any value: a value that is not even message-shaped yields `schema` violations.
+ * Rules that only bind complete messages are skipped for partial, cancelled and errored ones.
+ */
+export function validateMessage(
+  input: unknown,
+  options: ValidateMessageOptions = {},
+): ValidationResult {
+  const parsed = MessageSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      violations: issuesFromZod(parsed.error).map((i) => ({ rule: 'schema', ...i })),
+    };
+  }
+  const message = parsed.data;
+  const violations: MessageViolation[] = [];
+  const complete = message.metadata.status === 'complete';
+  const meta = message.metadata;
+
+  if (message.schema_version > CURRENT_SCHEMA_VERSION) {
+    violations.push({
+      rule: 'schema-version',
+      path: 'schema_version',
+      message: `schema_version ${message.schema_version} is newer than ${CURRENT_SCHEMA_VERSION}`,
+    });
+  }
+  if (!isUlid(message.id)) {
+    violations.push({
+      rule: 'message-id-ulid',
+      path: 'id',
+      message: `"${message.id}" is not a ULID`,
+    });
+  }
+  if (complete && message.role !== 'system' && message.content.length === 0) {
+    violations.push({
+      rule: 'content-non-empty',
+      path: 'content',
+      message: `a complete ${message.role} message has no content`,
+    });
+  }
+
+  const schemas = toolSchemas(options.tools);
+  const seenToolUseIds = new Set<string>();
+  message.content.forEach((block, index) => {
+    const path = `content[${index}]`;
+    if (!ALLOWED_BLOCKS[message.role].has(block.type)) {
+      violations.push({
+        rule: 'role-block-allowed',
+        path,
+        message: `a ${message.role} message cannot hold a ${block.type} block`,
+      });
+    }
+    if (block.type === 'tool_use') {
+      if (!TOOL_USE_NAME.test(block.name)) {
+        violations.push({
+          rule: 'tool-name-format',
+          path: `${path}.name`,
+          message: `tool name "${block.name}" is not 1-64 letters, digits, "_" or "-"`,
+        });
+      }
+      if (seenToolUseIds.has(block.id)) {
+        violations.push({
+          rule: 'tool-use-id-unique',
+          path: `${path}.id`,
+          message: `tool use id "${block.id}" appears twice`,
+        });
+      }
+      seenToolUseIds.add(block.id);
+      const definition = schemas?.get(block.name);
+      if (complete && definition) {
+        const result = validateToolInput(definition, block.input);
+        if (!result.ok) {
+          for (const issue of result.issues) {
+            violations.push({
+              rule: 'tool-input-schema',
+              path: `${path}.${issue.path}`,
+              message: `${block.name}: ${issue.message}`,
+            });
+          }
+        }
+      }
+    } else if (block.type === 'image') {
+      checkImage(block, path, violations);
+    } else if (block.type === 'tool_result') {
+      block.content.forEach((inner, j) => {
+        if (inner.type === 'image') checkImage(inner, `${path}.content[${j}]`, violations);
+      });
+      if (
+        message.role === 'tool' &&
+        meta.parent_tool_use_id &&
+        block.tool_use_id !== meta.parent_tool_use_id
+      ) {
+        violations.push({
+          rule: 'tool-result-matches-parent',
+          path: `${path}.tool_use_id`,
+          message: `result answers "${block.tool_use_id}" but parent_tool_use_id is "${meta.parent_tool_use_id}"`,
+        });
+      }
+    }
+  });
+
+  if (message.role === 'tool' && !meta.parent_tool_use_id) {
+    violations.push({
+      rule: 'tool-parent-id',
+      path: 'metadata.parent_tool_use_id',
+      message: 'a tool message must name the tool use it answers',
+    });
+  }
+
+  if (message.role === 'assistant' && complete) {
+    if (!meta.model || !meta.provider) {
+      violations.push({
+        rule: 'assistant-model-provider',
+        path: meta.model ? 'metadata.provider' : 'metadata.model',
+        message: 'a complete assistant message must record the model and provider that produced it',
+      });
+    } else {
+      try {
+        const { provider } = parseModelId(meta.model);
+        if (provider !== meta.provider) {
+          violations.push({
+            rule: 'assistant-model-provider',
+            path: 'metadata.provider',
+            message: `provider "${meta.provider}" does not match model "${meta.model}"`,
+          });
+        }
+      } catch (error) {
+        violations.push({
+          rule: 'assistant-model-provider',
+          path: 'metadata.model',
+          message: (error as Error).message,
+        });
+      }
+    }
+    if (!meta.routing) {
+      violations.push({
+        rule: 'assistant-routing',
+        path: 'metadata.routing',
+        message: 'a complete assistant message must record its routing decision',
+      });
+    } else if (meta.model && meta.routing.chosen_model !== meta.model) {
+      violations.push({
+        rule: 'assistant-routing',
+        path: 'metadata.routing.chosen_model',
+        message: `routing chose "${meta.routing.chosen_model}" but the message was produced by "${meta.model}"`,
+      });
+    }
+    if (!meta.usage) {
+      violations.push({
+        rule: 'assistant-usage',
+        path: 'metadata.usage',
+        message: 'a complete assistant message must record its usage',
+      });
+    }
+  }
+  if (meta.usage && meta.usage.cost_usd !== null && !meta.usage.pricing_version) {
+    violations.push({
+      rule: 'usage-pricing-version',
+      path: 'metadata.usage.pricing_version',
+      message: 'a cost without the pricing_version that produced it cannot be audited or repriced',
+    });
+  }
+  return { ok: violations.length === 0, violations };
+}
+
+/** Invariants that span a whole history rather than one message. */
+export const HISTORY_RULES = {
+  'history-session': 'every message belongs to the same session',
+  'history-order': 'messages are in creation order (ids and created_at never decrease)',
+  'tool-use-id-unique-history': 'a tool use id appears in one tool use block only',
+  'tool-result-has-use': 'every tool result answers a tool use that appears earlier',
+  'tool-use-answered-once': 'a tool use is answered at most once',
+} as const;
+
+/** The id of a history invariant. */
+export type HistoryRule = keyof typeof HISTORY_RULES;
+
+/**
+ * Checks a session's messages against each other: one session, creation order, unique tool use
+ * ids, every tool result answering an earlier tool use at most once. (An unanswered tool use is
+ * not a violation: the latest turn may still be running. Adapters repair it on replay.)
+ */
+export function validateHistory(messages: readonly Message[]): ValidationResult {
+  const violations: MessageViolation[] = [];
+  const toolUses = new Set<string>();
+  const answered = new Set<string>();
+  messages.forEach((message, index) => {
+    const at = `messages[${index}]`;
+    const first = messages[0];
+    if (first && message.session_id !== first.session_id) {
+      violations.push({
+        rule: 'history-session',
+        path: `${at}.session_id`,
+        message: `"${message.session_id}" differs from the session "${first.session_id}"`,
+      });
+    }
+    const previous = index > 0 ? messages[index - 1] : undefined;
+    if (
+      previous &&
+      ((isUlid(message.id) && isUlid(previous.id) && message.id < previous.id) ||
+        timestampToEpochMicros(message.created_at) < timestampToEpochMicros(previous.created_at))
+    ) {
+      violations.push({
+        rule: 'history-order',
+        path: at,
+        message: `message ${message.id} sorts before the message preceding it (${previous.id})`,
+      });
+    }
+    message.content.forEach((block, j) => {
+      if (block.type === 'tool_use') {
+        if (toolUses.has(block.id)) {
+          violations.push({
+            rule: 'tool-use-id-unique-history',
+            path: `${at}.content[${j}].id`,
+            message: `tool use id "${block.id}" was already used`,
+          });
+        }
+        toolUses.add(block.id);
+      } else if (block.type === 'tool_result') {
+        if (!toolUses.has(block.tool_use_id)) {
+          violations.push({
+            rule: 'tool-result-has-use',
+            path: `${at}.content[${j}].tool_use_id`,
+            message: `no earlier tool use has id "${block.tool_use_id}"`,
+          });
+        } else if (answered.has(block.tool_use_id)) {
+          violations.push({
+            rule: 'tool-use-answered-once',
+            path: `${at}.content[${j}].tool_use_id`,
+            message: `tool use "${block.tool_use_id}" was already answered`,
+          });
+        }
+        answered.add(block.tool_use_id);
+      }
+    });
+  });
+  return { ok: violations.length === 0, violations };
+}

@@ -1,0 +1,277 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ContentBlock,
+  MESSAGE_RULES,
+  type Message,
+  type MessageRule,
+  validateHistory,
+  validateMessage,
+} from '../src/index.js';
+import { completeAssistantMeta, msg, PNG_1PX } from './helpers.js';
+
+const text = (t: string): ContentBlock => ({ type: 'text', text: t });
+const readFile = {
+  name: 'read_file',
+  description: 'Read a file',
+  side_effects: 'read' as const,
+  requires_workspace: true,
+  input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
+
+function rulesOf(value: unknown, options = {}): string[] {
+  return validateMessage(value, options).violations.map((v) => v.rule);
+}
+
+/** For each rule: a message that keeps it and one that breaks it. */
+const cases: Record<MessageRule, { pass: () => unknown; fail: () => unknown; options?: object }> = {
+  schema: {
+    pass: () => msg('user', [text('hi')]),
+    fail: () => ({ ...msg('user', [text('hi')]), role: 'robot' }),
+  },
+  'schema-version': {
+    pass: () => msg('user', [text('hi')]),
+    fail: () => ({ ...msg('user', [text('hi')]), schema_version: 9 }),
+  },
+  'message-id-ulid': {
+    pass: () => msg('user', [text('hi')]),
+    fail: () => ({ ...msg('user', [text('hi')]), id: 'msg-1' }),
+  },
+  'content-non-empty': {
+    pass: () => msg('system', []),
+    fail: () => msg('user', []),
+  },
+  'role-block-allowed': {
+    pass: () =>
+      msg('user', [
+        text('a'),
+        { type: 'image', source: { kind: 'base64', data: PNG_1PX }, media_type: 'image/png' },
+      ]),
+    fail: () => msg('user', [{ type: 'thinking', text: 'hmm' }]),
+  },
+  'tool-name-format': {
+    pass: () =>
+      msg(
+        'assistant',
+        [{ type: 'tool_use', id: 'tu_1', name: 'read_file', input: {} }],
+        completeAssistantMeta(),
+      ),
+    fail: () =>
+      msg(
+        'assistant',
+        [{ type: 'tool_use', id: 'tu_1', name: 'read file!', input: {} }],
+        completeAssistantMeta(),
+      ),
+  },
+  'tool-use-id-unique': {
+    pass: () =>
+      msg(
+        'assistant',
+        [
+          { type: 'tool_use', id: 'tu_1', name: 'a', input: {} },
+          { type: 'tool_use', id: 'tu_2', name: 'a', input: {} },
+        ],
+        completeAssistantMeta(),
+      ),
+    fail: () =>
+      msg(
+        'assistant',
+        [
+          { type: 'tool_use', id: 'tu_1', name: 'a', input: {} },
+          { type: 'tool_use', id: 'tu_1', name: 'a', input: {} },
+        ],
+        completeAssistantMeta(),
+      ),
+  },
+  'tool-input-schema': {
+    options: { tools: [readFile] },
+    pass: () =>
+      msg(
+        'assistant',
+        [{ type: 'tool_use', id: 'tu_1', name: 'read_file', input: { path: 'a' } }],
+        completeAssistantMeta(),
+      ),
+    fail: () =>
+      msg(
+        'assistant',
+        [{ type: 'tool_use', id: 'tu_1', name: 'read_file', input: { path: 3 } }],
+        completeAssistantMeta(),
+      ),
+  },
+  'tool-parent-id': {
+    pass: () =>
+      msg('tool', [{ type: 'tool_result', tool_use_id: 'tu_1', content: [], is_error: false }], {
+        parent_tool_use_id: 'tu_1',
+      }),
+    fail: () =>
+      msg('tool', [{ type: 'tool_result', tool_use_id: 'tu_1', content: [], is_error: false }]),
+  },
+  'tool-result-matches-parent': {
+    pass: () =>
+      msg('tool', [{ type: 'tool_result', tool_use_id: 'tu_1', content: [], is_error: false }], {
+        parent_tool_use_id: 'tu_1',
+      }),
+    fail: () =>
+      msg('tool', [{ type: 'tool_result', tool_use_id: 'tu_2', content: [], is_error: false }], {
+        parent_tool_use_id: 'tu_1',
+      }),
+  },
+  'assistant-model-provider': {
+    pass: () => msg('assistant', [text('a')], completeAssistantMeta()),
+    fail: () => msg('assistant', [text('a')], { ...completeAssistantMeta(), provider: 'openai' }),
+  },
+  'assistant-routing': {
+    pass: () => msg('assistant', [text('a')], completeAssistantMeta()),
+    fail: () => msg('assistant', [text('a')], { ...completeAssistantMeta(), routing: null }),
+  },
+  'assistant-usage': {
+    pass: () => msg('assistant', [text('a')], completeAssistantMeta()),
+    fail: () => msg('assistant', [text('a')], { ...completeAssistantMeta(), usage: null }),
+  },
+  'usage-pricing-version': {
+    pass: () => msg('assistant', [text('a')], completeAssistantMeta()),
+    fail: () => {
+      const meta = completeAssistantMeta();
+      return msg('assistant', [text('a')], {
+        ...meta,
+        usage: { ...meta.usage!, pricing_version: null },
+      });
+    },
+  },
+  'image-source': {
+    pass: () =>
+      msg('user', [
+        { type: 'image', source: { kind: 'file_ref', data: 'img/a.png' }, media_type: 'image/png' },
+      ]),
+    fail: () =>
+      msg('user', [
+        {
+          type: 'image',
+          source: { kind: 'file_ref', data: '../secret.png' },
+          media_type: 'image/png',
+        },
+      ]),
+  },
+  'image-media-type': {
+    pass: () =>
+      msg('user', [
+        {
+          type: 'image',
+          source: { kind: 'url', data: 'https://x.test/a.png' },
+          media_type: 'image/png',
+        },
+      ]),
+    fail: () =>
+      msg('user', [
+        {
+          type: 'image',
+          source: { kind: 'url', data: 'https://x.test/a.pdf' },
+          media_type: 'application/pdf',
+        },
+      ]),
+  },
+};
+
+describe('validateMessage: every invariant of canonical-format §5', () => {
+  it('has a passing and a failing case for every rule', () => {
+    expect(Object.keys(cases).sort()).toEqual(Object.keys(MESSAGE_RULES).sort());
+  });
+  for (const [rule, { pass, fail, options }] of Object.entries(cases)) {
+    it(`${rule}: accepts the good message and reports the bad one`, () => {
+      expect(validateMessage(pass(), options)).toEqual({ ok: true, violations: [] });
+      const result = validateMessage(fail(), options);
+      expect(result.ok).toBe(false);
+      expect(result.violations.map((v) => v.rule)).toContain(rule);
+    });
+  }
+
+  it('names the path of each violation', () => {
+    const message = msg(
+      'assistant',
+      [text('a'), { type: 'tool_use', id: 'tu_1', name: 'read_file', input: { path: 3 } }],
+      {
+        ...completeAssistantMeta(),
+        usage: null,
+      },
+    );
+    const { violations } = validateMessage(message, { tools: [readFile] });
+    expect(violations).toEqual([
+      {
+        rule: 'tool-input-schema',
+        path: 'content[1].input.path',
+        message: expect.stringContaining('read_file'),
+      },
+      { rule: 'assistant-usage', path: 'metadata.usage', message: expect.any(String) },
+    ]);
+  });
+
+  it('skips complete-only rules for partial, cancelled and errored messages', () => {
+    for (const status of ['partial', 'cancelled', 'error'] as const) {
+      expect(rulesOf(msg('assistant', [], { status }))).toEqual([]);
+    }
+    expect(rulesOf(msg('assistant', [], { status: 'complete' }))).toEqual([
+      'content-non-empty',
+      'assistant-model-provider',
+      'assistant-routing',
+      'assistant-usage',
+    ]);
+  });
+
+  it('rejects invalid base64 and non-http urls', () => {
+    expect(
+      rulesOf(
+        msg('user', [
+          {
+            type: 'image',
+            source: { kind: 'base64', data: 'not base64!' },
+            media_type: 'image/png',
+          },
+        ]),
+      ),
+    ).toEqual(['image-source']);
+    expect(
+      rulesOf(
+        msg('user', [
+          {
+            type: 'image',
+            source: { kind: 'url', data: 'file:///etc/passwd' },
+            media_type: 'image/png',
+          },
+        ]),
+      ),
+    ).toEqual(['image-source']);
+  });
+});
+
+describe('validateHistory', () => {
+  const use = (id: string): Message =>
+    msg(
+      'assistant',
+      [{ type: 'tool_use', id, name: 'read_file', input: {} }],
+      completeAssistantMeta(),
+    );
+  const result = (id: string): Message =>
+    msg('tool', [{ type: 'tool_result', tool_use_id: id, content: [], is_error: false }], {
+      parent_tool_use_id: id,
+    });
+
+  it('accepts a well-formed history, including an unanswered tool use at the end', () => {
+    const history = [msg('user', [text('go')]), use('tu_a'), result('tu_a'), use('tu_b')];
+    expect(validateHistory(history)).toEqual({ ok: true, violations: [] });
+  });
+
+  it('reports a result without a tool use, a double answer, reused ids, order and sessions', () => {
+    const orphan = result('tu_x');
+    const a = use('tu_a');
+    const history = [orphan, a, result('tu_a'), result('tu_a'), use('tu_a')];
+    const rules = validateHistory(history).violations.map((v) => v.rule);
+    expect(rules).toEqual([
+      'tool-result-has-use',
+      'tool-use-answered-once',
+      'tool-use-id-unique-history',
+    ]);
+    const reordered = validateHistory([history[2]!, history[1]!]).violations.map((v) => v.rule);
+    expect(reordered).toContain('history-order');
+    const other = { ...msg('user', [text('x')]), session_id: 'sess_other' };
+    expect(validateHistory([a, other]).violations.map((v) => v.rule)).toEqual(['history-session']);
+  });
+});
