@@ -32,6 +32,28 @@ export interface CallOptions {
   onAttempt?: (event: AttemptEvent) => void;
   /** Overrides the adapter's logger for this call. */
   logger?: Logger;
+  /**
+   * Provider-specific per-call options, keyed by adapter name (e.g.
+   * `{ anthropic: { thinking: { type: 'adaptive' } } }`). Each adapter reads only its own key;
+   * core never reads them.
+   */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Construction options every adapter accepts next to its {@link AdapterConfig}. These are the
+ * TypeScript-side knobs (camelCase); the config keeps the spec's field names.
+ */
+export interface AdapterRuntimeOptions {
+  /** Where WARN entries (dropped blocks, repairs) go. Silent by default. */
+  logger?: Logger;
+  /** Backoff tuning of the bounded retry (tests shorten it; defaults follow the contract). */
+  retry?: { baseDelayMs?: number; maxDelayMs?: number; random?: () => number };
+  /**
+   * Capability overrides per model (canonical id or wire name), merged over the adapter's own
+   * declarations; e.g. to mark a local model that does not tool-call reliably.
+   */
+  capabilityOverrides?: Record<string, Partial<AdapterCapabilities>>;
 }
 
 /**

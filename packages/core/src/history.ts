@@ -44,7 +44,9 @@ export interface HistoryRepair {
     | 'orphan_tool_result_dropped'
     | 'duplicate_tool_result_dropped'
     | 'tool_result_moved'
-    | 'partial_message_skipped';
+    | 'partial_message_skipped'
+    /** An adapter added a turn its provider requires (e.g. a leading user turn). */
+    | 'turn_inserted';
   message_id: string;
   tool_use_id?: string;
   detail: string;
