@@ -1,0 +1,388 @@
+import type { AdapterCapabilities, TokenUsage } from '@yourtool/core';
+
+/**
+ * The API key every conformance adapter is created with. It must never appear in an error
+ * message, a log record or a recorded request header.
+ */
+export const CONFORMANCE_API_KEY = 'sk-conformance-0123456789abcdef0123-secret';
+
+/** A 1×1 PNG, used wherever a scenario needs an image. */
+export const TEST_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** A URL image used by the `images` scenario. */
+export const TEST_IMAGE_URL = 'https://images.example.test/cat.jpg';
+
+const usage = (
+  input_tokens: number,
+  output_tokens: number,
+  cached = 0,
+  created = 0,
+): TokenUsage => ({
+  input_tokens,
+  output_tokens,
+  cached_input_tokens: cached,
+  cache_creation_input_tokens: created,
+});
+
+/**
+ * What the fixtures of each scenario must reply. Every adapter's recorded responses carry the
+ * same canonical content, so the suite can assert one provider-independent expectation.
+ *
+ * Token counts: `input_tokens` in the canonical usage are the input tokens billed at the base
+ * rate, i.e. not counting cache reads (`cached_input_tokens`) or cache writes
+ * (`cache_creation_input_tokens`). A provider that reports a total (OpenAI `prompt_tokens`)
+ * must subtract its cached tokens.
+ */
+export const EXPECTED = {
+  text: {
+    prompt: 'Say hello.',
+    reply: 'Hello! How can I help you today?',
+    usage: usage(12, 9),
+  },
+  multiTurn: {
+    firstQuestion: 'What is a ULID?',
+    firstAnswer: 'A ULID is a sortable 128-bit identifier.',
+    secondQuestion: 'Give one example.',
+    reply: 'For example: 01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    usage: usage(41, 14),
+  },
+  system: {
+    systemPrompt: 'You are terse.',
+    systemMessages: ['Answer in English.', 'Workspace: /srv/app'],
+    prompt: 'Acknowledge.',
+    reply: 'Understood.',
+    usage: usage(30, 3),
+  },
+  sampling: {
+    prompt: 'Count to ten, then write END.',
+    stopSequences: ['END'],
+    temperature: 0.2,
+    maxOutputTokens: 77,
+    reply: 'Counting: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10. ',
+    usage: usage(19, 27),
+  },
+  toolCall: {
+    prompt: 'Summarize README.md',
+    text: "I'll read the file.",
+    tool: 'read_file',
+    input: { path: 'README.md' },
+    usage: usage(380, 52),
+  },
+  parallelToolCalls: {
+    prompt: 'Read README.md and LICENSE.',
+    tool: 'read_file',
+    inputs: [{ path: 'README.md' }, { path: 'LICENSE' }],
+    usage: usage(390, 88),
+  },
+  noArgs: {
+    prompt: 'What time is it?',
+    tool: 'get_time',
+    usage: usage(300, 31),
+  },
+  toolResultError: {
+    errorText: 'ENOENT: no such file or directory, open "NOTES.md"',
+    reply: 'The file NOTES.md does not exist.',
+    usage: usage(420, 11),
+  },
+  toolResultImage: {
+    resultText: 'Rendered chart.png',
+    reply: 'The chart shows steady growth.',
+    usage: usage(1200, 8),
+  },
+  images: {
+    prompt: 'What is in these images?',
+    reply: 'Two small test images.',
+    usage: usage(1500, 6),
+  },
+  thinking: {
+    prompt: 'Greet me, after thinking about it.',
+    thinking: 'The user wants a greeting. Keep it short.',
+    signature: 'EqQBCkYIBxgCKkCqZ3uRConformanceSignature',
+    redacted: 'EmwKAhgBEgy3va3pzixConformanceRedacted',
+    reply: 'Hi there!',
+    usage: usage(45, 61),
+  },
+  structured: {
+    prompt: 'Which is the capital of France, and how many people live there?',
+    schema: {
+      type: 'object',
+      properties: { city: { type: 'string' }, population: { type: 'integer' } },
+      required: ['city', 'population'],
+      additionalProperties: false,
+    },
+    reply: '{"city":"Paris","population":2102650}',
+    usage: usage(60, 14),
+  },
+  usageCached: {
+    prompt: 'Say hello again.',
+    reply: 'Hello again!',
+    usage: usage(150, 42, 1024, 0),
+  },
+  replyAfterHistory: {
+    reply: 'Done.',
+    usage: usage(500, 3),
+  },
+} as const;
+
+/** Names of every scenario in the catalog. */
+export type ScenarioName =
+  | 'text'
+  | 'text-stream'
+  | 'multi-turn'
+  | 'system-prompt'
+  | 'sampling'
+  | 'tool-call'
+  | 'tool-call-stream'
+  | 'parallel-tool-calls'
+  | 'tool-call-no-args'
+  | 'tool-result-error'
+  | 'tool-result-image'
+  | 'images'
+  | 'thinking'
+  | 'thinking-stream'
+  | 'thinking-replay'
+  | 'foreign-history'
+  | 'unanswered-tool-use'
+  | 'structured-output'
+  | 'usage-cached'
+  | 'usage-cached-stream'
+  | 'error-rate_limit'
+  | 'error-auth'
+  | 'error-server_error'
+  | 'error-network'
+  | 'error-context_overflow'
+  | 'error-invalid_request'
+  | 'error-other'
+  | 'retry-after'
+  | 'overloaded-then-success'
+  | 'retries-exhausted'
+  | 'auth-not-retried'
+  | 'stream-error-before-first-event'
+  | 'stream-error-mid-stream'
+  | 'cancel-mid-text'
+  | 'cancel-mid-text-signal'
+  | 'cancel-mid-tool-input'
+  | 'already-aborted'
+  | 'capability-honesty'
+  | 'codec-round-trip';
+
+/** What a scenario checks and what its fixture must contain. */
+export interface ScenarioDescription {
+  name: ScenarioName;
+  /** What the scenario proves. */
+  checks: string;
+  /**
+   * What the adapter's fixture for it must hold (`null`: the scenario needs no fixture of its
+   * own, it reuses another one or talks to no server).
+   */
+  fixture: string | null;
+  /** The capability the scenario needs, if any. */
+  requires?: keyof AdapterCapabilities;
+}
+
+/** The whole catalog, in the order the suite runs it. */
+export const SCENARIOS: readonly ScenarioDescription[] = [
+  {
+    name: 'text',
+    checks: 'a plain text reply through complete(): content, stop_reason end_turn, usage',
+    fixture: `a JSON response with the text "${EXPECTED.text.reply}", stop end_turn, usage 12 in / 9 out`,
+  },
+  {
+    name: 'text-stream',
+    checks:
+      'the same reply streamed: several text.delta events, invariants, usage equal to complete()',
+    fixture: 'a stream of the same reply split into at least two text deltas, same usage',
+  },
+  {
+    name: 'multi-turn',
+    checks: "a history holding the adapter's own earlier reply reaches the wire in order",
+    fixture: `a JSON response with the text "${EXPECTED.multiTurn.reply}", usage 41 / 14`,
+  },
+  {
+    name: 'system-prompt',
+    checks: 'system_prompt and SYSTEM messages are hoisted and joined with a blank line',
+    fixture: `a JSON response with the text "${EXPECTED.system.reply}", usage 30 / 3`,
+  },
+  {
+    name: 'sampling',
+    checks: 'stop sequences, temperature and max_output_tokens reach the wire; stop_sequence maps',
+    fixture: `a JSON response with the text "${EXPECTED.sampling.reply}" stopped by the stop sequence END, usage 19 / 27`,
+  },
+  {
+    name: 'tool-call',
+    checks: 'a single tool call through complete(): canonical tu_ id linked in the ToolIdMap',
+    fixture: `a JSON response with text "${EXPECTED.toolCall.text}" then a read_file call with {"path":"README.md"}, stop tool use, usage 380 / 52`,
+  },
+  {
+    name: 'tool-call-stream',
+    checks:
+      'the same tool call streamed: raw partial_json fragments, tool.use_end with parsed input',
+    fixture:
+      'the same reply streamed, the tool input split into at least two fragments that do not parse alone',
+  },
+  {
+    name: 'parallel-tool-calls',
+    checks: 'two tool calls in one streamed turn, each started and ended in order',
+    fixture:
+      'a stream with two read_file calls, {"path":"README.md"} then {"path":"LICENSE"}, no text, usage 390 / 88',
+    requires: 'supports_parallel_tool_calls',
+  },
+  {
+    name: 'tool-call-no-args',
+    checks: 'a streamed tool call without arguments yields input {}',
+    fixture: 'a stream with one get_time call whose input is empty, usage 300 / 31',
+  },
+  {
+    name: 'tool-result-error',
+    checks: 'a tool result with is_error reaches the wire as an error, answering the right call',
+    fixture: `a JSON response with the text "${EXPECTED.toolResultError.reply}", usage 420 / 11`,
+  },
+  {
+    name: 'tool-result-image',
+    checks: 'a tool result holding text and an image reaches the wire with both',
+    fixture: `a JSON response with the text "${EXPECTED.toolResultImage.reply}", usage 1200 / 8`,
+    requires: 'supports_images',
+  },
+  {
+    name: 'images',
+    checks: 'a base64 image and a URL image in a user message reach the wire',
+    fixture: `a JSON response with the text "${EXPECTED.images.reply}", usage 1500 / 6`,
+    requires: 'supports_images',
+  },
+  {
+    name: 'thinking',
+    checks: 'thinking (with signature) and redacted thinking come back as canonical blocks',
+    fixture: `a JSON response: thinking "${EXPECTED.thinking.thinking}" (signed "${EXPECTED.thinking.signature}" if the provider signs), redacted thinking "${EXPECTED.thinking.redacted}" (if the provider has it), then text "${EXPECTED.thinking.reply}", usage 45 / 61`,
+    requires: 'supports_thinking',
+  },
+  {
+    name: 'thinking-stream',
+    checks: 'the same streamed: thinking.delta events, the signature on the last one',
+    fixture: 'the same reply streamed, thinking in at least two deltas',
+    requires: 'supports_thinking',
+  },
+  {
+    name: 'thinking-replay',
+    checks: 'thinking from the same model goes back with its signature intact',
+    fixture: `a JSON response with the text "${EXPECTED.replyAfterHistory.reply}", usage 500 / 3`,
+    requires: 'supports_thinking',
+  },
+  {
+    name: 'foreign-history',
+    checks:
+      'a history produced on another provider yields a valid request: no foreign signatures, conforming tool ids, results answer calls, no empty content, valid role order',
+    fixture: `a JSON response with the text "${EXPECTED.replyAfterHistory.reply}", usage 500 / 3`,
+  },
+  {
+    name: 'unanswered-tool-use',
+    checks: 'a tool use with no result in history gets a result on the wire, with a WARN',
+    fixture: `a JSON response with the text "${EXPECTED.replyAfterHistory.reply}", usage 500 / 3`,
+  },
+  {
+    name: 'structured-output',
+    checks: 'output_schema reaches the wire as the provider’s structured-output parameter',
+    fixture: `a JSON response with the text ${EXPECTED.structured.reply}, usage 60 / 14`,
+    requires: 'supports_structured_output',
+  },
+  {
+    name: 'usage-cached',
+    checks: 'cached-token usage maps to cached_input_tokens (input_tokens excludes cache reads)',
+    fixture: `a JSON response with the text "${EXPECTED.usageCached.reply}", usage 150 uncached in, 1024 cache read, 0 cache write, 42 out`,
+  },
+  {
+    name: 'usage-cached-stream',
+    checks: 'the same streamed: message.complete.usage equals the non-streamed usage',
+    fixture: 'the same reply streamed with the same usage',
+  },
+  ...(
+    [
+      ['rate_limit', 'a 429 rate-limit error body'],
+      ['auth', 'a 401 authentication error body'],
+      ['server_error', 'a 500 server error body'],
+      ['network', 'a dropped connection ({"hangup": true}) or a 408'],
+      [
+        'context_overflow',
+        'the provider’s context-window-exceeded error (status and body as it sends it)',
+      ],
+      ['invalid_request', 'a 400 invalid request error body'],
+      ['other', 'a 200 response whose body is not valid JSON'],
+    ] as const
+  ).map(
+    ([errorClass, fixture]): ScenarioDescription => ({
+      name: `error-${errorClass}` as ScenarioName,
+      checks: `a recorded failure maps to error class ${errorClass}, raised after exactly one request, without the API key in it`,
+      fixture,
+    }),
+  ),
+  {
+    name: 'retry-after',
+    checks: 'a rate limit with a 0.1 s retry hint is retried after exactly 100 ms, then succeeds',
+    fixture:
+      'a 429 with a 0.1 s retry hint (retry-after: 0.1 or retry-after-ms: 100), then the text reply',
+  },
+  {
+    name: 'overloaded-then-success',
+    checks: 'an overloaded provider is retried with a transient class, then succeeds',
+    fixture: 'the provider’s overloaded error (as it sends it), then the text reply',
+  },
+  {
+    name: 'retries-exhausted',
+    checks:
+      'with max_retries 2, three server errors raise a retryable ServerError after 3 requests',
+    fixture: null,
+  },
+  {
+    name: 'auth-not-retried',
+    checks: 'an auth error is raised after exactly one request even with retries allowed',
+    fixture: null,
+  },
+  {
+    name: 'stream-error-before-first-event',
+    checks: 'a stream whose request fails throws before any event',
+    fixture: null,
+  },
+  {
+    name: 'stream-error-mid-stream',
+    checks:
+      'a stream that breaks mid-way yields message.complete (stop_reason error, partial text), then throws',
+    fixture: 'the text stream cut after the first text delta, ending "destroy" (sidecar meta)',
+  },
+  {
+    name: 'cancel-mid-text',
+    checks: 'cancel(request_id) mid-text ends the stream promptly with stop_reason cancelled',
+    fixture: 'the text stream cut after the first text delta, ending "stall" (sidecar meta)',
+  },
+  {
+    name: 'cancel-mid-text-signal',
+    checks: 'an AbortSignal mid-text does the same',
+    fixture: 'the same as cancel-mid-text',
+  },
+  {
+    name: 'cancel-mid-tool-input',
+    checks: 'cancelling mid tool input ends the tool use with {} and completes as cancelled',
+    fixture: 'the tool-call stream cut after the first input fragment, ending "stall"',
+  },
+  {
+    name: 'already-aborted',
+    checks: 'an already-aborted signal fails with CancelledError and sends nothing',
+    fixture: null,
+  },
+  {
+    name: 'capability-honesty',
+    checks: 'a block the target cannot take is dropped with a WARN and never sent',
+    fixture: `a JSON response with the text "${EXPECTED.replyAfterHistory.reply}", usage 500 / 3`,
+  },
+  {
+    name: 'codec-round-trip',
+    checks: 'generated tool inputs and text survive canonical → wire → canonical (fast-check)',
+    fixture: null,
+  },
+];
+
+/** Looks up a scenario's description. */
+export function describeScenario(name: ScenarioName): ScenarioDescription {
+  const found = SCENARIOS.find((s) => s.name === name);
+  if (!found) throw new Error(`unknown conformance scenario "${name}"`);
+  return found;
+}

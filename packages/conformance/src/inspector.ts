@@ -1,0 +1,123 @@
+import type {
+  AdapterCapabilities,
+  ContentBlock,
+  Logger,
+  MemoryLogger,
+  ProviderAdapter,
+  ToolIdMap,
+  ToolIdRules,
+} from '@yourtool/core';
+import type { ScenarioName } from './catalog.js';
+import type { ConformanceFixtures } from './fixtures.js';
+
+/** A tool call found in a recorded wire request. */
+export interface WireToolCall {
+  /** The provider-side id (`''` for providers without tool call ids). */
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** A tool result found in a recorded wire request. */
+export interface WireToolResult {
+  /** The provider-side id of the call it answers (`''` for providers without ids). */
+  id: string;
+  /** Its text, concatenated. */
+  text: string;
+  /** Whether the wire marks it as an error (natively, or the adapter's documented convention). */
+  isError: boolean;
+}
+
+/**
+ * Reads provider-independent facts out of a recorded wire request body, so the suite can
+ * assert the same thing about every provider. Each adapter package supplies one for its
+ * provider's request shape.
+ */
+export interface WireInspector {
+  /** The system text the request carries (hoisted parameter or leading system message), or null. */
+  systemText(body: unknown): string | null;
+  /** Roles of the conversation messages in order, without the system message. */
+  roles(body: unknown): string[];
+  /** Plain text of the conversation messages (user and assistant), in order. */
+  texts(body: unknown): string[];
+  maxOutputTokens(body: unknown): number | undefined;
+  stopSequences(body: unknown): string[] | undefined;
+  temperature(body: unknown): number | undefined;
+  /** Names of the tools the request declares. */
+  toolNames(body: unknown): string[];
+  toolCalls(body: unknown): WireToolCall[];
+  toolResults(body: unknown): WireToolResult[];
+  /** Images anywhere in the conversation, tool results included. */
+  imageCount(body: unknown): number;
+  /** The structured-output JSON schema the request carries, if any. */
+  outputSchema(body: unknown): unknown;
+  /** Whether any message or block has empty content (text "" or no content at all). */
+  hasEmptyContent(body: unknown): boolean;
+  /** Whether the request asked for a stream. */
+  stream(body: unknown): boolean;
+}
+
+/** What `createAdapter` receives: where the loopback server is and how to configure for it. */
+export interface ConformanceContext {
+  /** The loopback server's base URL; pass it as the adapter's `base_url`. */
+  baseUrl: string;
+  /** Pass as `api_key`. It must never show up in errors or logs. */
+  apiKey: string;
+  /** Pass as `max_retries`. */
+  maxRetries: number;
+  /** Pass as the adapter's logger; the suite inspects its WARN records. */
+  logger: MemoryLogger & Logger;
+  /** Pass as the adapter's retry tuning (short backoff so tests stay fast). */
+  retry: { baseDelayMs: number; maxDelayMs: number };
+}
+
+/** Options of `describeAdapterConformance`. */
+export interface AdapterConformanceOptions {
+  /** Adapter name, used in test names. */
+  name: string;
+  /** Canonical id of the model the scenarios run against. */
+  model: string;
+  /** Builds a fresh adapter for each scenario, configured from the context. */
+  createAdapter: (context: ConformanceContext) => ProviderAdapter;
+  /** Recorded wire responses by scenario (see `loadFixtureDirectory`). */
+  fixtures: ConformanceFixtures;
+  /** Reads facts out of the provider's request body. */
+  wire: WireInspector;
+  /** The provider's tool call id rules (e.g. core's `ANTHROPIC_TOOL_ID_RULES`). */
+  toolIdRules: ToolIdRules;
+  /** Whether the provider has tool call ids on the wire. Default true. */
+  wireToolIds?: boolean;
+  /** Whether the provider requires user and assistant turns to alternate, starting with user. */
+  alternatingRoles?: boolean;
+  /** What the provider's thinking output carries. */
+  features?: {
+    /** Thinking blocks carry a signature. */
+    signedThinking?: boolean;
+    /** The provider returns redacted thinking. */
+    redactedThinking?: boolean;
+    /** `dropped`: the provider refuses temperature; the adapter leaves it out with a WARN. */
+    temperature?: 'sent' | 'dropped';
+  };
+  /**
+   * The adapter's codec, for the round-trip property test: encode assistant content into the
+   * wire request shape, then decode the wire assistant message as a response, through the
+   * given tool id map.
+   */
+  codec: {
+    roundTrip(content: ContentBlock[], toolIdMap: ToolIdMap): ContentBlock[];
+  };
+  /** Scenarios to skip, each with the reason printed in the output. */
+  skip?: Partial<Record<ScenarioName, string>>;
+  /**
+   * Live mode: when `env` names a set environment variable, the basic scenarios also run
+   * against the real provider through this adapter factory. Skipped (with a printed reason)
+   * otherwise.
+   */
+  live?: {
+    env: string;
+    createAdapter: (apiKey: string) => ProviderAdapter;
+    model?: string;
+  };
+  /** Capabilities to gate on, if the adapter's own `capabilitiesFor(model)` should not be used. */
+  capabilities?: AdapterCapabilities;
+}

@@ -1,0 +1,250 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { redactHeaders } from '@yourtool/core';
+
+/** What the server does once a streamed response's chunks are written. */
+export type StreamEnding =
+  /** End the response normally. */
+  | 'end'
+  /** Destroy the socket: the client sees the stream break mid-way. */
+  | 'destroy'
+  /** Keep the response open until the client goes away (for cancellation tests). */
+  | 'stall';
+
+/** One scripted answer of the loopback server. Each request consumes the next one. */
+export type ScriptedResponse =
+  | {
+      type: 'json';
+      status?: number;
+      headers?: Record<string, string>;
+      body: unknown;
+    }
+  | {
+      /** A body sent exactly as given (e.g. malformed JSON). */
+      type: 'text';
+      status?: number;
+      headers?: Record<string, string>;
+      body: string;
+    }
+  | {
+      /** A streamed body: SSE events or NDJSON lines, each chunk written and flushed separately. */
+      type: 'stream';
+      status?: number;
+      headers?: Record<string, string>;
+      contentType: 'text/event-stream' | 'application/x-ndjson';
+      chunks: string[];
+      /** Pause between chunks, in ms. Default 0. */
+      delayMs?: number;
+      /** What happens after the last chunk. Default `end`. */
+      ending?: StreamEnding;
+    }
+  | {
+      /** Accept the request, then close the connection without answering (a network failure). */
+      type: 'hangup';
+    };
+
+/** A request the server received, as the provider would have seen it. */
+export interface RecordedRequest {
+  method: string;
+  /** Path with query string, e.g. `/v1/messages`. */
+  path: string;
+  /** Lower-cased header names; credential headers are redacted. */
+  headers: Record<string, string>;
+  /** Parsed JSON body, or the raw text when it is not JSON. */
+  body: unknown;
+  /** True if the client went away before the response ended (cancellation). */
+  aborted: boolean;
+  /** True if no scripted response was left for it (the server answered 599). */
+  unscripted: boolean;
+}
+
+/** A real HTTP server on 127.0.0.1 that plays scripted provider responses to real SDKs. */
+export interface LoopbackServer {
+  /** Base URL, e.g. `http://127.0.0.1:38211`. */
+  readonly url: string;
+  /** Every request received since the last {@link reset}, in order. */
+  readonly requests: readonly RecordedRequest[];
+  /** Queues responses; each incoming request takes the next. */
+  enqueue(...responses: ScriptedResponse[]): void;
+  /** Responses still queued. */
+  pending(): number;
+  /** Forgets recorded requests and queued responses, and ends stalled responses. */
+  reset(): void;
+  /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** Stops the server and closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Status the server answers with when a request arrives that no response was scripted for. */
+export const UNSCRIPTED_STATUS = 599;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined)
+      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return redactHeaders(out);
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts a loopback provider server on 127.0.0.1 and a random free port. It answers each
+ * request with the next scripted response (JSON, raw text, an SSE or NDJSON stream that may
+ * end, break or stall, or a hang-up), and records every request with credential headers
+ * redacted so tests can check what went on the wire.
+ */
+export async function startLoopbackServer(): Promise<LoopbackServer> {
+  const queue: ScriptedResponse[] = [];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const stalled = new Set<ServerResponse>();
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+
+  const notify = () => {
+    for (const waiter of [...waiters]) {
+      if (requests.length >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+
+  const server = createServer(async (req, res) => {
+    const text = await readBody(req);
+    let body: unknown = text;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    const scripted = queue.shift();
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: flatHeaders(req),
+      body,
+      aborted: false,
+      unscripted: scripted === undefined,
+    };
+    requests.push(record);
+    notify();
+    res.on('close', () => {
+      if (!res.writableFinished) record.aborted = true;
+      stalled.delete(res);
+    });
+
+    if (!scripted) {
+      res.writeHead(UNSCRIPTED_STATUS, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: {
+            type: 'conformance_unscripted_request',
+            message: `the loopback server had no scripted response left for ${record.method} ${record.path}`,
+          },
+        }),
+      );
+      return;
+    }
+    switch (scripted.type) {
+      case 'json':
+        res.writeHead(scripted.status ?? 200, {
+          'content-type': 'application/json',
+          ...scripted.headers,
+        });
+        res.end(JSON.stringify(scripted.body));
+        return;
+      case 'text':
+        res.writeHead(scripted.status ?? 200, {
+          'content-type': 'text/plain',
+          ...scripted.headers,
+        });
+        res.end(scripted.body);
+        return;
+      case 'hangup':
+        req.socket.destroy();
+        return;
+      case 'stream': {
+        res.writeHead(scripted.status ?? 200, {
+          'content-type': scripted.contentType,
+          'cache-control': 'no-cache',
+          ...scripted.headers,
+        });
+        res.flushHeaders();
+        for (const chunk of scripted.chunks) {
+          if (res.destroyed) return;
+          res.write(chunk);
+          if (scripted.delayMs) await wait(scripted.delayMs);
+        }
+        const ending = scripted.ending ?? 'end';
+        if (ending === 'end') res.end();
+        else if (ending === 'destroy') {
+          // let the written chunks reach the client before the connection breaks
+          await wait(20);
+          req.socket.destroy();
+        } else stalled.add(res);
+        return;
+      }
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    enqueue: (...responses) => {
+      queue.push(...responses);
+    },
+    pending: () => queue.length,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      for (const res of stalled) res.destroy();
+      stalled.clear();
+    },
+    waitForRequests: (count, timeoutMs = 5000) =>
+      new Promise<void>((resolve, reject) => {
+        if (requests.length >= count) {
+          resolve();
+          return;
+        }
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `expected ${count} requests, got ${requests.length} within ${timeoutMs} ms`,
+              ),
+            ),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      }),
+    close: async () => {
+      for (const res of stalled) res.destroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
