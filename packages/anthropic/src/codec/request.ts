@@ -1,0 +1,314 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  ANTHROPIC_TOOL_ID_RULES,
+  type CanonicalRequest,
+  type ContentBlock,
+  type DroppedBlock,
+  type HistoryRepair,
+  type ImageBlock,
+  type Logger,
+  type Message,
+  parseModelId,
+  prepareHistory,
+  silentLogger,
+  type ToolIdMap,
+  type ToolResultBlock,
+} from '@yourtool/core';
+import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
+
+/** The adapter name, which is also the provider key of Anthropic models. */
+export const ANTHROPIC = 'anthropic';
+
+/** How thinking is requested (per call through `providerOptions.anthropic.thinking`, or as a default). */
+export type AnthropicThinkingOption =
+  | 'adaptive'
+  | 'off'
+  | { type: 'adaptive' }
+  | { type: 'enabled'; budget_tokens: number }
+  | { budget_tokens: number };
+
+/** Anthropic-specific options of one request. */
+export interface AnthropicRequestOptions {
+  /** Extended thinking; off unless asked for. */
+  thinking?: AnthropicThinkingOption;
+  /** Mark the system prompt and tool definitions as cache breakpoints. Default true. */
+  promptCaching?: boolean;
+  /**
+   * The `anthropic-version` the client sends. The SDK's default (2026-10-21) refuses sampling
+   * parameters, so `temperature` is left out with a WARN; with `2023-06-01` it is sent to
+   * models that still accept it.
+   */
+  apiVersion?: string;
+  /** Wire model name, when it differs from the name in the canonical id. */
+  wireName?: string;
+}
+
+/** What the request codec needs besides the request. */
+export interface ToAnthropicContext {
+  toolIdMap: ToolIdMap;
+  logger?: Logger;
+  options?: AnthropicRequestOptions;
+  /** Model facts; looked up from the wire name when omitted. */
+  model?: ClaudeModelInfo;
+}
+
+/** Messages API parameters without the `stream` flag (set by the caller). */
+export type AnthropicParams = Omit<Anthropic.MessageCreateParamsNonStreaming, 'stream'>;
+
+/** The Messages API parameters for a request, and what was changed to make them valid. */
+export interface AnthropicRequestEncoding {
+  params: AnthropicParams;
+  dropped: DroppedBlock[];
+  repairs: HistoryRepair[];
+  /** Why thinking was not sent although it was requested, if so. */
+  thinkingSkipped: string | null;
+}
+
+const MIN_THINKING_BUDGET = 1024;
+
+function encodeImage(image: ImageBlock): Anthropic.ImageBlockParam {
+  if (image.source.kind === 'url')
+    return { type: 'image', source: { type: 'url', url: image.source.data } };
+  return {
+    type: 'image',
+    source: {
+      type: 'base64',
+      media_type: image.media_type as Anthropic.Base64ImageSource['media_type'],
+      data: image.source.data,
+    },
+  };
+}
+
+function encodeToolResult(
+  block: ToolResultBlock,
+  toolIdMap: ToolIdMap,
+): Anthropic.ToolResultBlockParam {
+  const content = block.content.map(
+    (inner): Anthropic.TextBlockParam | Anthropic.ImageBlockParam =>
+      inner.type === 'text' ? { type: 'text', text: inner.text } : encodeImage(inner),
+  );
+  return {
+    type: 'tool_result',
+    tool_use_id: toolIdMap.toProviderId(ANTHROPIC, block.tool_use_id, ANTHROPIC_TOOL_ID_RULES),
+    ...(content.length > 0 ? { content } : {}),
+    ...(block.is_error ? { is_error: true } : {}),
+  };
+}
+
+type WireBlock = Anthropic.ContentBlockParam;
+
+function encodeBlock(block: ContentBlock, toolIdMap: ToolIdMap): WireBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+      return encodeImage(block);
+    case 'tool_use':
+      return {
+        type: 'tool_use',
+        id: toolIdMap.toProviderId(ANTHROPIC, block.id, ANTHROPIC_TOOL_ID_RULES),
+        name: block.name,
+        input: block.input,
+      };
+    case 'tool_result':
+      return encodeToolResult(block, toolIdMap);
+    case 'thinking':
+      return { type: 'thinking', thinking: block.text, signature: block.signature ?? '' };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+  }
+}
+
+const isThinking = (b: WireBlock) => b.type === 'thinking' || b.type === 'redacted_thinking';
+
+/**
+ * Turns prepared canonical messages into alternating user/assistant turns: TOOL messages become
+ * user turns holding `tool_result` blocks; consecutive same-role turns merge, with tool results
+ * first in a user turn and thinking first in an assistant turn.
+ */
+export function encodeAnthropicMessages(
+  messages: readonly Message[],
+  toolIdMap: ToolIdMap,
+): Anthropic.MessageParam[] {
+  const turns: Array<{ role: 'user' | 'assistant'; content: WireBlock[] }> = [];
+  for (const message of messages) {
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const content = message.content.map((block) => encodeBlock(block, toolIdMap));
+    const last = turns.at(-1);
+    if (last && last.role === role) {
+      last.content.push(...content);
+    } else {
+      turns.push({ role, content });
+    }
+  }
+  for (const turn of turns) {
+    const first = turn.role === 'user' ? (b: WireBlock) => b.type === 'tool_result' : isThinking;
+    turn.content = [...turn.content.filter(first), ...turn.content.filter((b) => !first(b))];
+  }
+  return turns;
+}
+
+function requestedThinking(
+  option: AnthropicThinkingOption | undefined,
+): 'adaptive' | number | null {
+  if (option === undefined || option === 'off') return null;
+  if (option === 'adaptive') return 'adaptive';
+  if ('budget_tokens' in option) return option.budget_tokens;
+  return 'adaptive';
+}
+
+/**
+ * Why thinking cannot be sent with this history, or null. With thinking on, the Messages API
+ * requires the assistant turn that a tool loop continues from to start with a thinking block;
+ * a turn produced by another model (or before thinking was on) has none.
+ */
+export function thinkingBlockedByHistory(
+  messages: readonly Anthropic.MessageParam[],
+): string | null {
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || typeof last.content === 'string') return null;
+  if (!last.content.some((b) => b.type === 'tool_result')) return null;
+  const turn = messages.at(-2);
+  if (turn?.role !== 'assistant' || typeof turn.content === 'string') return null;
+  const first = turn.content[0];
+  if (first && (first.type === 'thinking' || first.type === 'redacted_thinking')) return null;
+  return 'the assistant turn this tool loop continues from has no thinking block (it was produced without thinking or by another model)';
+}
+
+function thinkingConfig(
+  wanted: 'adaptive' | number,
+  info: ClaudeModelInfo,
+  maxTokens: number,
+  warn: (reason: string) => void,
+): Anthropic.ThinkingConfigParam | null {
+  if (info.thinking === 'adaptive') {
+    if (wanted !== 'adaptive')
+      warn('this model takes adaptive thinking only; the budget was replaced by adaptive thinking');
+    return { type: 'adaptive' };
+  }
+  if (wanted === 'adaptive' && info.thinking === 'adaptive-or-budget') return { type: 'adaptive' };
+  let budget = wanted === 'adaptive' ? Math.floor(maxTokens / 2) : wanted;
+  if (wanted === 'adaptive')
+    warn(`this model has no adaptive thinking; using a budget of ${budget} tokens`);
+  if (budget >= maxTokens) {
+    budget = maxTokens - 1;
+    warn(`the thinking budget must stay below max_output_tokens; lowered to ${budget}`);
+  }
+  if (budget < MIN_THINKING_BUDGET) {
+    warn(
+      `max_output_tokens ${maxTokens} leaves no room for the minimum thinking budget of ${MIN_THINKING_BUDGET}; thinking is off for this request`,
+    );
+    return null;
+  }
+  return { type: 'enabled', budget_tokens: budget };
+}
+
+/**
+ * Encodes a canonical request as Messages API parameters (without `stream`): system prompt
+ * hoisted and joined, history normalized by core's `prepareHistory` (signed thinking only back
+ * to the model that produced it, unanswered tool uses repaired, nothing empty), tool results
+ * grouped in user turns, tool ids mapped through the session's `ToolIdMap`, tool definitions,
+ * stop sequences, max tokens, structured output, thinking and cache breakpoints.
+ */
+export function toAnthropicParams(
+  request: CanonicalRequest,
+  context: ToAnthropicContext,
+): AnthropicRequestEncoding {
+  const logger = context.logger ?? silentLogger;
+  const options = context.options ?? {};
+  const wireName = options.wireName ?? parseModelId(request.model).name;
+  const info = context.model ?? claudeModelInfo(wireName);
+  const caps = info.capabilities;
+  const warn = (event: string, reason: string, extra: Record<string, unknown> = {}) =>
+    logger.warn({ event, adapter: ANTHROPIC, request_id: request.request_id, ...extra }, reason);
+
+  const prepared = prepareHistory(
+    request.messages,
+    { adapter: ANTHROPIC, model: request.model, capabilities: caps },
+    {
+      system_prompt: request.system_prompt ?? null,
+      logger,
+      // Signed thinking goes back only to the model that produced it, and only with its
+      // signature (an unsigned thinking block is refused by the API).
+      keepThinking: (block, message) =>
+        caps.supports_thinking &&
+        message.metadata.model === request.model &&
+        (block.type === 'redacted_thinking' || Boolean(block.signature)),
+    },
+  );
+
+  const messages = encodeAnthropicMessages(prepared.messages, context.toolIdMap);
+  if (messages[0]?.role === 'assistant') {
+    messages.unshift({
+      role: 'user',
+      content: [{ type: 'text', text: '(The conversation continues.)' }],
+    });
+    const repair: HistoryRepair = {
+      kind: 'turn_inserted',
+      message_id: prepared.messages[0]?.id ?? '',
+      detail: 'the history starts with an assistant turn; added a user turn before it',
+    };
+    prepared.repairs.push(repair);
+    warn('history_repaired', repair.detail);
+  }
+
+  const caching = options.promptCaching !== false && caps.supports_prompt_caching;
+  const params: AnthropicParams = {
+    model: wireName,
+    max_tokens: request.max_output_tokens,
+    messages,
+  };
+  if (prepared.system !== null) {
+    params.system = caching
+      ? [{ type: 'text', text: prepared.system, cache_control: { type: 'ephemeral' } }]
+      : prepared.system;
+  }
+  if (request.tools.length > 0) {
+    params.tools = request.tools.map(
+      (tool, index): Anthropic.Tool => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
+        ...(caching && index === request.tools.length - 1
+          ? { cache_control: { type: 'ephemeral' } }
+          : {}),
+      }),
+    );
+  }
+  if (request.stop_sequences.length > 0) params.stop_sequences = [...request.stop_sequences];
+  if (request.temperature !== null && request.temperature !== undefined) {
+    if (options.apiVersion === '2023-06-01' && info.acceptsTemperature) {
+      (params as AnthropicParams & { temperature?: number }).temperature = request.temperature;
+    } else {
+      warn(
+        'parameter_dropped',
+        `temperature was not sent: ${wireName} under anthropic-version ${options.apiVersion ?? '2026-10-21'} refuses sampling parameters`,
+        { parameter: 'temperature' },
+      );
+    }
+  }
+  if (request.output_schema) {
+    params.output_config = { format: { type: 'json_schema', schema: request.output_schema } };
+  }
+
+  let thinkingSkipped: string | null = null;
+  const wanted = requestedThinking(options.thinking);
+  if (wanted !== null) {
+    if (!caps.supports_thinking) {
+      thinkingSkipped = `${wireName} does not support thinking`;
+    } else {
+      thinkingSkipped = thinkingBlockedByHistory(messages);
+    }
+    if (thinkingSkipped) {
+      warn('thinking_skipped', `thinking was not enabled for this request: ${thinkingSkipped}`);
+    } else {
+      const config = thinkingConfig(wanted, info, request.max_output_tokens, (reason) =>
+        warn('thinking_adjusted', reason),
+      );
+      if (config) params.thinking = config;
+      else thinkingSkipped = 'max_output_tokens is too small for a thinking budget';
+    }
+  }
+
+  return { params, dropped: prepared.dropped, repairs: prepared.repairs, thinkingSkipped };
+}

@@ -1,0 +1,136 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  type ContentBlock,
+  type Logger,
+  type StopReason,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
+import { ANTHROPIC } from './request.js';
+
+/**
+ * Maps a Messages API stop reason to the canonical one. `refusal` and `pause_turn` end the
+ * turn (the raw value is kept in `provider_raw`); running out of context ends like running out
+ * of output tokens.
+ */
+export function mapAnthropicStopReason(reason: string | null | undefined): StopReason {
+  switch (reason) {
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'max_tokens';
+    case 'stop_sequence':
+      return 'stop_sequence';
+    case 'tool_use':
+      return 'tool_use';
+    default:
+      return 'end_turn';
+  }
+}
+
+/** The usage counters of a Messages API usage object (or a `message_delta` usage). */
+export interface AnthropicUsageLike {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/**
+ * Maps Messages API usage to canonical token counts: `cache_read_input_tokens` →
+ * `cached_input_tokens`, `cache_creation_input_tokens` → `cache_creation_input_tokens`.
+ * Anthropic's `input_tokens` already excludes both, as the canonical count does.
+ */
+export function mapAnthropicUsage(usage: AnthropicUsageLike): TokenUsage {
+  return {
+    input_tokens: usage.input_tokens ?? 0,
+    output_tokens: usage.output_tokens ?? 0,
+    cached_input_tokens: usage.cache_read_input_tokens ?? 0,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+  };
+}
+
+/** Round-trip data the adapter keeps in `provider_raw` for a reply. */
+export function anthropicProviderRaw(message: {
+  id?: string | null;
+  model?: string | null;
+  stop_reason?: string | null;
+  stop_sequence?: string | null;
+}): Record<string, unknown> {
+  return {
+    anthropic: {
+      id: message.id ?? null,
+      model: message.model ?? null,
+      stop_reason: message.stop_reason ?? null,
+      stop_sequence: message.stop_sequence ?? null,
+    },
+  };
+}
+
+/** A decoded Messages API reply. */
+export interface AnthropicResponseDecoding {
+  content: ContentBlock[];
+  stop_reason: StopReason;
+  usage: TokenUsage;
+  provider_raw: Record<string, unknown>;
+}
+
+/**
+ * Decodes the content blocks of a reply: text, thinking (with its signature), redacted
+ * thinking, and tool uses (provider ids linked to canonical `tu_` ids in the map). Empty text
+ * is dropped; server-side tool blocks, which the canonical format has no block for, are
+ * dropped with a WARN.
+ */
+export function decodeAnthropicContent(
+  blocks: readonly Anthropic.ContentBlock[],
+  toolIdMap: ToolIdMap,
+  logger: Logger = silentLogger,
+): ContentBlock[] {
+  const content: ContentBlock[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        if (block.text !== '') content.push({ type: 'text', text: block.text });
+        break;
+      case 'thinking':
+        content.push({ type: 'thinking', text: block.thinking, signature: block.signature });
+        break;
+      case 'redacted_thinking':
+        content.push({ type: 'redacted_thinking', data: block.data });
+        break;
+      case 'tool_use':
+        content.push({
+          type: 'tool_use',
+          id: toolIdMap.toCanonical(ANTHROPIC, block.id),
+          name: block.name,
+          input: (block.input ?? {}) as Record<string, unknown>,
+        });
+        break;
+      default:
+        logger.warn(
+          {
+            event: 'block_dropped',
+            adapter: ANTHROPIC,
+            block_type: block.type,
+            reason: 'no canonical block for it',
+          },
+          `dropped a ${block.type} block from the reply: the canonical format has no such block`,
+        );
+    }
+  }
+  return content;
+}
+
+/** Decodes a whole Messages API reply. */
+export function fromAnthropicMessage(
+  message: Anthropic.Message,
+  toolIdMap: ToolIdMap,
+  logger: Logger = silentLogger,
+): AnthropicResponseDecoding {
+  return {
+    content: decodeAnthropicContent(message.content, toolIdMap, logger),
+    stop_reason: mapAnthropicStopReason(message.stop_reason),
+    usage: mapAnthropicUsage(message.usage),
+    provider_raw: anthropicProviderRaw(message),
+  };
+}
