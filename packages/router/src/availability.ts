@@ -1,0 +1,224 @@
+import {
+  type BusEvent,
+  type ErrorClass,
+  type EventBus,
+  type LlmCallCompletedEvent,
+  type LlmCallFailedEvent,
+  parseModelId,
+} from '@yourtool/core';
+
+/** Where a provider or a model stands. */
+export type AvailabilityState =
+  /** Calls go through. */
+  | 'available'
+  /** Sustained failures: no calls until the cooldown ends. */
+  | 'unavailable'
+  /** The cooldown ended: the next call is a probe. */
+  | 'half_open'
+  /** A probe call is in flight; others wait for its outcome. */
+  | 'probing'
+  /** Credentials were refused: no calls until reconfigured. */
+  | 'not_configured';
+
+/** Options of {@link AvailabilityTracker}. */
+export interface AvailabilityOptions {
+  /** Clock in ms (injectable for tests). Default `Date.now`. */
+  now?: () => number;
+  /** Consecutive failed calls that make a model or provider unavailable. Default 3. */
+  failureThreshold?: number;
+  /** Failures older than this no longer count toward the threshold. Default 60 s. */
+  failureWindowMs?: number;
+  /** First cooldown. Default 30 s; doubles after each failed probe. */
+  cooldownMs?: number;
+  /** Longest cooldown. Default 10 min. */
+  maxCooldownMs?: number;
+}
+
+/** The verdict for one model. */
+export interface AvailabilityVerdict {
+  /** Whether a call may be routed to the model now. */
+  ok: boolean;
+  /** Whether that call would be the probe of a half-open model or provider. */
+  probe: boolean;
+  state: AvailabilityState;
+  /** Why not, when `ok` is false. */
+  reason: string | null;
+}
+
+interface KeyState {
+  state: 'available' | 'unavailable' | 'probing' | 'not_configured';
+  failures: number[];
+  until: number;
+  cooldown: number;
+  lastError: ErrorClass | null;
+}
+
+/** Failure classes that count against a model. */
+const MODEL_CLASSES: ReadonlySet<ErrorClass> = new Set(['rate_limit', 'server_error', 'network']);
+/** Failure classes that count against its whole provider. */
+const PROVIDER_CLASSES: ReadonlySet<ErrorClass> = new Set(['server_error', 'network']);
+
+/**
+ * The availability state machine of the routing engine, per (provider, model) and per provider,
+ * fed by `llm.call_completed` / `llm.call_failed`:
+ *
+ * - `failureThreshold` consecutive failed calls (final failures, after the adapter's own
+ *   retries) of class rate_limit, server_error or network within `failureWindowMs` make the
+ *   model unavailable for a cooldown; server_error and network failures also count against the
+ *   provider, which makes every model of it unavailable;
+ * - after the cooldown the key is half-open: the next routed call is a probe and others wait;
+ *   the probe's success makes it available again, its failure restarts a doubled cooldown;
+ * - an auth failure marks the provider not configured until {@link markConfigured};
+ * - any successful call resets the failure count of its model and provider.
+ */
+export class AvailabilityTracker {
+  readonly #keys = new Map<string, KeyState>();
+  readonly #now: () => number;
+  readonly #threshold: number;
+  readonly #window: number;
+  readonly #cooldown: number;
+  readonly #maxCooldown: number;
+
+  constructor(options: AvailabilityOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#threshold = options.failureThreshold ?? 3;
+    this.#window = options.failureWindowMs ?? 60_000;
+    this.#cooldown = options.cooldownMs ?? 30_000;
+    this.#maxCooldown = options.maxCooldownMs ?? 600_000;
+  }
+
+  /** Feeds every `llm.call_*` event of a bus into the tracker; returns the unsubscribe function. */
+  connect(bus: EventBus): () => void {
+    return bus.onAny((event) => this.record(event));
+  }
+
+  /** Applies one bus event (others are ignored). */
+  record(event: BusEvent): void {
+    if (event.type === 'llm.call_completed') this.#success(event);
+    else if (event.type === 'llm.call_failed' && event.final) this.#failure(event);
+  }
+
+  /** Whether a call may go to `model` now (provider first, then the model). */
+  check(model: string): AvailabilityVerdict {
+    const { provider } = parseModelId(model);
+    const providerVerdict = this.#verdict(`provider:${provider}`, `provider ${provider}`);
+    if (!providerVerdict.ok) return providerVerdict;
+    const modelVerdict = this.#verdict(`model:${model}`, model);
+    if (!modelVerdict.ok) return modelVerdict;
+    return { ...modelVerdict, probe: modelVerdict.probe || providerVerdict.probe };
+  }
+
+  /** Records that a call was routed to `model`: a half-open key starts its probe. */
+  routed(model: string): void {
+    const { provider } = parseModelId(model);
+    for (const key of [`provider:${provider}`, `model:${model}`]) {
+      const state = this.#keys.get(key);
+      if (state?.state === 'unavailable' && this.#now() >= state.until) state.state = 'probing';
+    }
+  }
+
+  /** The state of a model (`model` given) or provider. */
+  state(target: { provider: string } | { model: string }): AvailabilityState {
+    const key = 'model' in target ? `model:${target.model}` : `provider:${target.provider}`;
+    const state = this.#keys.get(key);
+    if (!state) return 'available';
+    if (state.state === 'unavailable' && this.#now() >= state.until) return 'half_open';
+    return state.state;
+  }
+
+  /** Clears a provider's not-configured mark (new credentials). */
+  markConfigured(provider: string): void {
+    this.#keys.delete(`provider:${provider}`);
+  }
+
+  #key(key: string): KeyState {
+    let state = this.#keys.get(key);
+    if (!state) {
+      state = {
+        state: 'available',
+        failures: [],
+        until: 0,
+        cooldown: this.#cooldown,
+        lastError: null,
+      };
+      this.#keys.set(key, state);
+    }
+    return state;
+  }
+
+  #verdict(key: string, label: string): AvailabilityVerdict {
+    const state = this.#keys.get(key);
+    if (!state || state.state === 'available')
+      return { ok: true, probe: false, state: 'available', reason: null };
+    if (state.state === 'not_configured') {
+      return {
+        ok: false,
+        probe: false,
+        state: 'not_configured',
+        reason: `${label} refused the credentials (auth); reconfigure it`,
+      };
+    }
+    if (state.state === 'probing') {
+      return {
+        ok: false,
+        probe: false,
+        state: 'probing',
+        reason: `${label} is being probed after failures`,
+      };
+    }
+    const now = this.#now();
+    if (now >= state.until) return { ok: true, probe: true, state: 'half_open', reason: null };
+    const seconds = Math.ceil((state.until - now) / 1000);
+    return {
+      ok: false,
+      probe: false,
+      state: 'unavailable',
+      reason: `${label} is unavailable after repeated ${state.lastError ?? 'failures'}; retry in ${seconds} s`,
+    };
+  }
+
+  #success(event: LlmCallCompletedEvent): void {
+    for (const key of [`provider:${event.provider}`, `model:${event.model}`]) {
+      const state = this.#keys.get(key);
+      if (!state || state.state === 'not_configured') continue;
+      state.state = 'available';
+      state.failures = [];
+      state.cooldown = this.#cooldown;
+    }
+  }
+
+  #failure(event: LlmCallFailedEvent): void {
+    if (event.error_class === 'auth') {
+      const state = this.#key(`provider:${event.provider}`);
+      state.state = 'not_configured';
+      state.lastError = 'auth';
+      return;
+    }
+    if (MODEL_CLASSES.has(event.error_class))
+      this.#count(`model:${event.model}`, event.error_class);
+    if (PROVIDER_CLASSES.has(event.error_class))
+      this.#count(`provider:${event.provider}`, event.error_class);
+  }
+
+  #count(key: string, errorClass: ErrorClass): void {
+    const state = this.#key(key);
+    const now = this.#now();
+    state.lastError = errorClass;
+    if (state.state === 'not_configured') return;
+    if (state.state === 'probing' || (state.state === 'unavailable' && now >= state.until)) {
+      // the probe failed: back off longer
+      state.cooldown = Math.min(state.cooldown * 2, this.#maxCooldown);
+      state.state = 'unavailable';
+      state.until = now + state.cooldown;
+      state.failures = [];
+      return;
+    }
+    if (state.state === 'unavailable') return;
+    state.failures = [...state.failures.filter((t) => now - t <= this.#window), now];
+    if (state.failures.length >= this.#threshold) {
+      state.state = 'unavailable';
+      state.until = now + state.cooldown;
+      state.failures = [];
+    }
+  }
+}

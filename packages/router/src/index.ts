@@ -1,0 +1,12 @@
+/**
+ * @yourtool/router: the model registry, the routing chain with capability validation against
+ * the history, provider availability, and hot-reloaded routing rules.
+ *
+ * @packageDocumentation
+ */
+export * from './availability.js';
+export * from './errors.js';
+export * from './registry.js';
+export * from './requirements.js';
+export * from './router.js';
+export * from './routing-config.js';

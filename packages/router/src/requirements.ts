@@ -1,0 +1,99 @@
+import type { AdapterCapabilities, Message, ToolDefinition } from '@yourtool/core';
+
+/** What a turn needs from a model, derived from the whole history and the request. */
+export interface TurnNeeds {
+  /** Media types of every image in the history (user messages and tool results). */
+  imageMediaTypes: string[];
+  /** The turn offers tools, or the history holds tool calls or results. */
+  tools: boolean;
+  thinking: boolean;
+  structuredOutput: boolean;
+  systemPrompt: boolean;
+  maxOutputTokens: number;
+}
+
+/** The request facts a capability check needs. */
+export interface NeedsInput {
+  messages: readonly Message[];
+  tools?: readonly ToolDefinition[];
+  system_prompt?: string | null;
+  output_schema?: Record<string, unknown> | null;
+  max_output_tokens: number;
+  thinking?: boolean;
+}
+
+/** Reads what a turn needs from its history and request. */
+export function turnNeeds(input: NeedsInput): TurnNeeds {
+  const imageMediaTypes: string[] = [];
+  let toolBlocks = false;
+  let systemMessages = false;
+  for (const message of input.messages) {
+    if (message.role === 'system') systemMessages = true;
+    for (const block of message.content) {
+      if (block.type === 'image') imageMediaTypes.push(block.media_type);
+      else if (block.type === 'tool_use') toolBlocks = true;
+      else if (block.type === 'tool_result') {
+        toolBlocks = true;
+        for (const inner of block.content)
+          if (inner.type === 'image') imageMediaTypes.push(inner.media_type);
+      }
+    }
+  }
+  return {
+    imageMediaTypes,
+    tools: toolBlocks || (input.tools?.length ?? 0) > 0,
+    thinking: input.thinking === true,
+    structuredOutput: Boolean(input.output_schema),
+    systemPrompt: systemMessages || Boolean(input.system_prompt),
+    maxOutputTokens: input.max_output_tokens,
+  };
+}
+
+/**
+ * Every reason a model with these capabilities cannot take the turn, phrased for people
+ * (`session contains images that this model can't process`). Empty when it can.
+ * `estimatedInputTokens` is the model's adapter's estimate for this very history.
+ */
+export function capabilityProblems(
+  caps: AdapterCapabilities,
+  needs: TurnNeeds,
+  estimatedInputTokens: number,
+): string[] {
+  const problems: string[] = [];
+  if (needs.imageMediaTypes.length > 0) {
+    if (!caps.supports_images) {
+      problems.push("session contains images that this model can't process");
+    } else if (caps.accepted_image_media_types.length > 0) {
+      const refused = [
+        ...new Set(
+          needs.imageMediaTypes.filter((t) => !caps.accepted_image_media_types.includes(t)),
+        ),
+      ];
+      if (refused.length > 0)
+        problems.push(
+          `session contains ${refused.join(', ')} images that this model can't process`,
+        );
+    }
+  }
+  if (needs.tools && !caps.supports_tools)
+    problems.push('session uses tools and this model has no tool support');
+  if (needs.thinking && !caps.supports_thinking)
+    problems.push('the turn asks for thinking, which this model does not support');
+  if (needs.structuredOutput && !caps.supports_structured_output) {
+    problems.push('the turn asks for structured output, which this model does not support');
+  }
+  if (needs.systemPrompt && !caps.supports_system_prompt) {
+    problems.push('the turn has a system prompt and this model takes none');
+  }
+  if (needs.maxOutputTokens > caps.max_output_tokens) {
+    problems.push(
+      `the turn asks for up to ${needs.maxOutputTokens} output tokens and this model writes at most ${caps.max_output_tokens}`,
+    );
+  }
+  if (estimatedInputTokens + needs.maxOutputTokens > caps.max_context_tokens) {
+    problems.push(
+      `session needs about ${estimatedInputTokens} input + ${needs.maxOutputTokens} output tokens and this model's context window is ${caps.max_context_tokens}`,
+    );
+  }
+  return problems;
+}

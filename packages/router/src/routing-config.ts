@@ -1,0 +1,202 @@
+import { type FSWatcher, readFileSync, watch } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { formatPath, type Logger, silentLogger } from '@yourtool/core';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { RouterConfigError } from './errors.js';
+
+/** What a rule can match on. Every field given must hold. */
+export const RuleConditionSchema = z.strictObject({
+  /** The history holds images. */
+  needs_images: z.boolean().optional(),
+  /** The turn offers tools or the history holds tool calls. */
+  needs_tools: z.boolean().optional(),
+  /** The turn asks for thinking. */
+  needs_thinking: z.boolean().optional(),
+  /** The turn asks for structured output. */
+  needs_structured_output: z.boolean().optional(),
+  /** Estimated input tokens at least this many. */
+  min_estimated_tokens: z.number().int().nonnegative().optional(),
+  /** Estimated input tokens at most this many. */
+  max_estimated_tokens: z.number().int().nonnegative().optional(),
+  /** The tier the turn asks for. */
+  tier: z.string().min(1).optional(),
+  /** The session's workspace is this path or below it. */
+  workspace: z.string().min(1).optional(),
+  /** A regular expression the latest user text matches (case-insensitive). */
+  message_matches: z
+    .string()
+    .min(1)
+    .refine((pattern) => {
+      try {
+        new RegExp(pattern);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'not a valid regular expression')
+    .optional(),
+});
+/** A rule condition. */
+export type RuleCondition = z.output<typeof RuleConditionSchema>;
+
+/** A configured routing rule: when its condition holds, use a model or the models of a tier. */
+export const RoutingRuleSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    when: RuleConditionSchema,
+    /** A model id or alias. */
+    use: z.string().min(1).optional(),
+    /** A tier: its models, in registry order. */
+    use_tier: z.string().min(1).optional(),
+  })
+  .refine((rule) => (rule.use === undefined) !== (rule.use_tier === undefined), {
+    message: 'a rule needs exactly one of "use" or "use_tier"',
+  });
+/** A routing rule. */
+export type RoutingRule = z.output<typeof RoutingRuleSchema>;
+
+/** The routing.yaml document. */
+export const RoutingConfigSchema = z.strictObject({
+  /** Model (id or alias) used when nothing else decides. */
+  global_default: z.string().min(1),
+  /** Defaults per workspace path (the longest matching path wins). */
+  workspaces: z
+    .array(z.strictObject({ path: z.string().min(1), default: z.string().min(1) }))
+    .default([]),
+  rules: z.array(RoutingRuleSchema).default([]),
+  pattern: z
+    .strictObject({ min_confidence: z.number().min(0).max(1).default(0.7) })
+    .default({ min_confidence: 0.7 }),
+});
+/** A routing document after validation. */
+export type RoutingConfig = z.output<typeof RoutingConfigSchema>;
+
+/** Parses and validates a routing.yaml document; throws {@link RouterConfigError} naming paths. */
+export function parseRoutingConfig(input: string | unknown, source = '<inline>'): RoutingConfig {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = parseYaml(input);
+    } catch (error) {
+      throw new RouterConfigError(source, [
+        { path: '$', message: `not valid YAML: ${(error as Error).message}` },
+      ]);
+    }
+  }
+  const parsed = RoutingConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new RouterConfigError(
+      source,
+      parsed.error.issues.map((issue) => ({
+        path: formatPath(issue.path),
+        message: issue.message,
+      })),
+    );
+  }
+  return parsed.data;
+}
+
+/** Options of {@link watchRoutingConfig}. */
+export interface WatchRoutingConfigOptions {
+  /** Extra validation (e.g. that every model name resolves); throw to refuse a file. */
+  validate?: (config: RoutingConfig) => void;
+  /** Called with each newly loaded configuration. */
+  onReload?: (config: RoutingConfig) => void;
+  /** Called when a changed file is refused; the last good configuration stays. */
+  onError?: (error: RouterConfigError) => void;
+  /** Quiet time after a change before the file is re-read. Default 50 ms. */
+  debounceMs?: number;
+  logger?: Logger;
+}
+
+/** A routing configuration kept in step with its file. */
+export interface RoutingConfigWatcher {
+  /** The last configuration that loaded. */
+  current(): RoutingConfig;
+  /** Why the latest change was refused, or null if it loaded. */
+  readonly lastError: RouterConfigError | null;
+  /** Re-reads the file now; returns the configuration in force afterwards. */
+  reload(): RoutingConfig;
+  /** Stops watching. */
+  close(): void;
+}
+
+/**
+ * Loads routing.yaml and reloads it whenever it changes (editors that replace the file are
+ * handled: the directory is watched). A changed file that does not parse or validate is refused:
+ * the last good configuration stays in force, and `onError` and a WARN say why. The first load
+ * must succeed.
+ */
+export function watchRoutingConfig(
+  path: string,
+  options: WatchRoutingConfigOptions = {},
+): RoutingConfigWatcher {
+  const file = resolve(path);
+  const logger = options.logger ?? silentLogger;
+  const load = (): RoutingConfig => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new RouterConfigError(file, [
+        { path: '$', message: `cannot read: ${(error as Error).message}` },
+      ]);
+    }
+    const config = parseRoutingConfig(text, file);
+    try {
+      options.validate?.(config);
+    } catch (error) {
+      if (error instanceof RouterConfigError) throw error;
+      throw new RouterConfigError(file, [{ path: '$', message: (error as Error).message }]);
+    }
+    return config;
+  };
+
+  let current = load();
+  let lastError: RouterConfigError | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let lastText = readFileSync(file, 'utf8');
+
+  const reload = (): RoutingConfig => {
+    try {
+      const text = readFileSync(file, 'utf8');
+      if (text === lastText && lastError === null) return current;
+      lastText = text;
+      current = load();
+      lastError = null;
+      options.onReload?.(current);
+      logger.info?.({ event: 'routing_config_reloaded', file }, 'routing configuration reloaded');
+    } catch (error) {
+      lastError =
+        error instanceof RouterConfigError
+          ? error
+          : new RouterConfigError(file, [{ path: '$', message: (error as Error).message }]);
+      logger.warn(
+        { event: 'routing_config_refused', file, issues: lastError.issues },
+        `kept the last good routing configuration: ${lastError.message}`,
+      );
+      options.onError?.(lastError);
+    }
+    return current;
+  };
+
+  const watcher: FSWatcher = watch(dirname(file), (_event, name) => {
+    if (name !== null && name !== basename(file)) return;
+    clearTimeout(timer);
+    timer = setTimeout(reload, options.debounceMs ?? 50);
+  });
+  watcher.unref();
+
+  return {
+    current: () => current,
+    get lastError() {
+      return lastError;
+    },
+    reload,
+    close: () => {
+      clearTimeout(timer);
+      watcher.close();
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ModelNotConfiguredError,
+  ModelRegistry,
+  RouterConfigError,
+  UnknownModelError,
+} from '../src/index.js';
+import { type DeclaringAdapter, ENV, factories, MODELS_YAML } from './helpers.js';
+
+const load = (env: Record<string, string> = ENV, yaml = MODELS_YAML) =>
+  ModelRegistry.fromYaml(yaml, { factories: factories(), env });
+
+describe('ModelRegistry', () => {
+  it('loads the contract §7.1 shape, with wire names, tiers and aliases', () => {
+    const registry = load();
+    expect(registry.models().map((m) => m.id)).toEqual([
+      'anthropic:claude-opus-4-7',
+      'anthropic:claude-sonnet-4-6',
+      'anthropic:claude-haiku-4-5',
+      'openai:gpt-5',
+      'openai:gpt-5-mini',
+      'ollama:llama3.2:3b',
+    ]);
+    expect(registry.get('sonnet')).toMatchObject({
+      id: 'anthropic:claude-sonnet-4-6',
+      tier: 'balanced',
+      can_delegate: true,
+      wire_name: 'claude-sonnet-4-6',
+      status: 'ready',
+    });
+    expect(registry.resolve('deep')).toBe('anthropic:claude-opus-4-7');
+    expect(registry.resolve('ollama:llama3.2:3b')).toBe('ollama:llama3.2:3b');
+    expect(registry.modelsOfTier('fast').map((m) => m.id)).toEqual([
+      'anthropic:claude-haiku-4-5',
+      'openai:gpt-5-mini',
+    ]);
+  });
+
+  it('builds each adapter once with its config, wire names and capability overrides', () => {
+    const registry = load();
+    const anthropic = registry.adapterFor('sonnet') as DeclaringAdapter;
+    expect(registry.adapterFor('opus')).toBe(anthropic);
+    expect(anthropic.config).toMatchObject({
+      api_key: 'sk-ant-test',
+      base_url: 'https://api.anthropic.com',
+      max_retries: 2,
+      timeout_seconds: 600,
+    });
+    expect(anthropic.runtime.wireNames['anthropic:claude-haiku-4-5']).toBe('claude-haiku-4-5');
+    expect(registry.capabilitiesFor('llama')).toMatchObject({
+      supports_images: false,
+      supports_tools: false,
+      max_context_tokens: 8192,
+    });
+    expect((registry.adapterFor('llama') as DeclaringAdapter).config).not.toHaveProperty('api_key');
+  });
+
+  it('marks models of an adapter without its API key as not configured, naming the variable', () => {
+    const registry = load({ ANTHROPIC_API_KEY: 'sk-ant-test' });
+    const gpt = registry.get('gpt5');
+    expect(gpt.status).toBe('not_configured');
+    expect(gpt.not_configured_reason).toBe('the environment variable OPENAI_API_KEY is not set');
+    expect(() => registry.adapterFor('gpt5')).toThrowError(ModelNotConfiguredError);
+    expect(() => registry.adapterFor('gpt5')).toThrow(
+      /openai:gpt-5 is not configured: the environment variable OPENAI_API_KEY is not set/,
+    );
+    expect(registry.get('sonnet').status).toBe('ready');
+  });
+
+  it('refuses an unknown name with the closest matches', () => {
+    const registry = load();
+    expect(() => registry.resolve('sonet')).toThrowError(UnknownModelError);
+    try {
+      registry.resolve('sonet');
+    } catch (error) {
+      expect((error as UnknownModelError).suggestions[0]).toBe('sonnet');
+      expect((error as Error).message).toContain('did you mean "sonnet"');
+    }
+    expect(registry.suggest('gpt-5')).toContain('openai:gpt-5');
+    expect(registry.suggest('claude-haiku')).toContain('anthropic:claude-haiku-4-5');
+    expect(registry.suggest('zzzzzzzz')).toEqual([]);
+  });
+
+  it('reports every invalid entry with its path', () => {
+    const bad = `
+adapters:
+  anthropic: { type: anthropic, api_key_env: K, base_urll: https://x }
+  openai: { type: openai }
+models:
+  anthropic:claude-x: { adapter: nowhere, wire_name: x }
+  openai:gpt-x: { adapter: anthropic, wire_name: x, aliases: [dup] }
+  openai:gpt-y: { adapter: openai, wire_name: y, aliases: [dup], tier: 3 }
+`;
+    try {
+      ModelRegistry.fromYaml(bad, { factories: factories(), env: {} }, 'models.yaml');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RouterConfigError);
+      const paths = (error as RouterConfigError).issues.map((i) => i.path);
+      expect(paths).toContain('adapters.anthropic');
+      expect(paths).toContain('models.openai:gpt-y.tier');
+    }
+    const semantic = `
+adapters:
+  anthropic: { type: anthropic }
+models:
+  anthropic:claude-x: { adapter: nowhere, wire_name: x }
+  openai:gpt-x: { adapter: anthropic, wire_name: x, aliases: [dup] }
+  anthropic:claude-y: { adapter: anthropic, wire_name: y, aliases: [dup] }
+`;
+    try {
+      ModelRegistry.fromYaml(semantic, { factories: factories(), env: {} }, 'models.yaml');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as RouterConfigError).issues).toEqual([
+        {
+          path: 'models["anthropic:claude-x"].adapter',
+          message: 'no adapter "nowhere" in adapters',
+        },
+        {
+          path: 'models["openai:gpt-x"].adapter',
+          message: 'model provider "openai" does not match adapter "anthropic" of type "anthropic"',
+        },
+        {
+          path: 'models["anthropic:claude-y"].aliases',
+          message: '"dup" already names openai:gpt-x',
+        },
+      ]);
+      expect((error as Error).message).toContain('models.yaml is invalid');
+    }
+    expect(() => ModelRegistry.fromYaml('adapters: [', { factories: factories() })).toThrow(
+      /not valid YAML/,
+    );
+  });
+
+  it('closes every adapter', async () => {
+    const registry = load();
+    await registry.close();
+    expect((registry.adapterFor('sonnet') as DeclaringAdapter).closed).toBe(true);
+  });
+});
