@@ -63,8 +63,8 @@ export class DeclaringAdapter implements ProviderAdapter {
   }
   estimateInputTokens(
     messages: readonly Message[],
-    tools: readonly never[] = [],
-    system?: string | null,
+    tools: readonly ToolDefinition[],
+    system: string | null | undefined,
   ): number {
     return estimateRequestTokens(messages, tools, system);
   }
