@@ -469,7 +469,9 @@ export function checkRoutingConfig(
     }
   };
   resolves(config.global_default, 'global_default');
-  config.workspaces.forEach((w, i) => resolves(w.default, `workspaces[${i}].default`));
+  config.workspaces.forEach((w, i) => {
+    resolves(w.default, `workspaces[${i}].default`);
+  });
   config.rules.forEach((rule, i) => {
     if (rule.use) resolves(rule.use, `rules[${i}].use`);
     if (rule.use_tier && registry.modelsOfTier(rule.use_tier).length === 0) {
