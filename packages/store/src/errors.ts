@@ -27,6 +27,7 @@ export class MessageNotFoundError extends StoreError {
 
 /** A session with this id is already stored; nothing was written. */
 export class DuplicateSessionError extends StoreError {
+  /** The id that is taken. */
   readonly sessionId: string;
 
   constructor(sessionId: string) {
@@ -37,6 +38,7 @@ export class DuplicateSessionError extends StoreError {
 
 /** A message with this id is already stored; nothing was written. */
 export class DuplicateMessageError extends StoreError {
+  /** The id that is taken. */
   readonly messageId: string;
 
   constructor(messageId: string) {

@@ -112,6 +112,27 @@ describe.each(targets())('store on $name', ({ make }) => {
       expect(seen).toEqual([ids[0], ...ids.slice(1).reverse()]);
     });
 
+    it('reports a session row with an unreadable routing policy, and lists the others', async () => {
+      const workspace = `/work/${newSessionId()}`;
+      const good = await store.createSession({ workspace_path: workspace });
+      const bad = await store.createSession({
+        workspace_path: workspace,
+        routing_policy: { a: 1 },
+      });
+      await store.db
+        .updateTable('sessions')
+        .set({ routing_policy_json: '{"a":' })
+        .where('id', '=', bad.id)
+        .execute();
+      await expect(store.getSession(bad.id)).rejects.toThrow(CorruptRowError);
+      await expect(store.getSession(bad.id)).rejects.toThrow(`sessions row ${bad.id}`);
+      const listed = await store.listSessions({ workspace_path: workspace });
+      expect(listed.sessions.map((s) => s.id)).toEqual([good.id]);
+      expect(
+        logger.warnings().some((w) => w.obj.event === 'corrupt_row' && w.obj.row_id === bad.id),
+      ).toBe(true);
+    });
+
     it('refuses duplicate ids, bad input and unknown sessions with typed errors', async () => {
       const id = await newSession();
       await expect(store.createSession({ id, workspace_path: '/w' })).rejects.toThrow(
