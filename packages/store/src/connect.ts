@@ -1,0 +1,178 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { type Logger, redactSecrets } from '@yourtool/core';
+import { CompiledQuery, Kysely, type KyselyPlugin, PostgresDialect, SqliteDialect } from 'kysely';
+import type { StoreDatabase } from './database.js';
+import { InvalidStoreInputError, StoreConnectionError, StoreDependencyError } from './errors.js';
+import { AsyncLock, fileLock } from './lock.js';
+
+/** How hard SQLite works to keep committed transactions across crashes (PRAGMA synchronous). */
+export type SqliteSynchronous = 'normal' | 'full';
+
+/** Pool settings for PostgreSQL (a subset of `pg`'s pool options). */
+export interface PostgresPoolOptions {
+  /** Most connections the pool opens; default 10. */
+  max?: number;
+  /** How long to wait for a connection before failing, in ms; default 10000. */
+  connectionTimeoutMillis?: number;
+  /** How long an idle connection stays open, in ms; default 10000. */
+  idleTimeoutMillis?: number;
+  /** TLS: `true`, or options passed to `tls.connect`. */
+  ssl?: boolean | { rejectUnauthorized?: boolean; ca?: string; cert?: string; key?: string };
+  /** Shown in `pg_stat_activity`; default `yourtool-store`. */
+  applicationName?: string;
+}
+
+/** A database handle ready for the store. */
+export interface Connection {
+  db: Kysely<StoreDatabase>;
+  /** SQLite: the lock writers of this file take first (see {@link fileLock}). */
+  writeLock?: AsyncLock;
+  /** PostgreSQL: the schema holding the tables. */
+  schema?: string;
+}
+
+/** Default SQLite busy timeout: how long a writer waits for another writer's lock. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens a SQLite file (or `:memory:`) with better-sqlite3: WAL journal (readers never block the
+ * writer), `busy_timeout` so concurrent writers wait instead of failing, `foreign_keys = ON`,
+ * and `synchronous` NORMAL (default) or FULL. See docs/decisions/0017.
+ */
+export async function connectSqlite(
+  filename: string,
+  options: {
+    busyTimeoutMs?: number;
+    synchronous?: SqliteSynchronous;
+    plugins?: KyselyPlugin[];
+    redactedUrl: string;
+  },
+): Promise<Connection> {
+  let Database: typeof import('better-sqlite3');
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch (cause) {
+    throw new StoreDependencyError('better-sqlite3', 'a SQLite store', { cause });
+  }
+  const memory = filename === ':memory:';
+  const path = memory ? filename : resolve(filename);
+  const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(busyTimeout) || busyTimeout < 0) {
+    throw new InvalidStoreInputError('options', [
+      { path: 'busyTimeoutMs', message: `must be a non-negative integer, got ${busyTimeout}` },
+    ]);
+  }
+  const synchronous = options.synchronous ?? 'normal';
+  if (synchronous !== 'normal' && synchronous !== 'full') {
+    throw new InvalidStoreInputError('options', [
+      { path: 'synchronous', message: `must be "normal" or "full", got "${synchronous}"` },
+    ]);
+  }
+  let sqlite: import('better-sqlite3').Database;
+  try {
+    if (!memory) mkdirSync(dirname(path), { recursive: true });
+    sqlite = new Database(path);
+  } catch (cause) {
+    throw new StoreConnectionError(options.redactedUrl, (cause as Error).message, { cause });
+  }
+  try {
+    // The busy timeout first: switching to WAL takes a lock another process may hold.
+    sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+    if (!memory) {
+      const mode = sqlite.pragma('journal_mode = WAL', { simple: true });
+      if (String(mode).toLowerCase() !== 'wal') {
+        throw new Error(`the file refused WAL mode (journal_mode is ${String(mode)})`);
+      }
+    }
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  } catch (cause) {
+    sqlite.close();
+    throw new StoreConnectionError(options.redactedUrl, (cause as Error).message, { cause });
+  }
+  const db = new Kysely<StoreDatabase>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: options.plugins ?? [],
+  });
+  return { db, writeLock: memory ? new AsyncLock() : fileLock(path) };
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const PG_INT8_OID = 20;
+
+/** BIGINT columns hold epoch microseconds and counts: numbers, checked to be exact. */
+function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`BIGINT ${text} does not fit a JavaScript number exactly`);
+  }
+  return value;
+}
+
+/**
+ * Opens a PostgreSQL pool with `pg` (an optional peer dependency, loaded only here). Every
+ * connection's `search_path` is the store's schema, so each deployment, tenant or test can
+ * keep its tables apart.
+ */
+export async function connectPostgres(
+  connectionString: string,
+  options: {
+    schema?: string;
+    pool?: PostgresPoolOptions;
+    plugins?: KyselyPlugin[];
+    logger: Logger;
+    redactedUrl: string;
+    secrets: string[];
+  },
+): Promise<Connection> {
+  const schema = options.schema ?? 'public';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new InvalidStoreInputError('options', [
+      {
+        path: 'schema',
+        message: `"${schema}" must be lower-case letters, digits and "_" (at most 63), not starting with a digit`,
+      },
+    ]);
+  }
+  let pg: typeof import('pg');
+  try {
+    const module: unknown = await import('pg');
+    pg = ((module as { default?: unknown }).default ?? module) as typeof import('pg');
+  } catch (cause) {
+    throw new StoreDependencyError('pg', 'a PostgreSQL store', { cause });
+  }
+  const poolOptions = options.pool ?? {};
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolOptions.max ?? 10,
+    connectionTimeoutMillis: poolOptions.connectionTimeoutMillis ?? 10_000,
+    idleTimeoutMillis: poolOptions.idleTimeoutMillis ?? 10_000,
+    application_name: poolOptions.applicationName ?? 'yourtool-store',
+    ...(poolOptions.ssl === undefined ? {} : { ssl: poolOptions.ssl }),
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === PG_INT8_OID
+          ? parseInt8
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle connection dropped by the server emits 'error' on the pool; unhandled, that would
+  // crash the process. The pool replaces the connection; the store only reports it.
+  pool.on('error', (error) => {
+    options.logger.warn(
+      { event: 'store_connection_error', url: options.redactedUrl },
+      redactSecrets(`PostgreSQL connection error: ${error.message}`, options.secrets),
+    );
+  });
+  const db = new Kysely<StoreDatabase>({
+    dialect: new PostgresDialect({
+      pool,
+      onCreateConnection: async (connection) => {
+        await connection.executeQuery(CompiledQuery.raw(`set search_path to "${schema}"`));
+      },
+    }),
+    plugins: options.plugins ?? [],
+  });
+  return { db, schema };
+}

@@ -1,0 +1,21 @@
+/**
+ * @yourtool/store: durable sessions, messages and tool calls for the canonical conversation
+ * format, on SQLite (embedded default) or PostgreSQL, implementing core's `SessionStore`.
+ *
+ * @packageDocumentation
+ */
+
+export type { PostgresPoolOptions, SqliteSynchronous } from './connect.js';
+export { DEFAULT_BUSY_TIMEOUT_MS } from './connect.js';
+export type { Position } from './cursor.js';
+export type {
+  MessagesTable,
+  SessionsTable,
+  StoreDatabase,
+  StoreDialect,
+  ToolCallsTable,
+} from './database.js';
+export * from './errors.js';
+export { storeMigrationProvider, storeMigrations } from './migrations.js';
+export * from './store.js';
+export { parseStoreUrl, redactStoreUrl, type StoreLocation } from './url.js';

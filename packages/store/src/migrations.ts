@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { StoreDialect } from './database.js';
+
+/**
+ * The store's migrations, in code (no directory scanning, so they ship inside the bundle).
+ * Names sort in the order they run. A released migration is never edited: changes come as a
+ * new, later migration.
+ */
+export function storeMigrations(dialect: StoreDialect): Record<string, Migration> {
+  // Epoch microseconds exceed 32 bits: SQLite's INTEGER is 64-bit, PostgreSQL needs BIGINT.
+  const micros = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    '0001_canonical_tables': {
+      // canonical-format §10, table for table and index for index.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('sessions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('workspace_path', 'text', (c) => c.notNull())
+          .addColumn('active_model', 'text')
+          .addColumn('routing_policy_json', 'text')
+          .addColumn('schema_version', 'integer', (c) => c.notNull())
+          .addColumn('created_at', micros, (c) => c.notNull())
+          .addColumn('updated_at', micros, (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('messages')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('session_id', 'text', (c) => c.notNull())
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addColumn('content_json', 'text', (c) => c.notNull())
+          .addColumn('metadata_json', 'text', (c) => c.notNull())
+          .addColumn('created_at', micros, (c) => c.notNull())
+          .addColumn('schema_version', 'integer', (c) => c.notNull())
+          .addForeignKeyConstraint('messages_session_id_fk', ['session_id'], 'sessions', ['id'])
+          .execute();
+        await db.schema
+          .createIndex('idx_messages_session_created')
+          .on('messages')
+          .columns(['session_id', 'created_at'])
+          .execute();
+
+        await db.schema
+          .createTable('tool_calls')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('session_id', 'text', (c) => c.notNull())
+          .addColumn('message_id', 'text', (c) => c.notNull())
+          .addColumn('result_message_id', 'text')
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('provider_id', 'text')
+          .addColumn('provider', 'text')
+          .addColumn('created_at', micros, (c) => c.notNull())
+          .addColumn('completed_at', micros)
+          .addForeignKeyConstraint('tool_calls_session_id_fk', ['session_id'], 'sessions', ['id'])
+          .addForeignKeyConstraint('tool_calls_message_id_fk', ['message_id'], 'messages', ['id'])
+          .addForeignKeyConstraint(
+            'tool_calls_result_message_id_fk',
+            ['result_message_id'],
+            'messages',
+            ['id'],
+          )
+          .execute();
+        await db.schema
+          .createIndex('idx_tool_calls_session_status')
+          .on('tool_calls')
+          .columns(['session_id', 'status'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>): Promise<void> {
+        await db.schema.dropTable('tool_calls').execute();
+        await db.schema.dropTable('messages').execute();
+        await db.schema.dropTable('sessions').execute();
+      },
+    },
+  };
+}
+
+/** A kysely `MigrationProvider` over {@link storeMigrations}. */
+export function storeMigrationProvider(dialect: StoreDialect): MigrationProvider {
+  const migrations = storeMigrations(dialect);
+  return { getMigrations: async () => migrations };
+}

@@ -1,0 +1,128 @@
+import {
+  CorruptRowError,
+  epochMicrosToTimestamp,
+  type Logger,
+  type Message,
+  MessageParseError,
+  parseMessage,
+  type SessionRecord,
+  type ToolCallRecord,
+  type ToolCallStatus,
+} from '@yourtool/core';
+import type { MessagesTable, SessionsTable, ToolCallsTable } from './database.js';
+
+function parseJsonColumn(
+  table: CorruptRowError['table'],
+  rowId: string,
+  column: string,
+  text: string | null,
+): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new CorruptRowError(
+      table,
+      rowId,
+      `${column} is not valid JSON (${(cause as Error).message})`,
+      { cause },
+    );
+  }
+}
+
+function timestamp(table: CorruptRowError['table'], rowId: string, column: string, micros: number) {
+  try {
+    return epochMicrosToTimestamp(micros);
+  } catch (cause) {
+    throw new CorruptRowError(table, rowId, `${column} is not a microsecond time (${micros})`, {
+      cause,
+    });
+  }
+}
+
+/** The row of a (validated) message. */
+export function messageToRow(message: Message, createdAtMicros: number): MessagesTable {
+  return {
+    id: message.id,
+    session_id: message.session_id,
+    role: message.role,
+    content_json: JSON.stringify(message.content),
+    metadata_json: JSON.stringify(message.metadata),
+    created_at: createdAtMicros,
+    schema_version: message.schema_version,
+  };
+}
+
+/**
+ * Reads a message row through core's tolerant `parseMessage` (unknown block types skipped,
+ * unknown metadata preserved, each with a WARN on `logger`). The row itself is never changed.
+ *
+ * @throws CorruptRowError naming the row when a JSON column is unreadable or the message
+ * fails the schemas.
+ */
+export function rowToMessage(row: MessagesTable, logger: Logger): Message {
+  const candidate = {
+    id: row.id,
+    session_id: row.session_id,
+    role: row.role,
+    content: parseJsonColumn('messages', row.id, 'content_json', row.content_json),
+    metadata: parseJsonColumn('messages', row.id, 'metadata_json', row.metadata_json),
+    created_at: timestamp('messages', row.id, 'created_at', Number(row.created_at)),
+    schema_version: Number(row.schema_version),
+  };
+  try {
+    return parseMessage(candidate, { logger });
+  } catch (error) {
+    if (error instanceof MessageParseError) {
+      const detail = error.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+      throw new CorruptRowError('messages', row.id, detail, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Reads a session row. @throws CorruptRowError when `routing_policy_json` is unreadable. */
+export function rowToSession(row: SessionsTable): SessionRecord {
+  const policy = parseJsonColumn(
+    'sessions',
+    row.id,
+    'routing_policy_json',
+    row.routing_policy_json,
+  );
+  if (policy !== null && (typeof policy !== 'object' || Array.isArray(policy))) {
+    throw new CorruptRowError('sessions', row.id, 'routing_policy_json is not a JSON object');
+  }
+  return {
+    id: row.id,
+    workspace_path: row.workspace_path,
+    active_model: row.active_model,
+    routing_policy: policy as Record<string, unknown> | null,
+    schema_version: Number(row.schema_version),
+    created_at: timestamp('sessions', row.id, 'created_at', Number(row.created_at)),
+    updated_at: timestamp('sessions', row.id, 'updated_at', Number(row.updated_at)),
+  };
+}
+
+const TOOL_CALL_STATUSES: readonly string[] = ['pending', 'succeeded', 'failed', 'cancelled'];
+
+/** Reads a tool call row. @throws CorruptRowError on an unknown status. */
+export function rowToToolCall(row: ToolCallsTable): ToolCallRecord {
+  if (!TOOL_CALL_STATUSES.includes(row.status)) {
+    throw new CorruptRowError('tool_calls', row.id, `unknown status "${row.status}"`);
+  }
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    message_id: row.message_id,
+    result_message_id: row.result_message_id,
+    name: row.name,
+    status: row.status as ToolCallStatus,
+    provider_id: row.provider_id,
+    provider: row.provider,
+    created_at: timestamp('tool_calls', row.id, 'created_at', Number(row.created_at)),
+    completed_at:
+      row.completed_at === null
+        ? null
+        : timestamp('tool_calls', row.id, 'completed_at', Number(row.completed_at)),
+  };
+}

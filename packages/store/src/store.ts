@@ -1,0 +1,1025 @@
+import {
+  type AppendMessageOptions,
+  CorruptRowError,
+  type CreateSessionInput,
+  CURRENT_SCHEMA_VERSION,
+  InvalidModelIdError,
+  issuesFromZod,
+  type LoadedMessages,
+  type Logger,
+  type Message,
+  type MessagePage,
+  MessageSchema,
+  newSessionId,
+  nowEpochMicros,
+  parseModelId,
+  redactSecrets,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionStore,
+  silentLogger,
+  type ToolCallRecord,
+  ToolIdConflictError,
+  ToolIdMap,
+  timestampToEpochMicros,
+  type Usage,
+  UsageSchema,
+  YourtoolError,
+} from '@yourtool/core';
+import { type Kysely, type KyselyPlugin, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import {
+  type Connection,
+  connectPostgres,
+  connectSqlite,
+  type PostgresPoolOptions,
+  type SqliteSynchronous,
+} from './connect.js';
+import { decodeCursor, encodeCursor, type Position } from './cursor.js';
+import type { MessagesTable, StoreDatabase, StoreDialect, ToolCallsTable } from './database.js';
+import {
+  DuplicateMessageError,
+  DuplicateSessionError,
+  DuplicateToolCallError,
+  InvalidStoreInputError,
+  MessageNotFoundError,
+  SessionNotFoundError,
+  StoreConnectionError,
+  StoreError,
+  type StoreInputIssue,
+} from './errors.js';
+import { storeMigrationProvider } from './migrations.js';
+import { messageToRow, rowToMessage, rowToSession, rowToToolCall } from './rows.js';
+import { parseStoreUrl, redactStoreUrl } from './url.js';
+
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /**
+   * Receives WARNs: tolerated unknown blocks or fields on read (core's `parseMessage`),
+   * unreadable rows, tool results answering no stored call. Pino-compatible; silent by default.
+   */
+  logger?: Logger;
+  /** Run pending migrations while opening (default `true`). */
+  migrate?: boolean;
+  /** SQLite: how long a writer waits for another writer, in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /**
+   * SQLite: `'normal'` (default) keeps every committed transaction when the process crashes
+   * and may lose the last ones on power loss or OS crash; `'full'` also survives those, at an
+   * fsync per commit. See docs/decisions/0017.
+   */
+  synchronous?: SqliteSynchronous;
+  /**
+   * PostgreSQL: the schema holding the tables (created if missing). Default: the URL's
+   * `?schema=`, else `public`.
+   */
+  schema?: string;
+  /** PostgreSQL: pool settings. */
+  pool?: PostgresPoolOptions;
+  /**
+   * kysely plugins run on every query (e.g. for tracing). They must not rename tables,
+   * columns or results.
+   */
+  plugins?: KyselyPlugin[];
+}
+
+/** Options of {@link SqlSessionStore.listSessions}. */
+export interface ListSessionsOptions {
+  /** Page size, 1 to 1000 (default 50). */
+  limit?: number;
+  /** Opaque cursor from a previous page. */
+  cursor?: string;
+  /** Only sessions of this workspace. */
+  workspace_path?: string;
+}
+
+/** Options of {@link SqlSessionStore.iterateMessages}. */
+export interface IterateMessagesOptions {
+  sessionId?: string;
+  role?: Message['role'];
+  /** Rows read per query (default 500). */
+  batchSize?: number;
+  signal?: AbortSignal;
+  onError?: (error: CorruptRowError) => void;
+}
+
+/** Outcome of {@link SqlSessionStore.migrate}. */
+export interface MigrationReport {
+  /** Names of the migrations applied now, in order (empty when already up to date). */
+  applied: string[];
+}
+
+const MAX_PAGE = 10_000;
+const ROWS_PER_STATEMENT = 500;
+const DEFAULT_SESSION_PAGE = 50;
+const DEFAULT_BATCH = 500;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The table a unique-constraint violation happened on, if `error` is one. */
+function uniqueViolationTable(error: unknown): string | undefined {
+  if (!isPlainObject(error) && !(error instanceof Error)) return undefined;
+  const e = error as { code?: unknown; table?: unknown; message?: unknown };
+  if (e.code === '23505') return typeof e.table === 'string' ? e.table : '';
+  if (
+    typeof e.code === 'string' &&
+    (e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') &&
+    typeof e.message === 'string'
+  ) {
+    return /constraint failed: (\w+)\./.exec(e.message)?.[1] ?? '';
+  }
+  return undefined;
+}
+
+function checkLimit(value: number | undefined, fallback: number, max: number, path: string) {
+  const limit = value ?? fallback;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > max) {
+    throw new InvalidStoreInputError('options', [
+      { path, message: `must be an integer from 1 to ${max}, got ${value}` },
+    ]);
+  }
+  return limit;
+}
+
+function checkJsonObject(
+  value: unknown,
+  path: string,
+  issues: StoreInputIssue[],
+): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (!isPlainObject(value)) {
+    issues.push({ path, message: 'must be a JSON object or null' });
+    return undefined;
+  }
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    issues.push({ path, message: `cannot be stored as JSON (${(error as Error).message})` });
+    return undefined;
+  }
+}
+
+function checkModel(value: unknown, path: string, issues: StoreInputIssue[]) {
+  if (value === undefined || value === null) return value;
+  if (typeof value !== 'string') {
+    issues.push({ path, message: 'must be a canonical model id or null' });
+    return undefined;
+  }
+  try {
+    parseModelId(value);
+  } catch (error) {
+    if (!(error instanceof InvalidModelIdError)) throw error;
+    issues.push({ path, message: error.message });
+  }
+  return value;
+}
+
+interface CheckedMessage {
+  message: Message;
+  createdAt: number;
+}
+
+/** Validates a message against core's schemas (not its invariants: partial messages are fine). */
+function checkMessage(input: Message): CheckedMessage {
+  const id = isPlainObject(input) && typeof input.id === 'string' ? input.id : '(no id)';
+  const parsed = MessageSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new InvalidStoreInputError(`message ${id}`, issuesFromZod(parsed.error));
+  }
+  try {
+    return { message: parsed.data, createdAt: timestampToEpochMicros(parsed.data.created_at) };
+  } catch (error) {
+    throw new InvalidStoreInputError(`message ${id}`, [
+      { path: 'created_at', message: (error as Error).message },
+    ]);
+  }
+}
+
+function toolCallStatusOf(message: Message): 'pending' | 'cancelled' {
+  const status = message.metadata.status;
+  return status === 'cancelled' || status === 'error' ? 'cancelled' : 'pending';
+}
+
+/**
+ * A {@link SessionStore} on SQL: SQLite through better-sqlite3, or PostgreSQL through pg, with
+ * the tables of canonical-format §10. Open one with {@link openStore}.
+ *
+ * Writes are transactions: an assistant message and its `tool_calls` rows, or a tool message
+ * and the answer it records, are stored together or not at all. Reads go through core's
+ * tolerant `parseMessage` and never rewrite a row; an unreadable row is reported as a
+ * `CorruptRowError` naming it while the rest loads.
+ */
+export class SqlSessionStore implements SessionStore {
+  /** `sqlite` or `postgres`. */
+  readonly dialect: StoreDialect;
+  /** The URL the store was opened with, password redacted. */
+  readonly url: string;
+  /** PostgreSQL: the schema holding the tables. */
+  readonly schema: string | undefined;
+  readonly #db: Kysely<StoreDatabase>;
+  readonly #connection: Connection;
+  readonly #logger: Logger;
+  #closed = false;
+
+  /** Use {@link openStore}. */
+  constructor(dialect: StoreDialect, url: string, connection: Connection, logger: Logger) {
+    this.dialect = dialect;
+    this.url = url;
+    this.schema = connection.schema;
+    this.#connection = connection;
+    this.#db = connection.db;
+    this.#logger = logger;
+  }
+
+  /**
+   * The typed kysely instance, for queries the store does not offer (reports, exports). Write
+   * through the store's methods: they keep messages and tool calls consistent.
+   */
+  get db(): Kysely<StoreDatabase> {
+    return this.#db;
+  }
+
+  /** Applies pending migrations. {@link openStore} does this unless told not to. */
+  async migrate(): Promise<MigrationReport> {
+    this.#ensureOpen();
+    const provider = storeMigrationProvider(this.dialect);
+    const run = async (db: Kysely<StoreDatabase>) => {
+      const migrator = new Migrator(
+        this.schema === undefined
+          ? { db, provider }
+          : { db, provider, migrationTableSchema: this.schema },
+      );
+      const { error, results = [] } = await migrator.migrateToLatest();
+      if (error !== undefined) {
+        const failed = results.find((r) => r.status === 'Error')?.migrationName ?? '(setup)';
+        throw new StoreConnectionError(
+          this.url,
+          `migration ${failed} failed: ${(error as Error)?.message ?? String(error)}`,
+          { cause: error },
+        );
+      }
+      return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+    };
+    if (this.dialect === 'postgres') {
+      await this.#db.schema
+        .createSchema(this.schema ?? 'public')
+        .ifNotExists()
+        .execute()
+        .catch(async (error: unknown) => {
+          // Two instances creating the schema at once: the loser's "if not exists" can still
+          // fail; it is fine as long as the schema is there now.
+          const found = await sql<{
+            n: number;
+          }>`select count(*)::int as n from pg_namespace where nspname = ${this.schema ?? 'public'}`.execute(
+            this.#db,
+          );
+          if ((found.rows[0]?.n ?? 0) === 0) throw error;
+        });
+      // PostgreSQL: kysely runs the migrations in a transaction under an advisory lock.
+      return run(this.#db);
+    }
+    // SQLite: kysely takes no lock there, so several processes opening a new file at once
+    // would race. One IMMEDIATE transaction makes the whole migration atomic and serialized.
+    return this.#write(run);
+  }
+
+  // ---------------------------------------------------------------------------- sessions
+
+  /** Creates a session. @throws DuplicateSessionError when the id is taken. */
+  async createSession(input: CreateSessionInput): Promise<SessionRecord> {
+    const issues: StoreInputIssue[] = [];
+    if (!isPlainObject(input)) {
+      throw new InvalidStoreInputError('session', [{ path: '$', message: 'must be an object' }]);
+    }
+    if (typeof input.workspace_path !== 'string' || input.workspace_path === '') {
+      issues.push({ path: 'workspace_path', message: 'must be a non-empty string' });
+    }
+    if (input.id !== undefined && (typeof input.id !== 'string' || input.id === '')) {
+      issues.push({ path: 'id', message: 'must be a non-empty string' });
+    }
+    const activeModel = checkModel(input.active_model, 'active_model', issues);
+    const policy = checkJsonObject(input.routing_policy, 'routing_policy', issues);
+    if (issues.length > 0) throw new InvalidStoreInputError('session', issues);
+    const now = nowEpochMicros();
+    const row = {
+      id: input.id ?? newSessionId(),
+      workspace_path: input.workspace_path,
+      active_model: activeModel ?? null,
+      routing_policy_json: policy ?? null,
+      schema_version: CURRENT_SCHEMA_VERSION,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.#write(async (trx) => {
+      const taken = await trx
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', '=', row.id)
+        .executeTakeFirst();
+      if (taken) throw new DuplicateSessionError(row.id);
+      try {
+        await trx.insertInto('sessions').values(row).execute();
+      } catch (error) {
+        if (uniqueViolationTable(error) !== undefined) throw new DuplicateSessionError(row.id);
+        throw error;
+      }
+    });
+    return rowToSession(row);
+  }
+
+  /**
+   * A session, or `null` when there is none.
+   * @throws CorruptRowError when its stored routing policy is unreadable.
+   */
+  async getSession(id: string): Promise<SessionRecord | null> {
+    this.#ensureOpen();
+    const row = await this.#db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? rowToSession(row) : null;
+  }
+
+  /**
+   * Sessions, most recently updated first (every append or update bumps `updated_at`).
+   * A session row that cannot be read is skipped with a WARN.
+   */
+  async listSessions(
+    options: ListSessionsOptions = {},
+  ): Promise<{ sessions: SessionRecord[]; next_cursor: string | null }> {
+    this.#ensureOpen();
+    const limit = checkLimit(options.limit, DEFAULT_SESSION_PAGE, 1000, 'limit');
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+    const rows = await this.#db
+      .selectFrom('sessions')
+      .selectAll()
+      .$if(options.workspace_path !== undefined, (q) =>
+        q.where('workspace_path', '=', options.workspace_path ?? ''),
+      )
+      .$if(after !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('updated_at', '<', after?.at ?? 0),
+            eb.and([eb('updated_at', '=', after?.at ?? 0), eb('id', '<', after?.id ?? '')]),
+          ]),
+        ),
+      )
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const page = rows.slice(0, limit);
+    const sessions: SessionRecord[] = [];
+    for (const row of page) {
+      try {
+        sessions.push(rowToSession(row));
+      } catch (error) {
+        if (!(error instanceof CorruptRowError)) throw error;
+        this.#reportCorrupt(error);
+      }
+    }
+    const last = page.at(-1);
+    const next_cursor =
+      rows.length > limit && last
+        ? encodeCursor({ at: Number(last.updated_at), id: last.id })
+        : null;
+    return { sessions, next_cursor };
+  }
+
+  /** Changes a session's workspace, active model or routing policy. */
+  async updateSession(id: string, patch: SessionPatch): Promise<SessionRecord> {
+    const issues: StoreInputIssue[] = [];
+    if (!isPlainObject(patch)) {
+      throw new InvalidStoreInputError('session patch', [
+        { path: '$', message: 'must be an object' },
+      ]);
+    }
+    const set: {
+      workspace_path?: string;
+      active_model?: string | null;
+      routing_policy_json?: string | null;
+      updated_at: number;
+    } = { updated_at: nowEpochMicros() };
+    if (patch.workspace_path !== undefined) {
+      if (typeof patch.workspace_path !== 'string' || patch.workspace_path === '') {
+        issues.push({ path: 'workspace_path', message: 'must be a non-empty string' });
+      } else set.workspace_path = patch.workspace_path;
+    }
+    const activeModel = checkModel(patch.active_model, 'active_model', issues);
+    if (activeModel !== undefined) set.active_model = activeModel;
+    const policy = checkJsonObject(patch.routing_policy, 'routing_policy', issues);
+    if (policy !== undefined) set.routing_policy_json = policy;
+    if (issues.length > 0) throw new InvalidStoreInputError('session patch', issues);
+    const row = await this.#write(async (trx) => {
+      const result = await trx.updateTable('sessions').set(set).where('id', '=', id).execute();
+      if (Number(result[0]?.numUpdatedRows ?? 0) === 0) throw new SessionNotFoundError(id);
+      return trx.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    });
+    return rowToSession(row);
+  }
+
+  // ---------------------------------------------------------------------------- messages
+
+  /**
+   * Appends a message in one transaction: an assistant message with its `tool_calls` rows
+   * (one per tool use; `provider_id` from `toolIdMap`), a tool message with the answer it
+   * records on its call (`result_message_id`, `status`, `completed_at`).
+   *
+   * @throws InvalidStoreInputError when the message fails core's schemas;
+   * SessionNotFoundError, DuplicateMessageError, DuplicateToolCallError. Nothing is written
+   * then.
+   */
+  async appendMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
+    await this.appendMessages([message], options);
+  }
+
+  /**
+   * Appends many messages in a single transaction (all or nothing), e.g. to import a history
+   * or for bulk loads. Tool results may answer tool uses of the same batch.
+   */
+  async appendMessages(messages: readonly Message[], options: AppendMessageOptions = {}) {
+    this.#ensureOpen();
+    if (messages.length === 0) return;
+    const checked = messages.map(checkMessage);
+    const seen = new Set<string>();
+    for (const { message } of checked) {
+      if (seen.has(message.id)) throw new DuplicateMessageError(message.id);
+      seen.add(message.id);
+    }
+    await this.#write(async (trx) => {
+      const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
+      await this.#requireSessions(trx, sessionIds);
+      for (const ids of chunks([...seen], 1000)) {
+        const taken = await trx
+          .selectFrom('messages')
+          .select('id')
+          .where('id', 'in', ids)
+          .executeTakeFirst();
+        if (taken) throw new DuplicateMessageError(taken.id);
+      }
+      for (const batch of chunks(checked, ROWS_PER_STATEMENT)) {
+        try {
+          await trx
+            .insertInto('messages')
+            .values(batch.map((c) => messageToRow(c.message, c.createdAt)))
+            .execute();
+        } catch (error) {
+          if (uniqueViolationTable(error) === 'messages') {
+            throw new DuplicateMessageError(batch[0]?.message.id ?? '');
+          }
+          throw error;
+        }
+      }
+      await this.#insertToolCalls(
+        trx,
+        checked.flatMap((c) => this.#toolCallRows(c, options)),
+      );
+      for (const c of checked) await this.#recordAnswers(trx, c);
+      await this.#touchSessions(trx, sessionIds);
+    });
+  }
+
+  /**
+   * Replaces a stored message's content and metadata, e.g. when it moves from `partial` to
+   * `complete` or `cancelled`. Its position (`created_at`), session and role do not change.
+   * New tool uses get their rows in the same transaction; a message now `cancelled` or
+   * `error` marks its still-pending tool calls `cancelled`.
+   */
+  async updateMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
+    this.#ensureOpen();
+    const checked = checkMessage(message);
+    const next = checked.message;
+    await this.#write(async (trx) => {
+      const stored = await trx
+        .selectFrom('messages')
+        .select(['id', 'session_id', 'role', 'created_at'])
+        .where('id', '=', next.id)
+        .executeTakeFirst();
+      if (!stored) throw new MessageNotFoundError(next.id);
+      const issues: StoreInputIssue[] = [];
+      if (stored.session_id !== next.session_id) {
+        issues.push({ path: 'session_id', message: `is "${stored.session_id}" in the store` });
+      }
+      if (stored.role !== next.role) {
+        issues.push({ path: 'role', message: `is "${stored.role}" in the store` });
+      }
+      if (issues.length > 0)
+        throw new InvalidStoreInputError(`update of message ${next.id}`, issues);
+      const row = messageToRow(next, Number(stored.created_at));
+      await trx
+        .updateTable('messages')
+        .set({
+          content_json: row.content_json,
+          metadata_json: row.metadata_json,
+          schema_version: row.schema_version,
+        })
+        .where('id', '=', next.id)
+        .execute();
+
+      const existing = await trx
+        .selectFrom('tool_calls')
+        .select(['id', 'provider_id'])
+        .where('message_id', '=', next.id)
+        .execute();
+      const known = new Map(existing.map((r) => [r.id, r.provider_id]));
+      const rows = this.#toolCallRows(
+        { message: next, createdAt: Number(stored.created_at) },
+        options,
+      );
+      await this.#insertToolCalls(
+        trx,
+        rows.filter((r) => !known.has(r.id)),
+      );
+      for (const r of rows) {
+        if (known.has(r.id) && known.get(r.id) === null && r.provider_id !== null) {
+          await trx
+            .updateTable('tool_calls')
+            .set({ provider_id: r.provider_id, provider: r.provider })
+            .where('id', '=', r.id)
+            .execute();
+        }
+      }
+      if (toolCallStatusOf(next) === 'cancelled') {
+        await trx
+          .updateTable('tool_calls')
+          .set({ status: 'cancelled', completed_at: nowEpochMicros() })
+          .where('message_id', '=', next.id)
+          .where('status', '=', 'pending')
+          .execute();
+      }
+      await this.#recordAnswers(trx, { message: next, createdAt: Number(stored.created_at) });
+      await this.#touchSessions(trx, [next.session_id]);
+    });
+  }
+
+  /** A single message, or `null`. @throws CorruptRowError when its row is unreadable. */
+  async getMessage(id: string): Promise<Message | null> {
+    this.#ensureOpen();
+    const row = await this.#db
+      .selectFrom('messages')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? rowToMessage(row, this.#logger) : null;
+  }
+
+  /**
+   * A session's messages in order (`created_at`, then id). Unreadable rows are returned in
+   * `errors` and the rest still loads. @throws SessionNotFoundError.
+   */
+  async loadMessages(sessionId: string): Promise<LoadedMessages> {
+    this.#ensureOpen();
+    await this.#requireSessions(this.#db, [sessionId]);
+    const rows = await this.#db
+      .selectFrom('messages')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return this.#readRows(rows);
+  }
+
+  /**
+   * A page of a session's messages after `after` (a cursor from the previous page; none for
+   * the first page). `limit` from 1 to 10000. @throws SessionNotFoundError.
+   */
+  async pageMessages(
+    sessionId: string,
+    options: { after?: string | null; limit: number },
+  ): Promise<MessagePage> {
+    this.#ensureOpen();
+    const limit = checkLimit(options.limit, 100, MAX_PAGE, 'limit');
+    const after = options.after ? decodeCursor(options.after) : undefined;
+    await this.#requireSessions(this.#db, [sessionId]);
+    const rows = await this.#messagesAfter({ sessionId }, after, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      ...this.#readRows(page),
+      next_cursor:
+        rows.length > limit && last
+          ? encodeCursor({ at: Number(last.created_at), id: last.id })
+          : null,
+    };
+  }
+
+  /**
+   * Every stored message matching the filter, in order (`created_at`, then id), read in
+   * batches. Unreadable rows are skipped and passed to `onError`. Used to reprice history.
+   */
+  async *iterateMessages(options: IterateMessagesOptions = {}): AsyncGenerator<Message> {
+    this.#ensureOpen();
+    const batch = checkLimit(options.batchSize, DEFAULT_BATCH, MAX_PAGE, 'batchSize');
+    let after: Position | undefined;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const rows = await this.#messagesAfter(options, after, batch);
+      for (const row of rows) {
+        options.signal?.throwIfAborted();
+        try {
+          yield rowToMessage(row, this.#logger);
+        } catch (error) {
+          if (!(error instanceof CorruptRowError)) throw error;
+          this.#reportCorrupt(error);
+          options.onError?.(error);
+        }
+      }
+      const last = rows.at(-1);
+      if (rows.length < batch || !last) return;
+      after = { at: Number(last.created_at), id: last.id };
+    }
+  }
+
+  /**
+   * Replaces `metadata.usage` of a stored message (repricing); nothing else in the row
+   * changes, unknown metadata fields included.
+   * @throws MessageNotFoundError; CorruptRowError when the row's metadata is unreadable.
+   */
+  async updateMessageUsage(messageId: string, usage: Usage): Promise<void> {
+    this.#ensureOpen();
+    const parsed = UsageSchema.safeParse(usage);
+    if (!parsed.success) {
+      throw new InvalidStoreInputError('usage', issuesFromZod(parsed.error, 'usage'));
+    }
+    await this.#write(async (trx) => {
+      const row = await trx
+        .selectFrom('messages')
+        .select(['id', 'metadata_json'])
+        .where('id', '=', messageId)
+        .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      if (!row) throw new MessageNotFoundError(messageId);
+      let metadata: unknown;
+      try {
+        metadata = JSON.parse(row.metadata_json);
+      } catch (cause) {
+        throw new CorruptRowError('messages', messageId, 'metadata_json is not valid JSON', {
+          cause,
+        });
+      }
+      if (!isPlainObject(metadata)) {
+        throw new CorruptRowError('messages', messageId, 'metadata_json is not a JSON object');
+      }
+      metadata.usage = parsed.data;
+      await trx
+        .updateTable('messages')
+        .set({ metadata_json: JSON.stringify(metadata) })
+        .where('id', '=', messageId)
+        .execute();
+    });
+  }
+
+  // -------------------------------------------------------------------------- tool calls
+
+  /** Every tool call of a session, in creation order. @throws SessionNotFoundError. */
+  async listToolCalls(sessionId: string): Promise<ToolCallRecord[]> {
+    this.#ensureOpen();
+    await this.#requireSessions(this.#db, [sessionId]);
+    const rows = await this.#db
+      .selectFrom('tool_calls')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return this.#readToolCalls(rows);
+  }
+
+  /** Tool calls of a session still `pending` (no result, not cancelled). */
+  async findUnansweredToolCalls(sessionId: string): Promise<ToolCallRecord[]> {
+    this.#ensureOpen();
+    await this.#requireSessions(this.#db, [sessionId]);
+    const rows = await this.#db
+      .selectFrom('tool_calls')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('status', '=', 'pending')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return this.#readToolCalls(rows);
+  }
+
+  /** How many tool calls of a session failed (their result had `is_error: true`). */
+  async countFailedToolCalls(sessionId: string): Promise<number> {
+    this.#ensureOpen();
+    await this.#requireSessions(this.#db, [sessionId]);
+    const row = await this.#db
+      .selectFrom('tool_calls')
+      .select((eb) => eb.fn.countAll<number>().as('failed'))
+      .where('session_id', '=', sessionId)
+      .where('status', '=', 'failed')
+      .executeTakeFirst();
+    return Number(row?.failed ?? 0);
+  }
+
+  /**
+   * The session's tool id map, rebuilt from `tool_calls.provider_id` / `provider`. A link
+   * that contradicts an earlier one is skipped with a WARN.
+   */
+  async loadToolIdMap(sessionId: string): Promise<ToolIdMap> {
+    this.#ensureOpen();
+    await this.#requireSessions(this.#db, [sessionId]);
+    const rows = await this.#db
+      .selectFrom('tool_calls')
+      .select(['id', 'provider', 'provider_id'])
+      .where('session_id', '=', sessionId)
+      .where('provider_id', 'is not', null)
+      .where('provider', 'is not', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const map = new ToolIdMap();
+    for (const row of rows) {
+      try {
+        map.set({
+          canonical_id: row.id,
+          provider: row.provider ?? '',
+          provider_id: row.provider_id ?? '',
+        });
+      } catch (error) {
+        if (!(error instanceof ToolIdConflictError)) throw error;
+        this.#logger.warn(
+          { event: 'tool_id_conflict', session_id: sessionId, tool_use_id: row.id },
+          error.message,
+        );
+      }
+    }
+    return map;
+  }
+
+  /** Closes the database (the pool, for PostgreSQL). Later calls throw. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#db.destroy();
+  }
+
+  // ---------------------------------------------------------------------------- internals
+
+  #ensureOpen(): void {
+    if (this.#closed) throw new StoreError('store_closed', `the store ${this.url} is closed`);
+  }
+
+  /**
+   * Runs `section` as one write transaction. SQLite: `BEGIN IMMEDIATE` takes the write lock
+   * up front, so a transaction never fails half-way on a lock upgrade; other processes wait up
+   * to the busy timeout, writers of this thread queue on the file's lock.
+   */
+  async #write<T>(section: (trx: Kysely<StoreDatabase>) => Promise<T>): Promise<T> {
+    this.#ensureOpen();
+    const lock = this.#connection.writeLock;
+    if (lock === undefined) return this.#db.transaction().execute(section);
+    return lock.run(() =>
+      this.#db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        let result: T;
+        try {
+          result = await section(conn);
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw error;
+        }
+        return result;
+      }),
+    );
+  }
+
+  async #requireSessions(db: Kysely<StoreDatabase>, ids: readonly string[]): Promise<void> {
+    for (const batch of chunks(ids, 1000)) {
+      const found = await db.selectFrom('sessions').select('id').where('id', 'in', batch).execute();
+      if (found.length === batch.length) continue;
+      const present = new Set(found.map((r) => r.id));
+      const missing = batch.find((id) => !present.has(id));
+      throw new SessionNotFoundError(missing ?? '');
+    }
+  }
+
+  async #touchSessions(trx: Kysely<StoreDatabase>, ids: readonly string[]): Promise<void> {
+    const now = nowEpochMicros();
+    for (const batch of chunks(ids, 1000)) {
+      await trx.updateTable('sessions').set({ updated_at: now }).where('id', 'in', batch).execute();
+    }
+  }
+
+  #toolCallRows(checked: CheckedMessage, options: AppendMessageOptions): ToolCallsTable[] {
+    const { message } = checked;
+    if (message.role !== 'assistant') return [];
+    const provider = message.metadata.provider ?? null;
+    const status = toolCallStatusOf(message);
+    const rows: ToolCallsTable[] = [];
+    for (const block of message.content) {
+      if (block.type !== 'tool_use') continue;
+      const providerId =
+        provider !== null ? (options.toolIdMap?.getProviderId(provider, block.id) ?? null) : null;
+      rows.push({
+        id: block.id,
+        session_id: message.session_id,
+        message_id: message.id,
+        result_message_id: null,
+        name: block.name,
+        status,
+        provider_id: providerId,
+        provider,
+        created_at: checked.createdAt,
+        completed_at: status === 'cancelled' ? nowEpochMicros() : null,
+      });
+    }
+    return rows;
+  }
+
+  async #insertToolCalls(trx: Kysely<StoreDatabase>, rows: ToolCallsTable[]): Promise<void> {
+    if (rows.length === 0) return;
+    const ids = new Map<string, string>();
+    for (const row of rows) {
+      if (ids.has(row.id)) throw new DuplicateToolCallError(row.id, row.message_id);
+      ids.set(row.id, row.message_id);
+    }
+    // After the message rows: a taken id fails the transaction, which rolls them back too.
+    for (const batch of chunks([...ids.keys()], 1000)) {
+      const taken = await trx
+        .selectFrom('tool_calls')
+        .select('id')
+        .where('id', 'in', batch)
+        .executeTakeFirst();
+      if (taken) throw new DuplicateToolCallError(taken.id, ids.get(taken.id) ?? '');
+    }
+    for (const batch of chunks(rows, ROWS_PER_STATEMENT)) {
+      try {
+        await trx.insertInto('tool_calls').values(batch).execute();
+      } catch (error) {
+        if (uniqueViolationTable(error) === 'tool_calls') {
+          throw new DuplicateToolCallError(batch[0]?.id ?? '', batch[0]?.message_id ?? '');
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** A tool message answers the calls its tool results name. */
+  async #recordAnswers(trx: Kysely<StoreDatabase>, checked: CheckedMessage): Promise<void> {
+    const { message } = checked;
+    if (message.role !== 'tool') return;
+    for (const block of message.content) {
+      if (block.type !== 'tool_result') continue;
+      const result = await trx
+        .updateTable('tool_calls')
+        .set({
+          result_message_id: message.id,
+          status: block.is_error ? 'failed' : 'succeeded',
+          completed_at: checked.createdAt,
+        })
+        .where('id', '=', block.tool_use_id)
+        .where('session_id', '=', message.session_id)
+        .where('result_message_id', 'is', null)
+        .execute();
+      if (Number(result[0]?.numUpdatedRows ?? 0) === 0) {
+        this.#logger.warn(
+          {
+            event: 'tool_result_unmatched',
+            session_id: message.session_id,
+            message_id: message.id,
+            tool_use_id: block.tool_use_id,
+          },
+          `tool result ${message.id} answers ${block.tool_use_id}, which is not an unanswered tool call of session ${message.session_id}`,
+        );
+      }
+    }
+  }
+
+  #messagesAfter(
+    filter: { sessionId?: string | undefined; role?: Message['role'] | undefined },
+    after: Position | undefined,
+    limit: number,
+  ): Promise<MessagesTable[]> {
+    return this.#db
+      .selectFrom('messages')
+      .selectAll()
+      .$if(filter.sessionId !== undefined, (q) =>
+        q.where('session_id', '=', filter.sessionId ?? ''),
+      )
+      .$if(filter.role !== undefined, (q) => q.where('role', '=', filter.role ?? ''))
+      .$if(after !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('created_at', '>', after?.at ?? 0),
+            eb.and([eb('created_at', '=', after?.at ?? 0), eb('id', '>', after?.id ?? '')]),
+          ]),
+        ),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  #readRows(rows: readonly MessagesTable[]): LoadedMessages {
+    const loaded: LoadedMessages = { messages: [], errors: [] };
+    for (const row of rows) {
+      try {
+        loaded.messages.push(rowToMessage(row, this.#logger));
+      } catch (error) {
+        if (!(error instanceof CorruptRowError)) throw error;
+        this.#reportCorrupt(error);
+        loaded.errors.push(error);
+      }
+    }
+    return loaded;
+  }
+
+  #readToolCalls(rows: readonly ToolCallsTable[]): ToolCallRecord[] {
+    const out: ToolCallRecord[] = [];
+    for (const row of rows) {
+      try {
+        out.push(rowToToolCall(row));
+      } catch (error) {
+        if (!(error instanceof CorruptRowError)) throw error;
+        this.#reportCorrupt(error);
+      }
+    }
+    return out;
+  }
+
+  #reportCorrupt(error: CorruptRowError): void {
+    this.#logger.warn(
+      { event: 'corrupt_row', table: error.table, row_id: error.rowId },
+      error.message,
+    );
+  }
+}
+
+/**
+ * Opens a store by URL and runs pending migrations:
+ *
+ * - `sqlite:./path/app.db` (directories are created), `sqlite::memory:`: SQLite through
+ *   better-sqlite3, WAL mode, 5 s busy timeout, foreign keys on;
+ * - `postgres://user:password@host:5432/db?schema=name`: PostgreSQL through `pg` (install it:
+ *   it is an optional peer dependency), tables in `schema` (default `public`).
+ *
+ * @throws UnsupportedStoreUrlError, StoreConnectionError (never showing a password),
+ * StoreDependencyError when `pg` is missing.
+ */
+export async function openStore(
+  url: string,
+  options: OpenStoreOptions = {},
+): Promise<SqlSessionStore> {
+  const location = parseStoreUrl(url);
+  const redacted = redactStoreUrl(url);
+  const logger = options.logger ?? silentLogger;
+  let store: SqlSessionStore;
+  if (location.dialect === 'sqlite') {
+    const connection = await connectSqlite(location.filename, {
+      redactedUrl: redacted,
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+      ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+    });
+    store = new SqlSessionStore('sqlite', redacted, connection, logger);
+  } else {
+    const secrets = [location.password ?? '', url];
+    const schema = options.schema ?? location.schema;
+    const connection = await connectPostgres(location.connectionString, {
+      logger,
+      redactedUrl: redacted,
+      secrets,
+      ...(schema === undefined ? {} : { schema }),
+      ...(options.pool === undefined ? {} : { pool: options.pool }),
+      ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+    });
+    store = new SqlSessionStore('postgres', redacted, connection, logger);
+    try {
+      await sql`select 1`.execute(connection.db);
+    } catch (cause) {
+      await store.close().catch(() => undefined);
+      throw new StoreConnectionError(
+        redacted,
+        redactSecrets((cause as Error).message ?? String(cause), secrets),
+        { cause },
+      );
+    }
+  }
+  if (options.migrate !== false) {
+    try {
+      await store.migrate();
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      if (error instanceof YourtoolError) throw error;
+      throw new StoreConnectionError(redacted, `migrating: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+  return store;
+}
