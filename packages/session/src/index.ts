@@ -1,0 +1,10 @@
+/**
+ * @yourtool/session: the session manager. One turn from user message to persisted, priced,
+ * routed assistant message; the tool loop; cancellation; bus events.
+ *
+ * @packageDocumentation
+ */
+export * from './events.js';
+export * from './input.js';
+export * from './manager.js';
+export * from './tools.js';

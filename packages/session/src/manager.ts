@@ -1,0 +1,691 @@
+import {
+  AdapterError,
+  type AttemptEvent,
+  type BusEvent,
+  CancelledError,
+  type ContentBlock,
+  createMessage,
+  type EventBus,
+  type Logger,
+  type Message,
+  type MessageStatus,
+  newRequestId,
+  newToolUseId,
+  nowTimestamp,
+  OtherAdapterError,
+  parseModelId,
+  type SessionRecord,
+  type SessionStore,
+  type StreamEvent,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+  type ToolResultContentBlock,
+  type ToolUseBlock,
+  toolResultBlock,
+  validateMessage,
+  validateToolInput,
+  YourtoolError,
+} from '@yourtool/core';
+import { buildUsage, type CostOptions, type PriceTable, sumCosts } from '@yourtool/pricing';
+import type { RouteDecision, Router } from '@yourtool/router';
+import type { SessionEvent, TurnEnd, TurnResult } from './events.js';
+import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool, ToolRegistry } from './tools.js';
+
+/** Thrown when a second turn is started on a session whose turn is still running. */
+export class TurnInProgressError extends YourtoolError {
+  constructor(sessionId: string) {
+    super(
+      'turn_in_progress',
+      `session ${sessionId} already has a turn running; wait for it or cancel it`,
+    );
+  }
+}
+
+/** Thrown when a session id is not in the store. */
+export class UnknownSessionError extends YourtoolError {
+  constructor(sessionId: string) {
+    super('unknown_session', `no session "${sessionId}" in the store`);
+  }
+}
+
+/** A request to run a tool whose side effects need consent. */
+export interface ConfirmationRequest {
+  session_id: string;
+  tool: string;
+  side_effects: RegisteredTool['definition']['side_effects'];
+  input: Record<string, unknown>;
+  tool_use_id: string;
+}
+
+/** Decides whether a write, execute or network tool may run. */
+export type ConfirmHook = (request: ConfirmationRequest) => boolean | Promise<boolean>;
+
+/** Context handed to system prompt parts. */
+export interface SystemPromptContext {
+  session: SessionRecord;
+}
+
+/** A piece of the system prompt: fixed text, or text computed per turn (null to skip). */
+export type SystemPromptPart = string | ((context: SystemPromptContext) => string | null);
+
+/** Options of {@link SessionManager}. */
+export interface SessionManagerOptions {
+  store: SessionStore;
+  router: Router;
+  /** The price table used for every assistant message's cost. */
+  pricing: PriceTable;
+  /** Cost options (e.g. the cache write TTL your prompts use). */
+  costOptions?: CostOptions;
+  /** Receives `llm.call_started`, `llm.call_completed`, `llm.call_failed` (and the router's `route.decided`). */
+  bus?: EventBus;
+  /** The tools offered to every turn. */
+  tools?: ToolRegistry;
+  /** Consent for tools with write, execute or network side effects. Without it they are refused. */
+  confirm?: ConfirmHook;
+  /** System prompt parts, composed in order and joined with a blank line. */
+  systemPrompt?: readonly SystemPromptPart[];
+  /** Model calls one turn may make (each tool round is one). Default 8. */
+  maxSteps?: number;
+  /** `max_output_tokens` of each call. Default 4096. */
+  maxOutputTokens?: number;
+  logger?: Logger;
+}
+
+/** Options of one turn. */
+export interface SendOptions {
+  /** Per-message override (`@model`). */
+  model?: string | null;
+  /** Cancels the turn (as {@link SessionManager.cancel} does). */
+  signal?: AbortSignal;
+  /** A tier the turn asks for (routing rules can match it). */
+  tier?: string | null;
+  /** Ask for extended thinking (routing checks the model supports it). */
+  thinking?: boolean;
+  /** Provider options passed to the adapter, keyed by adapter name. */
+  providerOptions?: Record<string, Record<string, unknown>>;
+  /** Structured output for this turn. */
+  output_schema?: Record<string, unknown> | null;
+}
+
+interface ActiveTurn {
+  controller: AbortController;
+}
+
+const ZERO_USAGE: TokenUsage = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cached_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+};
+
+/**
+ * The session manager (contract §3.3): for one turn it stores the user message, routes, builds
+ * the canonical request (system prompt from its parts, tools from the registry), streams the
+ * adapter's events through to the caller, assembles and stores the assistant message (ULID,
+ * model, provider, routing record, usage with cost and pricing version), emits `llm.call_*`,
+ * runs requested tools (asking consent for write, execute and network side effects), stores
+ * their results, and loops until the model ends its turn or the step limit. Cancelling stores
+ * the partial assistant message as `cancelled`. Resuming a stored session on another model
+ * replays its whole history through the new adapter.
+ */
+export class SessionManager {
+  readonly #options: SessionManagerOptions;
+  readonly #logger: Logger;
+  readonly #tools: ToolRegistry;
+  readonly #active = new Map<string, ActiveTurn>();
+  readonly #toolIdMaps = new Map<string, ToolIdMap>();
+
+  constructor(options: SessionManagerOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    this.#tools = options.tools ?? new ToolRegistry();
+  }
+
+  /** The tool registry. */
+  get tools(): ToolRegistry {
+    return this.#tools;
+  }
+
+  /** Creates a session. */
+  createSession(input: {
+    workspace_path: string;
+    active_model?: string | null;
+    id?: string;
+  }): Promise<SessionRecord> {
+    return this.#options.store.createSession(input);
+  }
+
+  /** A session's stored messages, in order. */
+  async history(sessionId: string): Promise<Message[]> {
+    return (await this.#options.store.loadMessages(sessionId)).messages;
+  }
+
+  /**
+   * `/model`: makes a model sticky for the session after checking the history can go to it.
+   * Throws `SwapRefusedError` (message: "Cannot swap to …: session contains images that this
+   * model can't process. Active model unchanged.") or `UnknownModelError`; the stored session is
+   * unchanged then. Returns the updated session.
+   */
+  async swapModel(sessionId: string, model: string): Promise<SessionRecord> {
+    const session = await this.#session(sessionId);
+    const messages = await this.history(sessionId);
+    const id = this.#options.router.checkSwap(model, {
+      session_id: sessionId,
+      messages,
+      tools: this.#tools.definitions(),
+      system_prompt: this.#systemPrompt(session),
+      max_output_tokens: this.#maxOutputTokens(),
+    });
+    return this.#options.store.updateSession(sessionId, { active_model: id });
+  }
+
+  /** Cancels the running turn of a session; `true` if one was running. */
+  cancel(sessionId: string): boolean {
+    const turn = this.#active.get(sessionId);
+    if (!turn) return false;
+    turn.controller.abort();
+    return true;
+  }
+
+  /** Runs a turn and returns its result (events are consumed and dropped). */
+  async sendAndWait(
+    sessionId: string,
+    input: string | ContentBlock[],
+    options: SendOptions = {},
+  ): Promise<TurnResult> {
+    let result: TurnResult | undefined;
+    for await (const event of this.send(sessionId, input, options)) {
+      if (event.type === 'session.turn_complete') result = event.result;
+    }
+    if (!result)
+      throw new YourtoolError(
+        'turn_incomplete',
+        `the turn of session ${sessionId} ended without a result`,
+      );
+    return result;
+  }
+
+  /**
+   * Runs one turn. Yields the stream events of every model call and the session's own events;
+   * the last is `session.turn_complete`. An adapter failure is stored (the assistant message
+   * with status `error`), reported in the result and in `llm.call_failed`, then thrown.
+   */
+  async *send(
+    sessionId: string,
+    input: string | ContentBlock[],
+    options: SendOptions = {},
+  ): AsyncGenerator<SessionEvent, void, undefined> {
+    if (this.#active.has(sessionId)) throw new TurnInProgressError(sessionId);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.#active.set(sessionId, { controller });
+    try {
+      yield* this.#turn(sessionId, input, options, controller.signal);
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      this.#active.delete(sessionId);
+    }
+  }
+
+  async *#turn(
+    sessionId: string,
+    input: string | ContentBlock[],
+    options: SendOptions,
+    signal: AbortSignal,
+  ): AsyncGenerator<SessionEvent, void, undefined> {
+    const { store } = this.#options;
+    const session = await this.#session(sessionId);
+    const loaded = await store.loadMessages(sessionId);
+    for (const error of loaded.errors) {
+      this.#logger.warn(
+        { event: 'history_row_unreadable', session_id: sessionId, row: error.rowId },
+        error.message,
+      );
+    }
+    const history = loaded.messages;
+    const toolIdMap = await this.#toolIdMap(sessionId);
+    const stored: Message[] = [];
+
+    const user = createMessage({
+      session_id: sessionId,
+      role: 'user',
+      content: typeof input === 'string' ? [{ type: 'text', text: input }] : input,
+    });
+    await store.appendMessage(user);
+    history.push(user);
+    stored.push(user);
+    yield { type: 'session.user_message', message: user };
+
+    const maxSteps = this.#options.maxSteps ?? 8;
+    const systemPrompt = this.#systemPrompt(session);
+    const tools = this.#tools.definitions();
+    let end: TurnEnd = 'end_turn';
+    let steps = 0;
+    let failure: AdapterError | null = null;
+
+    while (steps < maxSteps) {
+      if (signal.aborted) {
+        end = 'cancelled';
+        break;
+      }
+      steps++;
+      const decision = this.#options.router.route({
+        session_id: sessionId,
+        messages: history,
+        tools,
+        system_prompt: systemPrompt,
+        output_schema: options.output_schema ?? null,
+        max_output_tokens: this.#maxOutputTokens(),
+        thinking: options.thinking ?? false,
+        override: options.model ?? null,
+        sticky: session.active_model,
+        tier: options.tier ?? null,
+        workspace_path: session.workspace_path,
+      });
+      yield {
+        type: 'session.routed',
+        step: steps,
+        model: decision.model,
+        decision: decision.record,
+        trace: decision.trace,
+      };
+
+      const call = this.#call(
+        decision,
+        history,
+        systemPrompt,
+        toolIdMap,
+        options,
+        signal,
+        sessionId,
+      );
+      let outcome: CallOutcome | undefined;
+      for (;;) {
+        const next = await call.next();
+        if (next.done) {
+          outcome = next.value;
+          break;
+        }
+        yield next.value;
+      }
+      if (outcome.message) {
+        history.push(outcome.message);
+        stored.push(outcome.message);
+        yield { type: 'session.assistant_message', step: steps, message: outcome.message };
+      }
+      if (outcome.error) {
+        failure = outcome.error;
+        end = outcome.error instanceof CancelledError ? 'cancelled' : 'error';
+        break;
+      }
+      end = outcome.stop_reason;
+      if (end === 'cancelled' || end === 'error') break;
+
+      const uses = (outcome.message?.content ?? []).filter(
+        (b): b is ToolUseBlock => b.type === 'tool_use',
+      );
+      if (uses.length === 0) break;
+      for (const use of uses) {
+        const result = await this.#runTool(session, use, signal);
+        await store.appendMessage(result.message);
+        history.push(result.message);
+        stored.push(result.message);
+        yield {
+          type: 'session.tool_result',
+          step: steps,
+          message: result.message,
+          tool_name: use.name,
+          is_error: result.is_error,
+        };
+      }
+      if (steps >= maxSteps) {
+        end = 'max_steps';
+        this.#logger.warn(
+          { event: 'max_steps', session_id: sessionId, steps },
+          `the turn stopped after ${steps} model calls`,
+        );
+      }
+    }
+
+    const costs = stored.flatMap((m) =>
+      m.role === 'assistant' ? [m.metadata.usage?.cost_usd ?? null] : [],
+    );
+    const result: TurnResult = {
+      session_id: sessionId,
+      messages: stored,
+      end,
+      steps,
+      cost_usd: costs.includes(null) ? null : sumCosts(costs as string[]),
+      error: failure instanceof CancelledError ? null : failure,
+    };
+    yield { type: 'session.turn_complete', result };
+    if (failure && !(failure instanceof CancelledError)) throw failure;
+  }
+
+  /** One model call: streams its events, stores the assistant message, emits bus events. */
+  async *#call(
+    decision: RouteDecision,
+    history: readonly Message[],
+    systemPrompt: string | null,
+    toolIdMap: ToolIdMap,
+    options: SendOptions,
+    signal: AbortSignal,
+    sessionId: string,
+  ): AsyncGenerator<StreamEvent, CallOutcome, undefined> {
+    const { store } = this.#options;
+    const request_id = newRequestId();
+    const provider = parseModelId(decision.model).provider;
+    let finalFailureEmitted = false;
+    const emit = (event: BusEvent) => this.#options.bus?.emit(event);
+    const onAttempt = (attempt: AttemptEvent) => {
+      if (attempt.type === 'attempt.start') {
+        emit({
+          type: 'llm.call_started',
+          request_id,
+          session_id: sessionId,
+          model: decision.model,
+          provider,
+          attempt: attempt.attempt,
+          timestamp: nowTimestamp(),
+        });
+      } else if (attempt.type === 'attempt.failed') {
+        finalFailureEmitted ||= !attempt.will_retry;
+        emit({
+          type: 'llm.call_failed',
+          request_id,
+          session_id: sessionId,
+          model: decision.model,
+          provider,
+          error_class: attempt.error.error_class,
+          retry_count: attempt.retry_count,
+          final: !attempt.will_retry,
+          provider_status: attempt.error.provider_status,
+          message: attempt.error.message,
+          timestamp: nowTimestamp(),
+        });
+      }
+    };
+
+    // The assistant message exists from the first event on, as `partial`, so a crash mid-stream
+    // leaves a trace of the call; it is completed (or cancelled, or marked error) at the end.
+    let message: Message | undefined;
+    let started = 0;
+    let complete: Extract<StreamEvent, { type: 'message.complete' }> | undefined;
+    let error: AdapterError | null = null;
+    try {
+      const stream = decision.adapter.stream(
+        {
+          request_id,
+          model: decision.model,
+          messages: [...history],
+          tools: this.#tools.definitions(),
+          system_prompt: systemPrompt,
+          max_output_tokens: this.#maxOutputTokens(),
+          output_schema: options.output_schema ?? null,
+          stream: true,
+        },
+        {
+          signal,
+          toolIdMap,
+          onAttempt,
+          logger: this.#logger,
+          ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+        },
+      );
+      for await (const event of stream) {
+        if (!message) {
+          started = Date.now();
+          message = createMessage({
+            session_id: sessionId,
+            role: 'assistant',
+            content: [],
+            metadata: {
+              status: 'partial',
+              model: decision.model,
+              provider,
+              routing: decision.record,
+            },
+          });
+          await store.appendMessage(message, { toolIdMap });
+        }
+        if (event.type === 'message.complete') complete = event;
+        yield event;
+      }
+    } catch (thrown) {
+      error =
+        thrown instanceof AdapterError
+          ? thrown
+          : new OtherAdapterError(String(thrown), { cause: thrown });
+    }
+
+    const status: MessageStatus = error
+      ? 'error'
+      : complete?.stop_reason === 'cancelled'
+        ? 'cancelled'
+        : complete?.stop_reason === 'error'
+          ? 'error'
+          : 'complete';
+    if (error instanceof CancelledError) error = null;
+
+    let persisted: Message | null = null;
+    if (message) {
+      const tokens = complete?.usage ?? ZERO_USAGE;
+      const usage = buildUsage(tokens, {
+        model: decision.model,
+        table: this.#options.pricing,
+        latencyMs: complete?.latency_ms ?? Date.now() - started,
+        logger: this.#logger,
+        ...this.#options.costOptions,
+      });
+      persisted = {
+        ...message,
+        content: this.#freshToolIds(
+          complete?.final_content ?? [],
+          history,
+          decision.model,
+          sessionId,
+        ),
+        metadata: {
+          ...message.metadata,
+          status: signal.aborted && status !== 'complete' ? 'cancelled' : status,
+          usage,
+          ...(complete?.provider_raw ? { provider_raw: complete.provider_raw } : {}),
+        },
+      };
+      if (persisted.metadata.status === 'complete') {
+        const check = validateMessage(persisted);
+        if (!check.ok) {
+          this.#logger.warn(
+            {
+              event: 'assistant_message_invalid',
+              message_id: persisted.id,
+              violations: check.violations,
+            },
+            'storing an assistant message that breaks an invariant',
+          );
+        }
+      }
+      await store.updateMessage(persisted, { toolIdMap });
+    }
+
+    if (
+      complete &&
+      complete.stop_reason !== 'error' &&
+      complete.stop_reason !== 'cancelled' &&
+      !error
+    ) {
+      emit({
+        type: 'llm.call_completed',
+        request_id,
+        session_id: sessionId,
+        model: decision.model,
+        provider,
+        stop_reason: complete.stop_reason,
+        usage: complete.usage,
+        latency_ms: complete.latency_ms,
+        retry_count: 0,
+        timestamp: nowTimestamp(),
+      });
+    } else if (signal.aborted) {
+      emit({
+        type: 'llm.call_failed',
+        request_id,
+        session_id: sessionId,
+        model: decision.model,
+        provider,
+        error_class: 'cancelled',
+        retry_count: 0,
+        final: true,
+        provider_status: null,
+        message: 'cancelled',
+        timestamp: nowTimestamp(),
+      });
+    } else if (error && !finalFailureEmitted) {
+      emit({
+        type: 'llm.call_failed',
+        request_id,
+        session_id: sessionId,
+        model: decision.model,
+        provider,
+        error_class: error.error_class,
+        retry_count: Math.max(0, error.attempts - 1),
+        final: true,
+        provider_status: error.provider_status,
+        message: error.message,
+        timestamp: nowTimestamp(),
+      });
+    }
+
+    const stop_reason = signal.aborted ? 'cancelled' : (complete?.stop_reason ?? 'error');
+    return {
+      message: persisted,
+      stop_reason,
+      error:
+        error ??
+        (signal.aborted ? new CancelledError('the turn was cancelled', { request_id }) : null),
+    };
+  }
+
+  /**
+   * A provider that reuses a tool call id from an earlier reply (some OpenAI-compatible servers
+   * number their calls `call_0`, `call_1`, ...) maps it onto a canonical id the history already
+   * holds. Such a block gets a fresh canonical id, so every tool use stays unique.
+   */
+  #freshToolIds(
+    content: ContentBlock[],
+    history: readonly Message[],
+    model: string,
+    sessionId: string,
+  ): ContentBlock[] {
+    const seen = new Set<string>();
+    for (const message of history) {
+      for (const block of message.content) if (block.type === 'tool_use') seen.add(block.id);
+    }
+    return content.map((block) => {
+      if (block.type !== 'tool_use' || !seen.has(block.id)) return block;
+      const id = newToolUseId();
+      this.#logger.warn(
+        {
+          event: 'provider_reused_tool_id',
+          session_id: sessionId,
+          model,
+          previous_id: block.id,
+          new_id: id,
+        },
+        `${model} reused a tool call id from an earlier reply; the call was given a new canonical id`,
+      );
+      return { ...block, id };
+    });
+  }
+
+  async #runTool(
+    session: SessionRecord,
+    use: ToolUseBlock,
+    signal: AbortSignal,
+  ): Promise<{ message: Message; is_error: boolean }> {
+    const reply = (content: string | ToolResultContentBlock[], is_error: boolean) => ({
+      is_error,
+      message: createMessage({
+        session_id: session.id,
+        role: 'tool',
+        content: [toolResultBlock(use.id, content, is_error)],
+        metadata: { parent_tool_use_id: use.id },
+      }),
+    });
+    const tool = this.#tools.get(use.name);
+    if (!tool) return reply(`There is no tool named "${use.name}".`, true);
+    const checked = validateToolInput(tool.definition, use.input);
+    if (!checked.ok) {
+      return reply(
+        `Invalid input for ${use.name}: ${checked.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+        true,
+      );
+    }
+    if (CONFIRMED_SIDE_EFFECTS.has(tool.definition.side_effects)) {
+      const confirm = this.#options.confirm;
+      const allowed = confirm
+        ? await confirm({
+            session_id: session.id,
+            tool: use.name,
+            side_effects: tool.definition.side_effects,
+            input: use.input,
+            tool_use_id: use.id,
+          })
+        : false;
+      if (!allowed) {
+        return reply(
+          confirm
+            ? `The user declined to run ${use.name}.`
+            : `${use.name} has ${tool.definition.side_effects} side effects and no confirmation handler is configured, so it was not run.`,
+          true,
+        );
+      }
+    }
+    try {
+      const output = await tool.run(use.input, {
+        session_id: session.id,
+        tool_use_id: use.id,
+        workspace_path: session.workspace_path,
+        signal,
+      });
+      return reply(output, false);
+    } catch (error) {
+      return reply(`${use.name} failed: ${(error as Error).message ?? String(error)}`, true);
+    }
+  }
+
+  async #session(sessionId: string): Promise<SessionRecord> {
+    const session = await this.#options.store.getSession(sessionId);
+    if (!session) throw new UnknownSessionError(sessionId);
+    return session;
+  }
+
+  async #toolIdMap(sessionId: string): Promise<ToolIdMap> {
+    let map = this.#toolIdMaps.get(sessionId);
+    if (!map) {
+      map = await this.#options.store.loadToolIdMap(sessionId);
+      this.#toolIdMaps.set(sessionId, map);
+    }
+    return map;
+  }
+
+  #systemPrompt(session: SessionRecord): string | null {
+    const parts = (this.#options.systemPrompt ?? [])
+      .map((part) => (typeof part === 'string' ? part : part({ session })))
+      .filter((p): p is string => typeof p === 'string' && p.trim() !== '');
+    return parts.length > 0 ? parts.join('\n\n') : null;
+  }
+
+  #maxOutputTokens(): number {
+    return this.#options.maxOutputTokens ?? 4096;
+  }
+}
+
+interface CallOutcome {
+  message: Message | null;
+  stop_reason: TurnEnd;
+  error: AdapterError | null;
+}

@@ -1,0 +1,82 @@
+import {
+  type SideEffects,
+  type ToolDefinition,
+  type ToolDefinitionInput,
+  type ToolResultContentBlock,
+  validateToolDefinition,
+  YourtoolError,
+} from '@yourtool/core';
+
+/** What a tool handler is told about the call it runs. */
+export interface ToolCallContext {
+  session_id: string;
+  /** Canonical tool use id. */
+  tool_use_id: string;
+  /** The session's workspace path. */
+  workspace_path: string;
+  /** Aborts when the turn is cancelled. */
+  signal: AbortSignal;
+}
+
+/**
+ * A tool the model may call: its definition and the function that runs it. `run` returns the
+ * result as text or blocks (text and images); a thrown error becomes a result with
+ * `is_error: true` carrying the error's message.
+ */
+export interface ToolHandler {
+  definition: ToolDefinitionInput;
+  run(
+    input: Record<string, unknown>,
+    context: ToolCallContext,
+  ): Promise<string | ToolResultContentBlock[]> | string | ToolResultContentBlock[];
+}
+
+/** A registered tool: its validated definition and handler. */
+export interface RegisteredTool {
+  definition: ToolDefinition;
+  run: ToolHandler['run'];
+}
+
+/** Thrown when two tools are registered under one name. */
+export class DuplicateToolError extends YourtoolError {
+  constructor(name: string) {
+    super('duplicate_tool', `a tool named "${name}" is already registered`);
+  }
+}
+
+/** Side effects that need the confirmation hook before a tool runs. */
+export const CONFIRMED_SIDE_EFFECTS: ReadonlySet<SideEffects> = new Set([
+  'write',
+  'execute',
+  'network',
+]);
+
+/**
+ * The tools a session offers. Definitions are validated at registration (JSON-Schema subset,
+ * snake_case names): a tool outside the subset is refused here, not at the provider.
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+
+  constructor(tools: readonly ToolHandler[] = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  /** Adds a tool; throws `ToolDefinitionError` for an invalid definition. */
+  register(tool: ToolHandler): this {
+    const definition = validateToolDefinition(tool.definition);
+    if (this.#tools.has(definition.name)) throw new DuplicateToolError(definition.name);
+    this.#tools.set(definition.name, { definition, run: tool.run });
+    return this;
+  }
+
+  /** The tool registered under `name`, if any. */
+  get(name: string): RegisteredTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Every definition, in registration order. */
+  definitions(): ToolDefinition[] {
+    return [...this.#tools.values()].map((t) => t.definition);
+  }
+}
