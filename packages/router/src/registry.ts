@@ -11,9 +11,9 @@ import {
   silentLogger,
 } from '@yourtool/core';
 import { distance } from 'fastest-levenshtein';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ModelNotConfiguredError, RouterConfigError, UnknownModelError } from './errors.js';
+import { parseYamlDocument } from './yaml.js';
 
 /** One adapter instance of the registry (`adapters:` in models.yaml, contract §7.1). */
 export const AdapterEntrySchema = z.strictObject({
@@ -97,28 +97,9 @@ export interface RegisteredModel {
   not_configured_reason: string | null;
 }
 
-function configError(source: string, error: z.ZodError): RouterConfigError {
-  return new RouterConfigError(
-    source,
-    error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
-  );
-}
-
 /** Parses and validates a models.yaml document (text or already-parsed value). */
 export function parseRegistryConfig(input: string | unknown, source = '<inline>'): RegistryConfig {
-  let value = input;
-  if (typeof input === 'string') {
-    try {
-      value = parseYaml(input);
-    } catch (error) {
-      throw new RouterConfigError(source, [
-        { path: '$', message: `not valid YAML: ${(error as Error).message}` },
-      ]);
-    }
-  }
-  const parsed = RegistryConfigSchema.safeParse(value);
-  if (!parsed.success) throw configError(source, parsed.error);
-  const config = parsed.data;
+  const config = parseYamlDocument(RegistryConfigSchema, input, source);
   const issues: Array<{ path: string; message: string }> = [];
   const names = new Map<string, string>();
   for (const [id, model] of Object.entries(config.models)) {

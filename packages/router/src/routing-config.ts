@@ -1,9 +1,9 @@
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { formatPath, type Logger, silentLogger } from '@yourtool/core';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { RouterConfigError } from './errors.js';
+import { parseYamlDocument } from './yaml.js';
 
 /** What a rule can match on. Every field given must hold. */
 export const RuleConditionSchema = z.strictObject({
@@ -74,27 +74,7 @@ export type RoutingConfig = z.output<typeof RoutingConfigSchema>;
 
 /** Parses and validates a routing.yaml document; throws {@link RouterConfigError} naming paths. */
 export function parseRoutingConfig(input: string | unknown, source = '<inline>'): RoutingConfig {
-  let value = input;
-  if (typeof input === 'string') {
-    try {
-      value = parseYaml(input);
-    } catch (error) {
-      throw new RouterConfigError(source, [
-        { path: '$', message: `not valid YAML: ${(error as Error).message}` },
-      ]);
-    }
-  }
-  const parsed = RoutingConfigSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new RouterConfigError(
-      source,
-      parsed.error.issues.map((issue) => ({
-        path: formatPath(issue.path),
-        message: issue.message,
-      })),
-    );
-  }
-  return parsed.data;
+  return parseYamlDocument(RoutingConfigSchema, input, source);
 }
 
 /** Options of {@link watchRoutingConfig}. */

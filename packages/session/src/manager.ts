@@ -5,6 +5,7 @@ import {
   CancelledError,
   type ContentBlock,
   createMessage,
+  type ErrorClass,
   type EventBus,
   type Logger,
   type Message,
@@ -380,6 +381,26 @@ export class SessionManager {
     const provider = parseModelId(decision.model).provider;
     let finalFailureEmitted = false;
     const emit = (event: BusEvent) => this.#options.bus?.emit(event);
+    const failed = (
+      error_class: ErrorClass,
+      retry_count: number,
+      final: boolean,
+      provider_status: number | null,
+      message: string,
+    ) =>
+      emit({
+        type: 'llm.call_failed',
+        request_id,
+        session_id: sessionId,
+        model: decision.model,
+        provider,
+        error_class,
+        retry_count,
+        final,
+        provider_status,
+        message,
+        timestamp: nowTimestamp(),
+      });
     const onAttempt = (attempt: AttemptEvent) => {
       if (attempt.type === 'attempt.start') {
         emit({
@@ -393,19 +414,13 @@ export class SessionManager {
         });
       } else if (attempt.type === 'attempt.failed') {
         finalFailureEmitted ||= !attempt.will_retry;
-        emit({
-          type: 'llm.call_failed',
-          request_id,
-          session_id: sessionId,
-          model: decision.model,
-          provider,
-          error_class: attempt.error.error_class,
-          retry_count: attempt.retry_count,
-          final: !attempt.will_retry,
-          provider_status: attempt.error.provider_status,
-          message: attempt.error.message,
-          timestamp: nowTimestamp(),
-        });
+        failed(
+          attempt.error.error_class,
+          attempt.retry_count,
+          !attempt.will_retry,
+          attempt.error.provider_status,
+          attempt.error.message,
+        );
       }
     };
 
@@ -530,33 +545,15 @@ export class SessionManager {
         timestamp: nowTimestamp(),
       });
     } else if (signal.aborted) {
-      emit({
-        type: 'llm.call_failed',
-        request_id,
-        session_id: sessionId,
-        model: decision.model,
-        provider,
-        error_class: 'cancelled',
-        retry_count: 0,
-        final: true,
-        provider_status: null,
-        message: 'cancelled',
-        timestamp: nowTimestamp(),
-      });
+      failed('cancelled', 0, true, null, 'cancelled');
     } else if (error && !finalFailureEmitted) {
-      emit({
-        type: 'llm.call_failed',
-        request_id,
-        session_id: sessionId,
-        model: decision.model,
-        provider,
-        error_class: error.error_class,
-        retry_count: Math.max(0, error.attempts - 1),
-        final: true,
-        provider_status: error.provider_status,
-        message: error.message,
-        timestamp: nowTimestamp(),
-      });
+      failed(
+        error.error_class,
+        Math.max(0, error.attempts - 1),
+        true,
+        error.provider_status,
+        error.message,
+      );
     }
 
     const stop_reason = signal.aborted ? 'cancelled' : (complete?.stop_reason ?? 'error');
