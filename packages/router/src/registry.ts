@@ -4,7 +4,6 @@ import {
   AdapterCapabilitiesSchema,
   type AdapterConfigInput,
   type AdapterRuntimeOptions,
-  formatPath,
   type Logger,
   type ProviderAdapter,
   parseModelId,

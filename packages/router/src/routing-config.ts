@@ -1,6 +1,6 @@
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { formatPath, type Logger, silentLogger } from '@yourtool/core';
+import { type Logger, silentLogger } from '@yourtool/core';
 import { z } from 'zod';
 import { RouterConfigError } from './errors.js';
 import { parseYamlDocument } from './yaml.js';
