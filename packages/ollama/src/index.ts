@@ -1,0 +1,16 @@
+/**
+ * @yourtool/ollama: the Ollama adapter for the yourtool canonical format.
+ *
+ * @packageDocumentation
+ */
+export {
+  DEFAULT_OLLAMA_MODEL,
+  OllamaAdapter,
+  type OllamaCallOptions,
+  type OllamaConfigOptions,
+  type OllamaRuntimeOptions,
+} from './adapter.js';
+export { DEFAULT_OLLAMA_HOST } from './client.js';
+export * from './codec/index.js';
+export * from './models.js';
+export * from './tokens.js';
