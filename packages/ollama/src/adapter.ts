@@ -85,6 +85,11 @@ export interface OllamaConfigOptions {
   default_model?: string;
 }
 
+/** The adapter's configuration: core's `AdapterConfig` with typed Ollama `options`. */
+export type OllamaAdapterConfig = Omit<AdapterConfigInput, 'options'> & {
+  options?: OllamaConfigOptions;
+};
+
 /** Per-call options, passed as `providerOptions.ollama`. */
 export interface OllamaCallOptions {
   think?: OllamaThinkOption;
@@ -159,7 +164,7 @@ export class OllamaAdapter implements ProviderAdapter {
    * `http://127.0.0.1:11434`. `api_key` is only needed behind an authenticating proxy or for
    * ollama.com (sent as `Authorization: Bearer`).
    */
-  constructor(config: AdapterConfigInput = {}, runtime: OllamaRuntimeOptions = {}) {
+  constructor(config: OllamaAdapterConfig = {}, runtime: OllamaRuntimeOptions = {}) {
     const parsed = AdapterConfigSchema.safeParse(config);
     if (!parsed.success) {
       throw configError(

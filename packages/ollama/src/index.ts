@@ -6,6 +6,7 @@
 export {
   DEFAULT_OLLAMA_MODEL,
   OllamaAdapter,
+  type OllamaAdapterConfig,
   type OllamaCallOptions,
   type OllamaConfigOptions,
   type OllamaRuntimeOptions,
