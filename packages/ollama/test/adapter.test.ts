@@ -345,7 +345,7 @@ describe('context and usage warnings', () => {
     ).toMatchObject({
       num_ctx: 64,
     });
-    expect((server.requests[0]?.body as { options: { num_ctx: number } }).options.num_ctx).toBe(64);
+    expect(server.requests[0]?.body).toMatchObject({ options: { num_ctx: 64 } });
   });
 
   it('warns when the prompt filled the whole window (Ollama probably truncated it)', async () => {
