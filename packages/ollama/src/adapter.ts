@@ -92,7 +92,9 @@ export type OllamaAdapterConfig = Omit<AdapterConfigInput, 'options'> & {
 
 /** Per-call options, passed as `providerOptions.ollama`. */
 export interface OllamaCallOptions {
+  /** Thinking for this call (over `options.think`); sent only to models that support it. */
   think?: OllamaThinkOption;
+  /** How long Ollama keeps the model loaded after this call (over `options.keep_alive`). */
   keep_alive?: string | number;
   /** Model options for this call, over `model_options`. */
   options?: Record<string, unknown>;

@@ -14,7 +14,7 @@ import {
   type ToolIdMap,
   type ToolIdRules,
 } from '@yourtool/core';
-import type { Options, Tool } from 'ollama';
+import type { Options } from 'ollama';
 
 /** The adapter name, which is also the provider key of Ollama models (`ollama:qwen3:8b`). */
 export const OLLAMA = 'ollama';
@@ -51,6 +51,17 @@ export interface OllamaWireToolCall {
   };
 }
 
+/** A tool definition on the wire. */
+export interface OllamaWireTool {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    /** The tool's input JSON schema. */
+    parameters: Record<string, unknown>;
+  };
+}
+
 /** A chat message on the wire (the documented `/api/chat` message). */
 export interface OllamaWireMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -68,12 +79,17 @@ export interface OllamaWireMessage {
 
 /** `/api/chat` parameters without `stream` (set by the caller). */
 export interface OllamaChatParams {
+  /** The model's name on the server (`qwen3:8b`). */
   model: string;
+  /** The conversation, system text first. */
   messages: OllamaWireMessage[];
-  tools?: Tool[];
+  /** Tools the model may call. */
+  tools?: OllamaWireTool[];
   /** A JSON schema: the server constrains the reply to it. */
   format?: Record<string, unknown>;
+  /** Thinking on, off or at a level (sent only to thinking models). */
   think?: OllamaThinkOption;
+  /** How long the server keeps the model loaded after the call. */
   keep_alive?: string | number;
   /**
    * `false`: the server refuses a prompt longer than `num_ctx` instead of silently dropping
@@ -82,6 +98,7 @@ export interface OllamaChatParams {
   truncate?: boolean;
   /** `false`: generation stops at the end of the window instead of shifting old context out. */
   shift?: boolean;
+  /** Model options: `num_ctx` (always), `num_predict`, `stop`, `temperature`, and any others. */
   options: Partial<Options> & Record<string, unknown>;
 }
 
@@ -298,12 +315,12 @@ export function toOllamaChatRequest(
   if (request.tools.length > 0) {
     if (caps.supports_tools) {
       params.tools = request.tools.map(
-        (tool): Tool => ({
+        (tool): OllamaWireTool => ({
           type: 'function',
           function: {
             name: tool.name,
             description: tool.description,
-            parameters: tool.input_schema as NonNullable<Tool['function']['parameters']>,
+            parameters: tool.input_schema,
           },
         }),
       );
