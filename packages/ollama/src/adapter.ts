@@ -448,6 +448,7 @@ export class OllamaAdapter implements ProviderAdapter {
         ...(keepAlive === undefined ? {} : { keepAlive }),
         ...(this.#options.truncate === undefined ? {} : { truncate: this.#options.truncate }),
         ...(this.#options.shift === undefined ? {} : { shift: this.#options.shift }),
+        modelStop: this.modelInfo(request.model)?.stop ?? [],
         modelOptions: { ...this.#options.model_options, ...perCall.options },
       },
     });

@@ -21,6 +21,11 @@ export interface OllamaModelInfo {
   modelfileNumCtx: number | null;
   /** The Modelfile's default system prompt (used when a request sends none). */
   system: string | null;
+  /**
+   * The Modelfile's stop strings (template end markers such as `<|im_end|>`). A request's
+   * `stop` replaces them on the server, so the adapter sends them along with the request's own.
+   */
+  stop: string[];
 }
 
 /** The parts of an `/api/show` response the adapter reads (the ollama client's `ShowResponse`). */
@@ -80,12 +85,13 @@ export function parseOllamaShow(show: OllamaShowLike): OllamaModelInfo {
     if (show.template?.includes('.Tools')) capabilities.push('tools');
     if (entries(show.projector_info).length > 0) capabilities.push('vision');
   }
-  const numCtx = parseModelfileParameters(show.parameters).get('num_ctx')?.[0];
+  const parameters = parseModelfileParameters(show.parameters);
   return {
     capabilities,
     contextLength,
-    modelfileNumCtx: positiveInt(numCtx),
+    modelfileNumCtx: positiveInt(parameters.get('num_ctx')?.[0]),
     system: show.system?.trim() ? show.system : null,
+    stop: parameters.get('stop') ?? [],
   };
 }
 

@@ -180,6 +180,15 @@ describe('capabilities from /api/show', () => {
     expect(logger.warnings().map((w) => w.obj.event)).toContain('capability_detection_failed');
   });
 
+  it("sends the model's own stop markers with the request's stop sequences", async () => {
+    const { ollama } = adapter();
+    server.enqueue(show('qwen3_8b'), reply('1, 2, 3'));
+    await ollama.complete(ask('Count', { stop_sequences: ['END'] }));
+    expect(server.requests[1]?.body).toMatchObject({
+      options: { stop: ['END', '<|im_start|>', '<|im_end|>'] },
+    });
+  });
+
   it('does not detect when detect_capabilities is false', async () => {
     const { ollama } = adapter({ detect_capabilities: false });
     server.enqueue(reply('Hi.'));

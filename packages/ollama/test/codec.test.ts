@@ -40,6 +40,7 @@ const FULL: AdapterCapabilities = ollamaCapabilities({
   contextLength: 40960,
   modelfileNumCtx: null,
   system: null,
+  stop: [],
 });
 const TEXT_ONLY: AdapterCapabilities = ollamaCapabilities(undefined);
 
@@ -135,6 +136,16 @@ describe('toOllamaChatRequest: request mapping', () => {
     });
     expect(params.truncate).toBe(false);
     expect(params.shift).toBe(false);
+  });
+
+  it("keeps the model's own stop markers next to the request's stop sequences", () => {
+    const { params } = encode(req([user(text('hi'))], { stop_sequences: ['END'] }), FULL, {
+      modelStop: ['<|im_end|>', 'END'],
+    });
+    expect(params.options.stop).toEqual(['END', '<|im_end|>']);
+    expect(
+      encode(req([user(text('hi'))]), FULL, { modelStop: ['<|im_end|>'] }).params.options,
+    ).not.toHaveProperty('stop');
   });
 
   it('leaves stop and temperature out when the request has none, even from model options', () => {

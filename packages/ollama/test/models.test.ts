@@ -16,6 +16,7 @@ describe('parseOllamaShow', () => {
       contextLength: 262144,
       modelfileNumCtx: null,
       system: null,
+      stop: ['<|im_start|>', '<|im_end|>'],
     });
     expect(parseOllamaShow(showFixture('mistral-32k_latest'))).toMatchObject({
       contextLength: 32768,

@@ -117,6 +117,12 @@ export interface OllamaRequestOptions {
   /** Let the server shift old context out while generating. Default false (stop instead). */
   shift?: boolean;
   /**
+   * The model's own stop strings (its Modelfile's, from `/api/show`). Sent after the request's
+   * stop sequences when it has any, because a request's `stop` replaces the model's on the
+   * server and the model would then run past its end-of-turn marker.
+   */
+  modelStop?: readonly string[];
+  /**
    * Further model options (`top_p`, `seed`, `repeat_penalty`, ...). The canonical request owns
    * `num_ctx`, `num_predict`, `stop` and `temperature`; those keys here are overwritten.
    */
@@ -305,8 +311,13 @@ export function toOllamaChatRequest(
     truncate: options.truncate ?? false,
     shift: options.shift ?? false,
   };
-  if (request.stop_sequences.length > 0) params.options.stop = [...request.stop_sequences];
-  else delete params.options.stop;
+  if (request.stop_sequences.length > 0) {
+    const stop = [...request.stop_sequences];
+    for (const marker of options.modelStop ?? []) if (!stop.includes(marker)) stop.push(marker);
+    params.options.stop = stop;
+  } else {
+    delete params.options.stop;
+  }
   if (request.temperature !== null && request.temperature !== undefined) {
     params.options.temperature = request.temperature;
   } else {
