@@ -345,7 +345,7 @@ export class OllamaAdapter implements ProviderAdapter {
   #wireName(model: string): string {
     const mapped = this.#runtime.wireNames?.[model];
     if (mapped) return mapped;
-    return model.includes(':') && model.startsWith(`${OLLAMA}:`) ? parseModelId(model).name : model;
+    return model.startsWith(`${OLLAMA}:`) ? parseModelId(model).name : model;
   }
 
   #overrides(model: string, wire: string): Partial<AdapterCapabilities> | undefined {
