@@ -219,7 +219,7 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     checks:
       'the same tool call streamed: raw partial_json fragments, tool.use_end with parsed input',
     fixture:
-      'the same reply streamed, the tool input split into at least two fragments that do not parse alone',
+      'the same reply streamed, the tool input split into at least two fragments that do not parse alone (a provider that sends tool calls whole, features.wholeToolCalls: the call in one piece)',
   },
   {
     name: 'parallel-tool-calls',
@@ -361,7 +361,8 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
   {
     name: 'cancel-mid-tool-input',
     checks: 'cancelling mid tool input ends the tool use with {} and completes as cancelled',
-    fixture: 'the tool-call stream cut after the first input fragment, ending "stall"',
+    fixture:
+      'the tool-call stream cut after the first input fragment (or, for whole tool calls, after the call), ending "stall"',
   },
   {
     name: 'already-aborted',

@@ -97,6 +97,24 @@ export interface AdapterConformanceOptions {
     redactedThinking?: boolean;
     /** `dropped`: the provider refuses temperature; the adapter leaves it out with a WARN. */
     temperature?: 'sent' | 'dropped';
+    /**
+     * The provider sends each tool call whole (Ollama), so the adapter emits `tool.use_start`,
+     * one `tool.use_input_delta` holding the complete input JSON, and `tool.use_end`. The
+     * streamed tool scenarios then expect that single fragment instead of raw partial ones,
+     * and a cancellation after it to keep the complete input. Default false.
+     */
+    wholeToolCalls?: boolean;
+    /**
+     * `dropped`: the provider takes base64 images only (Ollama); the adapter leaves URL images
+     * out with a WARN (`block_dropped`, block type `image`). Default `sent`.
+     */
+    urlImages?: 'sent' | 'dropped';
+    /**
+     * `unreported`: the provider does not say whether a stop sequence ended the reply (Ollama
+     * answers `stop` for both and cuts the stop text), so the adapter reports `end_turn`.
+     * Default `reported`: a stop sequence hit must map to `stop_sequence`.
+     */
+    stopSequence?: 'reported' | 'unreported';
   };
   /**
    * The adapter's codec, for the round-trip property test: encode assistant content into the

@@ -1,0 +1,537 @@
+import {
+  type AdapterCallSetup,
+  type AdapterCapabilities,
+  type AdapterConfig,
+  type AdapterConfigInput,
+  AdapterConfigSchema,
+  type AdapterError,
+  type AdapterRuntimeOptions,
+  type CallOptions,
+  type CanonicalRequest,
+  type CanonicalRequestInput,
+  type CanonicalResponse,
+  InflightCalls,
+  InvalidRequestError,
+  type Logger,
+  type Message,
+  type ProviderAdapter,
+  parseModelId,
+  runCompleteCall,
+  runStreamCall,
+  type StreamEvent,
+  silentLogger,
+  type TokenUsage,
+  type ToolDefinition,
+  ToolIdMap,
+} from '@yourtool/core';
+import type { ChatResponse } from 'ollama';
+import {
+  createOllamaCallTransport,
+  DEFAULT_OLLAMA_HOST,
+  type OllamaCallTransport,
+  type OllamaTransportSettings,
+} from './client.js';
+import { toOllamaAdapterError } from './codec/errors.js';
+import {
+  OLLAMA,
+  type OllamaChatParams,
+  type OllamaThinkOption,
+  toOllamaChatRequest,
+} from './codec/request.js';
+import { fromOllamaChatResponse } from './codec/response.js';
+import { createOllamaStreamMapper } from './codec/stream.js';
+import {
+  normalizeOllamaModelName,
+  type OllamaModelInfo,
+  ollamaCapabilities,
+  parseOllamaShow,
+} from './models.js';
+import { estimateOllamaInputTokens, OLLAMA_TOKEN_ESTIMATE_FACTOR } from './tokens.js';
+
+/** The model whose capabilities `adapter.capabilities` reports unless `options.default_model` says. */
+export const DEFAULT_OLLAMA_MODEL = 'ollama:llama3.2';
+
+/** Ollama options read from `AdapterConfig.options` (defaults for every call). */
+export interface OllamaConfigOptions {
+  /**
+   * The context window to use (sent as `num_ctx` on every call, and declared as
+   * `max_context_tokens`). Default: the model's Modelfile `num_ctx`, else 4096. Never more than
+   * the model's trained context. Per model: `capabilityOverrides[model].max_context_tokens`.
+   */
+  num_ctx?: number;
+  /** Thinking for models that support it: `true`, `false` (default) or a level. */
+  think?: OllamaThinkOption;
+  /** How long Ollama keeps a model loaded after a call (`"5m"`, seconds, `-1` forever). */
+  keep_alive?: string | number;
+  /**
+   * Whether Ollama may drop the oldest messages of a prompt longer than `num_ctx`. Default
+   * false: the server refuses it (`ContextOverflowError`) instead of answering a truncated
+   * conversation. Servers that predate the field truncate regardless.
+   */
+  truncate?: boolean;
+  /** Whether Ollama may shift old context out while generating. Default false (it stops). */
+  shift?: boolean;
+  /** Further model options for every call (`top_p`, `seed`, `repeat_penalty`, ...). */
+  model_options?: Record<string, unknown>;
+  /**
+   * Read a model's capabilities from `/api/show` on the first call to it. Default true. Off, the
+   * model keeps the conservative defaults unless `detectCapabilities` or `capabilityOverrides`
+   * say more.
+   */
+  detect_capabilities?: boolean;
+  /** Multiplier over core's token heuristic in `estimateInputTokens`. Default 1.2. */
+  token_estimate_factor?: number;
+  /** The model `adapter.capabilities` describes. Default `ollama:llama3.2`. */
+  default_model?: string;
+}
+
+/** The adapter's configuration: core's `AdapterConfig` with typed Ollama `options`. */
+export type OllamaAdapterConfig = Omit<AdapterConfigInput, 'options'> & {
+  options?: OllamaConfigOptions;
+};
+
+/** Per-call options, passed as `providerOptions.ollama`. */
+export interface OllamaCallOptions {
+  /** Thinking for this call (over `options.think`); sent only to models that support it. */
+  think?: OllamaThinkOption;
+  /** How long Ollama keeps the model loaded after this call (over `options.keep_alive`). */
+  keep_alive?: string | number;
+  /** Model options for this call, over `model_options`. */
+  options?: Record<string, unknown>;
+}
+
+/** Construction options of {@link OllamaAdapter} besides the config. */
+export interface OllamaRuntimeOptions extends AdapterRuntimeOptions {
+  /** Wire model names by canonical id, when they differ from the name in the id. */
+  wireNames?: Record<string, string>;
+  /** A custom fetch (proxies, instrumentation). */
+  fetch?: typeof fetch;
+}
+
+function configError(message: string): InvalidRequestError {
+  return new InvalidRequestError(`invalid Ollama adapter config: ${message}`, { provider: OLLAMA });
+}
+
+function validateOptions(options: OllamaConfigOptions): OllamaConfigOptions {
+  const positiveInt = (value: unknown) =>
+    value === undefined || (typeof value === 'number' && Number.isInteger(value) && value > 0);
+  if (!positiveInt(options.num_ctx))
+    throw configError('options.num_ctx must be a positive integer');
+  const factor = options.token_estimate_factor;
+  if (factor !== undefined && !(typeof factor === 'number' && factor >= 1 && factor <= 4)) {
+    throw configError('options.token_estimate_factor must be a number from 1 to 4');
+  }
+  const think = options.think;
+  if (
+    think !== undefined &&
+    typeof think !== 'boolean' &&
+    !['low', 'medium', 'high'].includes(think)
+  )
+    throw configError('options.think must be true, false, "low", "medium" or "high"');
+  if (options.default_model !== undefined) parseModelId(options.default_model);
+  return options;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * The Ollama adapter, on the official `ollama` client (`/api/chat`, NDJSON streaming). Local
+ * models differ: each model's capabilities come from `/api/show` (read on the first call to it,
+ * or up front with {@link OllamaAdapter.detectCapabilities}), with configuration overrides on
+ * top; before that they are conservative. Tool calls get canonical ids (Ollama issues none);
+ * usage comes from `prompt_eval_count` / `eval_count`; cost is the pricing package's explicit
+ * zero.
+ *
+ * ```ts
+ * const ollama = new OllamaAdapter({ base_url: 'http://127.0.0.1:11434' });
+ * await ollama.detectCapabilities('ollama:qwen3:8b');
+ * const reply = await ollama.complete({ request_id: newRequestId(), model: 'ollama:qwen3:8b', messages, max_output_tokens: 512 });
+ * ```
+ */
+export class OllamaAdapter implements ProviderAdapter {
+  /** Adapter name and provider key. */
+  readonly name = OLLAMA;
+  readonly #config: AdapterConfig;
+  readonly #options: OllamaConfigOptions;
+  readonly #runtime: OllamaRuntimeOptions;
+  readonly #transport: OllamaTransportSettings;
+  readonly #inflight = new InflightCalls();
+  readonly #logger: Logger;
+  readonly #detected = new Map<string, OllamaModelInfo>();
+  readonly #detecting = new Map<string, Promise<OllamaModelInfo>>();
+  #closed = false;
+
+  /**
+   * Creates an adapter. `base_url` defaults to the `OLLAMA_HOST` environment variable, else
+   * `http://127.0.0.1:11434`. `api_key` is only needed behind an authenticating proxy or for
+   * ollama.com (sent as `Authorization: Bearer`).
+   */
+  constructor(config: OllamaAdapterConfig = {}, runtime: OllamaRuntimeOptions = {}) {
+    const parsed = AdapterConfigSchema.safeParse(config);
+    if (!parsed.success) {
+      throw configError(
+        parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      );
+    }
+    this.#config = parsed.data;
+    this.#options = validateOptions(this.#config.options as OllamaConfigOptions);
+    this.#runtime = runtime;
+    this.#logger = runtime.logger ?? silentLogger;
+    const apiKey = this.#config.api_key;
+    this.#transport = {
+      host: this.#config.base_url ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST,
+      headers: {
+        ...this.#config.extra_headers,
+        ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+      },
+      timeoutMs: this.#config.timeout_seconds * 1000,
+      ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
+    };
+  }
+
+  /** The Ollama server this adapter talks to. */
+  get host(): string {
+    return this.#transport.host;
+  }
+
+  /** Capabilities of the default model (`options.default_model`, else `ollama:llama3.2`). */
+  get capabilities(): AdapterCapabilities {
+    return this.capabilitiesFor(this.#options.default_model ?? DEFAULT_OLLAMA_MODEL);
+  }
+
+  /**
+   * Honest capabilities of a local model (canonical id or wire name): what `/api/show` reported
+   * (conservative defaults until it was read), with `capabilityOverrides` on top.
+   * `max_context_tokens` is the `num_ctx` the adapter sends for the model, which Ollama never
+   * exceeds: a longer prompt is refused (or, on older servers, silently truncated).
+   */
+  capabilitiesFor(model: string): AdapterCapabilities {
+    const wire = this.#wireName(model);
+    return ollamaCapabilities(this.#detected.get(normalizeOllamaModelName(wire)), {
+      configured: this.#options.num_ctx,
+      overrides: this.#overrides(model, wire),
+    });
+  }
+
+  /**
+   * Reads a model's capabilities from `/api/show` (once; later calls use the cache) and returns
+   * them. Call it at startup for the models you route to: `capabilitiesFor` is synchronous and
+   * conservative until a model was detected. Fails with an `AdapterError` (e.g. a
+   * `NetworkError` when Ollama is not running, an `InvalidRequestError` for a model that is not
+   * pulled).
+   */
+  async detectCapabilities(
+    model: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<AdapterCapabilities> {
+    const wire = this.#wireName(model);
+    if (!this.#detected.has(normalizeOllamaModelName(wire))) {
+      await this.#detect(wire, options.signal ?? NEVER_ABORTED);
+    }
+    return this.capabilitiesFor(model);
+  }
+
+  /** Like {@link detectCapabilities}, but always asks `/api/show` again (after `ollama pull`). */
+  async refreshCapabilities(
+    model: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<AdapterCapabilities> {
+    const wire = this.#wireName(model);
+    this.#detected.delete(normalizeOllamaModelName(wire));
+    await this.#detect(wire, options.signal ?? NEVER_ABORTED);
+    return this.capabilitiesFor(model);
+  }
+
+  /** What `/api/show` said about a model, if it was read. */
+  modelInfo(model: string): OllamaModelInfo | undefined {
+    return this.#detected.get(normalizeOllamaModelName(this.#wireName(model)));
+  }
+
+  /** A non-streaming `/api/chat` call. */
+  complete(request: CanonicalRequestInput, options: CallOptions = {}): Promise<CanonicalResponse> {
+    return runCompleteCall(
+      this.#setup(),
+      request,
+      options,
+      async ({ request: req, signal, logger }) => {
+        const toolIdMap = options.toolIdMap ?? new ToolIdMap();
+        const transport = createOllamaCallTransport(this.#transport, signal);
+        try {
+          const { params, numCtx } = await this.#encode(req, toolIdMap, logger, options, signal);
+          const started = Date.now();
+          const response: ChatResponse = await transport.client.chat({ ...params, stream: false });
+          const decoded = fromOllamaChatResponse(response, toolIdMap, {
+            estimateInputTokens: () => this.#estimate(req),
+          });
+          this.#checkUsage(decoded.usage, numCtx, req, logger);
+          return {
+            request_id: req.request_id,
+            model: req.model,
+            provider: OLLAMA,
+            content: decoded.content,
+            stop_reason: decoded.stop_reason,
+            usage: decoded.usage,
+            latency_ms: Date.now() - started,
+            provider_raw: decoded.provider_raw,
+          };
+        } catch (error) {
+          throw this.#toError(error, req, transport);
+        }
+      },
+    );
+  }
+
+  /** A streaming `/api/chat` call (NDJSON), as canonical events. */
+  stream(request: CanonicalRequestInput, options: CallOptions = {}): AsyncIterable<StreamEvent> {
+    const toolIdMap = options.toolIdMap ?? new ToolIdMap();
+    let map: ReturnType<typeof createOllamaStreamMapper> | undefined;
+    let numCtx = 0;
+    return runStreamCall<ChatResponse>(this.#setup(), request, options, {
+      open: async ({ request: req, signal, logger }) => {
+        const transport = createOllamaCallTransport(this.#transport, signal);
+        try {
+          const encoded = await this.#encode(req, toolIdMap, logger, options, signal);
+          numCtx = encoded.numCtx;
+          map = createOllamaStreamMapper(toolIdMap, {
+            estimateInputTokens: () => this.#estimate(req),
+          });
+          return await transport.client.chat({ ...encoded.params, stream: true });
+        } catch (error) {
+          throw this.#toError(error, req, transport);
+        }
+      },
+      onChunk: (chunk, builder, { request: req, logger }) => {
+        if (!map) return [];
+        const events = map(chunk, builder);
+        if (chunk.done) this.#checkUsage(builder.usage, numCtx, req, logger);
+        return events;
+      },
+    });
+  }
+
+  /**
+   * Input-token estimate for a local model, without calling Ollama: core's heuristic ×
+   * `options.token_estimate_factor` (1.2) plus chat-template overhead, meant to sit at or above
+   * the real count so routing keeps prompts that Ollama would truncate away.
+   */
+  estimateInputTokens(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+    system_prompt: string | null | undefined,
+  ): number {
+    return estimateOllamaInputTokens(
+      messages,
+      tools,
+      system_prompt,
+      this.#options.token_estimate_factor ?? OLLAMA_TOKEN_ESTIMATE_FACTOR,
+    );
+  }
+
+  /** Cancels an in-flight call (only that one); `true` if one was running. */
+  async cancel(request_id: string): Promise<boolean> {
+    return this.#inflight.cancel(request_id);
+  }
+
+  /** Cancels in-flight calls and refuses further ones. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#inflight.cancelAll();
+  }
+
+  #estimate(request: CanonicalRequest): number {
+    return this.estimateInputTokens(request.messages, request.tools, request.system_prompt);
+  }
+
+  #wireName(model: string): string {
+    const mapped = this.#runtime.wireNames?.[model];
+    if (mapped) return mapped;
+    return model.startsWith(`${OLLAMA}:`) ? parseModelId(model).name : model;
+  }
+
+  #overrides(model: string, wire: string): Partial<AdapterCapabilities> | undefined {
+    const overrides = this.#runtime.capabilityOverrides;
+    if (!overrides) return undefined;
+    const normalized = normalizeOllamaModelName(wire);
+    return (
+      overrides[model] ??
+      overrides[wire] ??
+      overrides[normalized] ??
+      overrides[`${OLLAMA}:${wire}`] ??
+      overrides[`${OLLAMA}:${normalized}`]
+    );
+  }
+
+  async #detect(wire: string, signal: AbortSignal): Promise<OllamaModelInfo> {
+    const key = normalizeOllamaModelName(wire);
+    const pending = this.#detecting.get(key);
+    if (pending) return pending;
+    const detection = (async () => {
+      const transport = createOllamaCallTransport(this.#transport, signal);
+      try {
+        const show = await transport.client.show({ model: wire });
+        const info = parseOllamaShow(show);
+        this.#detected.set(key, info);
+        if (!info.capabilities.includes('completion')) {
+          this.#logger.warn(
+            { event: 'model_cannot_chat', adapter: OLLAMA, model: wire },
+            `${wire} does not list the "completion" capability (an embedding model?); chat calls to it will fail`,
+          );
+        }
+        return info;
+      } catch (error) {
+        throw toOllamaAdapterError(error, {
+          request_id: '',
+          host: this.#transport.host,
+          model: wire,
+          apiKey: this.#config.api_key,
+          headers: transport.lastHeaders(),
+        });
+      }
+    })();
+    this.#detecting.set(key, detection);
+    try {
+      return await detection;
+    } finally {
+      this.#detecting.delete(key);
+    }
+  }
+
+  async #encode(
+    request: CanonicalRequest,
+    toolIdMap: ToolIdMap,
+    logger: Logger,
+    options: CallOptions,
+    signal: AbortSignal,
+  ): Promise<{ params: OllamaChatParams; numCtx: number }> {
+    if (this.#closed)
+      throw new InvalidRequestError('the Ollama adapter is closed', { provider: OLLAMA });
+    const { provider } = parseModelId(request.model);
+    if (provider !== OLLAMA) {
+      throw new InvalidRequestError(`model "${request.model}" is not an Ollama model`, {
+        provider: OLLAMA,
+        request_id: request.request_id,
+      });
+    }
+    const wireName = this.#wireName(request.model);
+    if (
+      this.#options.detect_capabilities !== false &&
+      !this.#detected.has(normalizeOllamaModelName(wireName))
+    ) {
+      await this.#detectBeforeCall(wireName, request, logger, signal);
+    }
+    const capabilities = this.capabilitiesFor(request.model);
+    const perCall = (options.providerOptions?.[OLLAMA] ?? {}) as OllamaCallOptions;
+    const think = perCall.think ?? this.#options.think;
+    const keepAlive = perCall.keep_alive ?? this.#options.keep_alive;
+    const numCtx = capabilities.max_context_tokens;
+    const estimate = this.#estimate(request);
+    if (estimate > numCtx) {
+      logger.warn(
+        {
+          event: 'context_may_overflow',
+          adapter: OLLAMA,
+          request_id: request.request_id,
+          estimated_input_tokens: estimate,
+          num_ctx: numCtx,
+        },
+        `the prompt is estimated at ${estimate} tokens, more than the ${numCtx}-token context (num_ctx) of ${wireName}; Ollama refuses it, or on older servers silently truncates it`,
+      );
+    }
+    const { params } = toOllamaChatRequest(request, {
+      toolIdMap,
+      logger,
+      capabilities,
+      options: {
+        wireName,
+        numCtx,
+        ...(think === undefined ? {} : { think }),
+        ...(keepAlive === undefined ? {} : { keepAlive }),
+        ...(this.#options.truncate === undefined ? {} : { truncate: this.#options.truncate }),
+        ...(this.#options.shift === undefined ? {} : { shift: this.#options.shift }),
+        modelStop: this.modelInfo(request.model)?.stop ?? [],
+        modelOptions: { ...this.#options.model_options, ...perCall.options },
+      },
+    });
+    return { params, numCtx };
+  }
+
+  /**
+   * Detection on first use. A failure is logged and the call goes on with what is known (the
+   * chat request then reports the real problem, e.g. Ollama not running); only this call's own
+   * cancellation stops it.
+   */
+  async #detectBeforeCall(
+    wireName: string,
+    request: CanonicalRequest,
+    logger: Logger,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      await this.#detect(wireName, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const mapped = error as AdapterError;
+      logger.warn(
+        {
+          event: 'capability_detection_failed',
+          adapter: OLLAMA,
+          request_id: request.request_id,
+          model: wireName,
+          error_class: mapped.error_class,
+        },
+        `could not read the capabilities of ${wireName} from /api/show (${mapped.message}); using what is known`,
+      );
+    }
+  }
+
+  #checkUsage(usage: TokenUsage, numCtx: number, request: CanonicalRequest, logger: Logger): void {
+    const fields = { adapter: OLLAMA, request_id: request.request_id, model: request.model };
+    if (usage.estimated) {
+      logger.warn(
+        { event: 'usage_estimated', ...fields, input_tokens: usage.input_tokens },
+        'Ollama sent no prompt_eval_count (older servers omit it when the prompt came from the KV cache); input_tokens is estimated',
+      );
+    } else if (usage.input_tokens >= numCtx) {
+      logger.warn(
+        {
+          event: 'context_truncated',
+          ...fields,
+          input_tokens: usage.input_tokens,
+          num_ctx: numCtx,
+        },
+        `the prompt filled the whole ${numCtx}-token context: Ollama probably truncated it (raise num_ctx, or shorten the history)`,
+      );
+    }
+  }
+
+  #toError(
+    error: unknown,
+    request: CanonicalRequest,
+    transport: OllamaCallTransport,
+  ): AdapterError {
+    return toOllamaAdapterError(error, {
+      request_id: request.request_id,
+      host: this.#transport.host,
+      model: this.#wireName(request.model),
+      apiKey: this.#config.api_key,
+      headers: transport.lastHeaders(),
+    });
+  }
+
+  #setup(): AdapterCallSetup {
+    return {
+      provider: OLLAMA,
+      inflight: this.#inflight,
+      maxRetries: this.#config.max_retries,
+      ...(this.#runtime.retry ? { retry: this.#runtime.retry } : {}),
+      logger: this.#logger,
+      toAdapterError: (error, request) =>
+        toOllamaAdapterError(error, {
+          request_id: request.request_id,
+          host: this.#transport.host,
+          model: this.#wireName(request.model),
+          apiKey: this.#config.api_key,
+        }),
+    };
+  }
+}

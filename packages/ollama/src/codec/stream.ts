@@ -1,0 +1,53 @@
+import type { StreamBuilder, StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  canonicalOllamaToolId,
+  mapOllamaDoneReason,
+  mapOllamaUsage,
+  type OllamaChatResponseLike,
+  type OllamaUsageOptions,
+  ollamaProviderRaw,
+  ollamaToolArguments,
+} from './response.js';
+
+/**
+ * A stateful mapper from `/api/chat` NDJSON chunks to canonical events (one per stream):
+ *
+ * | Ollama chunk | canonical |
+ * |---|---|
+ * | first chunk | (message.start is produced by the runtime) |
+ * | `message.thinking` | `thinking.delta` (no signature: Ollama does not sign thinking) |
+ * | `message.content` | `text.delta` |
+ * | each of `message.tool_calls` (sent whole) | `tool.use_start`, one `tool.use_input_delta` with the whole arguments JSON, `tool.use_end` with the arguments |
+ * | `done: true` | usage from `prompt_eval_count` / `eval_count`, then `message.complete` |
+ *
+ * Within a chunk, thinking comes before content and content before tool calls, the order in
+ * which Ollama's parsers release them. A `{"error": ...}` line is thrown by the ollama client
+ * and ends the stream through the error contract.
+ */
+export function createOllamaStreamMapper(toolIdMap: ToolIdMap, options: OllamaUsageOptions = {}) {
+  let toolCalls = 0;
+  return (chunk: OllamaChatResponseLike, builder: StreamBuilder): StreamEvent[] => {
+    const events: StreamEvent[] = [];
+    const message = chunk.message;
+    if (message?.thinking) events.push(...builder.thinking('thinking', message.thinking));
+    if (message?.content) events.push(...builder.text('text', message.content));
+    for (const call of message?.tool_calls ?? []) {
+      const key = `tool-${toolCalls++}`;
+      const input = ollamaToolArguments(call);
+      events.push(
+        ...builder.toolStart(key, canonicalOllamaToolId(call, toolIdMap), call.function.name),
+        ...builder.toolInput(key, JSON.stringify(input)),
+        ...builder.toolEnd(key, input),
+      );
+    }
+    if (chunk.done) {
+      builder.updateUsage(mapOllamaUsage(chunk, options));
+      events.push(
+        ...builder.complete(mapOllamaDoneReason(chunk.done_reason, toolCalls > 0), {
+          ...ollamaProviderRaw(chunk),
+        }),
+      );
+    }
+    return events;
+  };
+}

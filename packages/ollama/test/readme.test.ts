@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import {
+  type LoopbackServer,
+  loadFixtureDirectory,
+  startLoopbackServer,
+} from '@yourtool/conformance';
+import { materializeReadmeExample } from '@yourtool/testkit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { showFixture } from './show.js';
+
+let server: LoopbackServer;
+const previousHost = process.env.OLLAMA_HOST;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(async () => {
+  if (previousHost === undefined) delete process.env.OLLAMA_HOST;
+  else process.env.OLLAMA_HOST = previousHost;
+  await server.close();
+});
+
+it('the README example runs against recorded responses and prints what it says', async () => {
+  const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+  server.enqueue(
+    { type: 'json', body: showFixture('qwen3_8b') },
+    ...(fixtures.text ?? []),
+    ...(fixtures['tool-call-stream'] ?? []),
+  );
+  process.env.OLLAMA_HOST = server.url;
+  const file = materializeReadmeExample({
+    readme: fileURLToPath(new URL('../README.md', import.meta.url)),
+    heading: '## Example',
+    rewrite: { '@yourtool/ollama': fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
+    outFile: fileURLToPath(new URL('./.generated/readme-example.ts', import.meta.url)),
+  });
+  const module = (await import(/* @vite-ignore */ file)) as { checks: number };
+  expect(module.checks).toBe(7);
+  expect(server.requests.map((r) => r.path)).toEqual(['/api/show', '/api/chat', '/api/chat']);
+  expect(server.pending()).toBe(0);
+});
