@@ -97,6 +97,13 @@ export interface AdapterConformanceOptions {
     redactedThinking?: boolean;
     /** `dropped`: the provider refuses temperature; the adapter leaves it out with a WARN. */
     temperature?: 'sent' | 'dropped';
+    /**
+     * `emulated`: the model refuses stop sequences on the wire (OpenAI's GPT-5 family), so the
+     * adapter leaves them out and cuts the reply at the first one itself, reporting
+     * `stop_sequence`. The scenario's fixture then holds the text past the stop sequence.
+     * Default `sent`.
+     */
+    stopSequences?: 'sent' | 'emulated';
   };
   /**
    * The adapter's codec, for the round-trip property test: encode assistant content into the

@@ -116,6 +116,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     signedThinking: false,
     redactedThinking: false,
     temperature: 'sent' as 'sent' | 'dropped',
+    stopSequences: 'sent' as 'sent' | 'emulated',
     ...options.features,
   };
   const wireToolIds = options.wireToolIds ?? true;
@@ -391,9 +392,16 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       expect(wire.maxOutputTokens(sent), 'max_output_tokens must reach the wire').toBe(
         EXPECTED.sampling.maxOutputTokens,
       );
-      expect(wire.stopSequences(sent), 'stop_sequences must reach the wire').toEqual(
-        EXPECTED.sampling.stopSequences,
-      );
+      if (features.stopSequences === 'sent') {
+        expect(wire.stopSequences(sent), 'stop_sequences must reach the wire').toEqual(
+          EXPECTED.sampling.stopSequences,
+        );
+      } else {
+        expect(
+          wire.stopSequences(sent) ?? [],
+          'this model refuses stop sequences: leave them out and cut the reply yourself',
+        ).toEqual([]);
+      }
       if (features.temperature === 'sent') {
         expect(wire.temperature(sent), 'temperature must reach the wire').toBe(
           EXPECTED.sampling.temperature,
