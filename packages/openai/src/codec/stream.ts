@@ -62,6 +62,8 @@ export interface OpenAIStreamMapperOptions {
    * calls, so those blocks come first.
    */
   onDelta?: (delta: Record<string, unknown>, builder: StreamBuilder) => StreamEvent[];
+  /** Maps the usage object (default {@link mapOpenAIUsage}; OpenRouter also reports cache writes). */
+  mapUsage?: (usage: OpenAI.CompletionUsage) => TokenUsage;
   /** Sees every chunk (OpenRouter reads its extra usage and routing fields). */
   onChunk?: (chunk: OpenAI.ChatCompletionChunk) => void;
   /** Maps the finish reason (default {@link mapOpenAIFinishReason}). */
@@ -257,7 +259,7 @@ export function createOpenAIStreamMapper(
         }
       }
     }
-    if (item.usage) usage = mapOpenAIUsage(item.usage);
+    if (item.usage) usage = (options.mapUsage ?? mapOpenAIUsage)(item.usage);
     if (finished && usage && !builder.finished) events.push(...complete(builder));
     return events;
   };
