@@ -207,7 +207,7 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
   {
     name: 'sampling',
     checks: 'stop sequences, temperature and max_output_tokens reach the wire; stop_sequence maps',
-    fixture: `a JSON response with the text "${EXPECTED.sampling.reply}" stopped by the stop sequence END, usage 19 / 27`,
+    fixture: `a JSON response with the text "${EXPECTED.sampling.reply}" stopped by the stop sequence END, usage 19 / 27 (with features.stopSequences "emulated": the text goes on past END and the adapter cuts it)`,
   },
   {
     name: 'tool-call',

@@ -114,7 +114,14 @@ export interface AdapterConformanceOptions {
      * answers `stop` for both and cuts the stop text), so the adapter reports `end_turn`.
      * Default `reported`: a stop sequence hit must map to `stop_sequence`.
      */
-    stopSequence?: 'reported' | 'unreported';
+    stopSequenceHit?: 'reported' | 'unreported';
+    /**
+     * `emulated`: the model refuses stop sequences on the wire (OpenAI's GPT-5 family), so the
+     * adapter leaves them out and cuts the reply at the first one itself, reporting
+     * `stop_sequence`. The scenario's fixture then holds the text past the stop sequence.
+     * Default `sent`.
+     */
+    stopSequences?: 'sent' | 'emulated';
   };
   /**
    * The adapter's codec, for the round-trip property test: encode assistant content into the

@@ -118,7 +118,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     temperature: 'sent' as 'sent' | 'dropped',
     wholeToolCalls: false,
     urlImages: 'sent' as 'sent' | 'dropped',
-    stopSequence: 'reported' as 'reported' | 'unreported',
+    stopSequenceHit: 'reported' as 'reported' | 'unreported',
+    stopSequences: 'sent' as 'sent' | 'emulated',
     ...options.features,
   };
   const wireToolIds = options.wireToolIds ?? true;
@@ -389,7 +390,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         }),
       );
       expect(res.content).toEqual([{ type: 'text', text: EXPECTED.sampling.reply }]);
-      if (features.stopSequence === 'reported') {
+      if (features.stopSequenceHit === 'reported') {
         expect(res.stop_reason, 'a stop sequence hit maps to stop_sequence').toBe('stop_sequence');
       } else {
         expect(
@@ -401,9 +402,16 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       expect(wire.maxOutputTokens(sent), 'max_output_tokens must reach the wire').toBe(
         EXPECTED.sampling.maxOutputTokens,
       );
-      expect(wire.stopSequences(sent), 'stop_sequences must reach the wire').toEqual(
-        EXPECTED.sampling.stopSequences,
-      );
+      if (features.stopSequences === 'sent') {
+        expect(wire.stopSequences(sent), 'stop_sequences must reach the wire').toEqual(
+          EXPECTED.sampling.stopSequences,
+        );
+      } else {
+        expect(
+          wire.stopSequences(sent) ?? [],
+          'this model refuses stop sequences: leave them out and cut the reply yourself',
+        ).toEqual([]);
+      }
       if (features.temperature === 'sent') {
         expect(wire.temperature(sent), 'temperature must reach the wire').toBe(
           EXPECTED.sampling.temperature,

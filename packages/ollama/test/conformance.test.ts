@@ -44,7 +44,7 @@ describeAdapterConformance({
     temperature: 'sent',
     wholeToolCalls: true,
     urlImages: 'dropped',
-    stopSequence: 'unreported',
+    stopSequenceHit: 'unreported',
   },
   codec: { roundTrip: roundTripOllamaContent },
   skip: {

@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './request.js';
+export * from './response.js';
+export * from './stream.js';

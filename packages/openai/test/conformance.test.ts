@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import { loadFixtureDirectory } from '@yourtool/conformance';
+import { describeAdapterConformance } from '@yourtool/conformance/vitest';
+import { OPENAI_TOOL_ID_RULES } from '@yourtool/core';
+import { roundTripOpenAIContent } from '../src/codec.js';
+import { OpenAIAdapter } from '../src/index.js';
+import { chatCompletionsWire } from './wire.js';
+
+const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+
+const common = {
+  name: 'openai',
+  createAdapter: ({ baseUrl, apiKey, maxRetries, logger, retry }) =>
+    new OpenAIAdapter(
+      { api_key: apiKey, base_url: baseUrl, max_retries: maxRetries },
+      { logger, retry },
+    ),
+  wire: chatCompletionsWire,
+  toolIdRules: OPENAI_TOOL_ID_RULES,
+  codec: { roundTrip: roundTripOpenAIContent },
+} satisfies Partial<Parameters<typeof describeAdapterConformance>[0]>;
+
+// GPT-5: a reasoning model that refuses temperature and stop sequences.
+describeAdapterConformance({
+  ...common,
+  model: 'openai:gpt-5',
+  fixtures,
+  features: { temperature: 'dropped', stopSequences: 'emulated' },
+  live: {
+    env: 'OPENAI_API_KEY',
+    createAdapter: (apiKey) => new OpenAIAdapter({ api_key: apiKey }),
+    model: 'openai:gpt-5-mini',
+  },
+});
+
+// GPT-4.1: temperature and stop sequences go on the wire. Same fixtures, except the sampling
+// reply, which the provider itself cut at the stop sequence.
+describeAdapterConformance({
+  ...common,
+  model: 'openai:gpt-4.1',
+  fixtures: {
+    ...fixtures,
+    ...loadFixtureDirectory(fileURLToPath(new URL('./fixtures-gpt-4.1', import.meta.url))),
+  },
+  features: { temperature: 'sent', stopSequences: 'sent' },
+});

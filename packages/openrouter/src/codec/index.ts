@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './reasoning.js';
+export * from './request.js';
+export * from './response.js';

@@ -1,0 +1,15 @@
+/**
+ * @yourtool/openrouter: the OpenRouter adapter for the yourtool canonical format.
+ *
+ * @packageDocumentation
+ */
+export {
+  DEFAULT_OPENROUTER_MODEL,
+  OPENROUTER_BASE_URL,
+  OpenRouterAdapter,
+  type OpenRouterCallOptions,
+  type OpenRouterConfigOptions,
+  type OpenRouterRuntimeOptions,
+} from './adapter.js';
+export * from './codec/index.js';
+export * from './models.js';
