@@ -18,6 +18,7 @@ import {
   validateHistory,
   validateMessage,
 } from '@yourtool/core';
+import { OpenAIAdapter } from '@yourtool/openai';
 import { defaultPriceTable } from '@yourtool/pricing';
 import {
   AvailabilityTracker,
@@ -39,9 +40,12 @@ import {
 const fixtures: ConformanceFixtures = loadFixtureDirectory(
   fileURLToPath(new URL('../../anthropic/test/fixtures', import.meta.url)),
 );
-const fixture = (name: string) => {
-  const found = fixtures[name];
-  if (!found) throw new Error(`no anthropic fixture ${name}`);
+const openaiFixtures: ConformanceFixtures = loadFixtureDirectory(
+  fileURLToPath(new URL('../../openai/test/fixtures', import.meta.url)),
+);
+const fixture = (name: string, from: ConformanceFixtures = fixtures) => {
+  const found = from[name];
+  if (!found) throw new Error(`no fixture ${name}`);
   return found;
 };
 
@@ -58,7 +62,13 @@ adapters:
     api_key: sk-ant-session-test-000000
     base_url: ${url}
     max_retries: 0
+  openai:
+    type: openai
+    api_key: sk-session-test-0000000000
+    base_url: ${url}
+    max_retries: 0
 models:
+  openai:gpt-5: { adapter: openai, wire_name: gpt-5, tier: balanced, aliases: [gpt5] }
   anthropic:claude-sonnet-4-6: { adapter: anthropic, wire_name: claude-sonnet-4-6, tier: balanced, aliases: [sonnet] }
   anthropic:claude-haiku-4-5: { adapter: anthropic, wire_name: claude-haiku-4-5, tier: fast, aliases: [haiku] }
   anthropic:claude-haiku-4-5-text-only:
@@ -87,7 +97,10 @@ async function harness(overrides: Partial<SessionManagerOptions> = {}): Promise<
   const events: BusEvent[] = [];
   bus.onAny((e) => events.push(e));
   const registry = ModelRegistry.fromYaml(registryYaml(server.url), {
-    factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) },
+    factories: {
+      anthropic: (config, runtime) => new AnthropicAdapter(config, runtime),
+      openai: (config, runtime) => new OpenAIAdapter(config, runtime),
+    },
     logger,
   });
   const availability = new AvailabilityTracker();
@@ -290,6 +303,58 @@ describe('SessionManager', () => {
     });
     // Haiku 4.5: 12 in, 9 out at $1/$5 per MTok
     expect(last?.metadata.usage?.cost_usd).toBe('0.000057');
+  });
+
+  it('swaps to another provider and replays a Claude tool loop as valid Chat Completions', async () => {
+    const h = await harness();
+    server.enqueue(
+      ...fixture('tool-call-stream'),
+      ...fixture('text-stream'),
+      ...fixture('text-stream', openaiFixtures),
+    );
+    const session = await h.manager.createSession({ workspace_path: '/work/foo' });
+    await h.manager.sendAndWait(session.id, 'Summarize README.md');
+    await h.manager.swapModel(session.id, 'gpt5');
+    const result = await h.manager.sendAndWait(session.id, 'Say hello.');
+    expect(result.end).toBe('end_turn');
+    const body = server.requests[2]?.body as {
+      model: string;
+      messages: Array<{
+        role: string;
+        content: unknown;
+        tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+        tool_call_id?: string;
+      }>;
+    };
+    expect(body.model).toBe('gpt-5');
+    expect(body.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    const call = body.messages[2]?.tool_calls?.[0];
+    expect(call?.function).toEqual({ name: 'read_file', arguments: '{"path":"README.md"}' });
+    expect(call?.id.length).toBeLessThanOrEqual(40);
+    expect(body.messages[3]?.tool_call_id, 'the tool result answers the re-mapped call id').toBe(
+      call?.id,
+    );
+    const last = result.messages.at(-1);
+    expect(last?.metadata).toMatchObject({
+      model: 'openai:gpt-5',
+      provider: 'openai',
+      routing: { mode: 'manual' },
+    });
+    // GPT-5: 12 uncached in, 9 out at $1.25/$10 per MTok
+    expect(last?.metadata.usage).toMatchObject({
+      input_tokens: 12,
+      output_tokens: 9,
+      cost_usd: '0.000105',
+    });
+    const stored = await h.store.loadMessages(session.id);
+    expect(validateHistory(stored.messages).ok).toBe(true);
   });
 
   it('refuses a swap the history cannot survive and keeps the active model', async () => {
