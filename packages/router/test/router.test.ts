@@ -238,6 +238,18 @@ describe('capability checks against the history', () => {
     );
   });
 
+  it('rejects a model that takes no system prompt when the turn has one', () => {
+    const { router } = setup({ perModel: { 'openai:gpt-5': { supports_system_prompt: false } } });
+    const decision = router.route(turn('hi', { override: 'gpt5', system_prompt: 'Be brief.' }));
+    expect(decision.trace[0]?.reason).toBe(
+      'the turn has a system prompt and this model takes none',
+    );
+    expect(
+      router.route(turn('hi', { override: 'gpt5' })).model,
+      'no system prompt, no problem',
+    ).toBe('openai:gpt-5');
+  });
+
   it('rejects a model whose context window or output limit is too small', () => {
     const { router } = setup();
     const long = router.route(
