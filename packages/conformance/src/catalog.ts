@@ -163,6 +163,7 @@ export type ScenarioName =
   | 'cancel-mid-text'
   | 'cancel-mid-text-signal'
   | 'cancel-mid-tool-input'
+  | 'cancel-mid-tool-input-signal'
   | 'already-aborted'
   | 'capability-honesty'
   | 'codec-round-trip';
@@ -363,6 +364,11 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     checks: 'cancelling mid tool input ends the tool use with {} and completes as cancelled',
     fixture:
       'the tool-call stream cut after the first input fragment (or, for whole tool calls, after the call), ending "stall"',
+  },
+  {
+    name: 'cancel-mid-tool-input-signal',
+    checks: 'an AbortSignal mid tool input does the same',
+    fixture: 'the same as cancel-mid-tool-input',
   },
   {
     name: 'already-aborted',

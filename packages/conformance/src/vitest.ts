@@ -1089,7 +1089,12 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       tools: ToolDefinition[] = [],
     ): Promise<{ events: StreamEvent[]; elapsed: number; s: Setup }> {
       const s = setup(scenarioName, {
-        fixtureOf: scenarioName === 'cancel-mid-text-signal' ? 'cancel-mid-text' : scenarioName,
+        fixtureOf:
+          scenarioName === 'cancel-mid-text-signal'
+            ? 'cancel-mid-text'
+            : scenarioName === 'cancel-mid-tool-input-signal'
+              ? 'cancel-mid-tool-input'
+              : scenarioName,
       });
       const controller = new AbortController();
       const req = request({ messages: [user(s, EXPECTED.toolCall.prompt)], tools, stream: true });
@@ -1149,13 +1154,10 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       expect(elapsed, 'the iterator must end promptly after the signal aborts').toBeLessThan(2000);
     });
 
-    scenario('cancel-mid-tool-input', async () => {
-      const { events } = await cancelMidway(
-        'cancel-mid-tool-input',
-        'cancel',
-        'tool.use_input_delta',
-        [CONFORMANCE_TOOLS.read_file],
-      );
+    const cancelMidToolInput = (name: ScenarioName, how: 'cancel' | 'signal') => async () => {
+      const { events } = await cancelMidway(name, how, 'tool.use_input_delta', [
+        CONFORMANCE_TOOLS.read_file,
+      ]);
       // A tool call sent whole is complete before the cancel arrives, and keeps its input.
       const expectedInput = features.wholeToolCalls ? EXPECTED.toolCall.input : {};
       const end = events.find((e) => e.type === 'tool.use_end');
@@ -1171,7 +1173,12 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         name: 'read_file',
         input: expectedInput,
       });
-    });
+    };
+    scenario('cancel-mid-tool-input', cancelMidToolInput('cancel-mid-tool-input', 'cancel'));
+    scenario(
+      'cancel-mid-tool-input-signal',
+      cancelMidToolInput('cancel-mid-tool-input-signal', 'signal'),
+    );
 
     scenario('already-aborted', async () => {
       const s = setup('already-aborted');
