@@ -71,6 +71,18 @@ export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+/** Raw per-repetition values of one metric, as a scenario process measured them. */
+export interface Measurement {
+  /** What is measured, e.g. "CPU ms per 1,000 events". */
+  metric: string;
+  /** Whether a larger value is better (rates) or worse (times). */
+  higherIsBetter: boolean;
+  /** Ours, one value per repetition (empty when this process ran only the baseline). */
+  ours: number[];
+  /** The baseline, same unit, repetition `i` run next to ours `i`. */
+  baseline: number[];
+}
+
 /** One reported figure: ours against its baseline. */
 export interface Figure {
   /** What is measured, e.g. "CPU ms per 1,000 events". */
@@ -93,7 +105,7 @@ export interface ScenarioResult {
   title: string;
   /** What the baseline is. */
   baseline: string;
-  figures: Figure[];
+  measurements: Measurement[];
   /** Sanity checks that passed, e.g. "10,000 text deltas on both paths; content matches". */
   checks: string[];
   /** Notes (fewer repetitions, sizes). */

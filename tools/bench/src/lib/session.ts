@@ -6,6 +6,7 @@ import {
   newMessageId,
   newToolUseId,
   type ToolDefinition,
+  type ToolResultContentBlock,
 } from '@yourtool/core';
 
 /** A small deterministic PRNG (mulberry32), so every run builds the same data. */
@@ -135,7 +136,7 @@ export function buildSession(shape: SessionShape): Message[] {
       ],
       { model, provider },
     );
-    const firstResult: ContentBlock[] = [{ type: 'text', text: words(random, 60) }];
+    const firstResult: ToolResultContentBlock[] = [{ type: 'text', text: words(random, 60) }];
     if (turn % 5 === 0) {
       firstResult.push({
         type: 'image',
@@ -143,7 +144,9 @@ export function buildSession(shape: SessionShape): Message[] {
         source: { kind: 'base64', data: base64Blob(random, imageBytes) },
       });
     }
-    push('tool', [{ type: 'tool_result', tool_use_id: ids[0] as string, content: firstResult }]);
+    push('tool', [
+      { type: 'tool_result', tool_use_id: ids[0] as string, content: firstResult, is_error: false },
+    ]);
     push('tool', [
       {
         type: 'tool_result',

@@ -33,7 +33,8 @@ export function summarize(values: readonly number[]): Summary {
  * out, and the median of those ratios is reported with their spread.
  */
 export function pairedRatio(ours: readonly number[], baseline: readonly number[]): Summary {
-  const ratios = ours.map((value, i) => value / (baseline[i] as number));
+  const n = Math.min(ours.length, baseline.length);
+  const ratios = ours.slice(0, n).map((value, i) => value / (baseline[i] as number));
   return summarize(ratios);
 }
 

@@ -23,7 +23,6 @@ import {
   type Timing,
 } from '../lib/harness.js';
 import { BENCH_TOOLS } from '../lib/session.js';
-import { pairedRatio, summarize } from '../lib/stats.js';
 import type { ServerCommand, ServerReply } from './server.js';
 import { buildWireStream, type ExpectedContent, type StreamProvider } from './wire.js';
 
@@ -267,11 +266,10 @@ export async function streamingScenario(
     if (options.only !== 'ours') checks.push(checkSeen('SDK', last.baseline, wire.expected));
     const per1k = (t: Timing[], key: keyof Timing) =>
       t.map((x) => (x[key] / wire.dataEvents) * 1000);
-    const figure = (metric: string, key: keyof Timing) => ({
+    const measurement = (metric: string, key: keyof Timing) => ({
       metric,
-      ours: summarize(per1k(timings.ours, key)),
-      baseline: summarize(per1k(timings.baseline, key)),
-      ratio: pairedRatio(per1k(timings.ours, key), per1k(timings.baseline, key)),
+      ours: per1k(timings.ours, key),
+      baseline: per1k(timings.baseline, key),
       higherIsBetter: false,
     });
     return {
@@ -279,10 +277,10 @@ export async function streamingScenario(
       group: 'streaming',
       title: `${provider}: ${wire.dataEvents.toLocaleString('en-US')} wire events (${wire.expected.textDeltas.toLocaleString('en-US')} text deltas, ${wire.expected.tools.length} tool calls${provider === 'ollama' ? ' sent whole' : ` in ${wire.expected.toolFragments.toLocaleString('en-US')} fragments`})`,
       baseline: `iterating the official SDK's raw stream (${provider === 'anthropic' ? '@anthropic-ai/sdk' : provider === 'ollama' ? 'ollama' : 'openai'}) over the same bytes`,
-      figures:
-        options.only === 'both'
-          ? [figure('CPU ms / 1k events', 'cpuMs'), figure('wall ms / 1k events', 'wallMs')]
-          : [],
+      measurements: [
+        measurement('CPU ms / 1k events', 'cpuMs'),
+        measurement('wall ms / 1k events', 'wallMs'),
+      ],
       checks,
       notes: [],
       maxRssBytes: peakRss(),
