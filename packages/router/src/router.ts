@@ -107,7 +107,11 @@ const estimator = (input: RouteInput): ((adapter: ProviderAdapter) => number) =>
   return (adapter) => {
     let estimate = estimates.get(adapter);
     if (estimate === undefined) {
-      estimate = adapter.estimateInputTokens(input.messages, input.tools ?? [], input.system_prompt);
+      estimate = adapter.estimateInputTokens(
+        input.messages,
+        input.tools ?? [],
+        input.system_prompt,
+      );
       estimates.set(adapter, estimate);
     }
     return estimate;

@@ -6,8 +6,8 @@ import {
   Kysely,
   type KyselyPlugin,
   PostgresDialect,
-  SqliteDialect,
   type SqliteDatabase,
+  SqliteDialect,
 } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { InvalidStoreInputError, StoreConnectionError, StoreDependencyError } from './errors.js';

@@ -75,7 +75,7 @@ export function markdownOf(report: BenchReport): string {
   lines.push(
     `Run ${report.startedAt} with \`${report.command}\` in ${report.seconds.toFixed(0)} s on node ${report.machine.node}, ${report.machine.cpus} cores (${report.machine.cpuModel}), ${report.machine.memoryGiB} GiB, ${report.machine.platform}.`,
     '',
-    'Each figure is the median of the repetitions with their range (min–max); the ratio is our cost over the baseline\'s, repetition by repetition, then the median of those ratios (range in brackets). Ratios above 1.10 are marked ▲. Peak memory is the maximum RSS of a process that ran only that side.',
+    "Each figure is the median of the repetitions with their range (min–max); the ratio is our cost over the baseline's, repetition by repetition, then the median of those ratios (range in brackets). Ratios above 1.10 are marked ▲. Peak memory is the maximum RSS of a process that ran only that side.",
     '',
     '| benchmark | metric | ours | baseline | ratio (cost) | peak RSS MB ours / baseline | n |',
     '|---|---|---|---|---|---|---|',
@@ -90,7 +90,9 @@ export function markdownOf(report: BenchReport): string {
   }
   lines.push('', 'What each row runs, and its baseline:', '');
   for (const s of report.scenarios) {
-    lines.push(`- **${s.id}**: ${s.title}. Baseline: ${s.baseline}.${s.notes.length ? ` ${s.notes.join('; ')}.` : ''}`);
+    lines.push(
+      `- **${s.id}**: ${s.title}. Baseline: ${s.baseline}.${s.notes.length ? ` ${s.notes.join('; ')}.` : ''}`,
+    );
   }
   lines.push('', 'Sanity checks passed:', '');
   for (const s of report.scenarios) for (const c of s.checks) lines.push(`- ${s.id}: ${c}`);

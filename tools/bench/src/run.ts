@@ -16,7 +16,7 @@ import {
   mergeMeasurements,
   type ScenarioReport,
 } from './report.js';
-import { type Scenario, SCENARIOS } from './scenarios.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../../../bench-results/', import.meta.url));

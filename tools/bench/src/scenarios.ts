@@ -59,5 +59,12 @@ export const SCENARIOS: Scenario[] = [
       }),
     ),
   ),
-  { id: 'router/route', mode: 'interleaved', reps: 9, warmup: 3, memoryReps: 3, run: routerScenario },
+  {
+    id: 'router/route',
+    mode: 'interleaved',
+    reps: 9,
+    warmup: 3,
+    memoryReps: 3,
+    run: routerScenario,
+  },
 ];

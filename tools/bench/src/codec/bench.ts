@@ -1,4 +1,3 @@
-import { AnthropicAdapter } from '@yourtool/anthropic';
 import { toAnthropicParams } from '@yourtool/anthropic/codec';
 import {
   type CanonicalRequest,

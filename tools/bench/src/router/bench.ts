@@ -11,8 +11,8 @@ import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { OpenRouterAdapter } from '@yourtool/openrouter';
 import {
-  AvailabilityTracker,
   type AdapterFactory,
+  AvailabilityTracker,
   ModelRegistry,
   parseRoutingConfig,
   type RouteInput,
@@ -59,7 +59,11 @@ const FAMILIES: Record<string, Array<[string, string, string?]>> = {
   ],
   ollama: [
     ['llama3.2', 'local', '{ supports_tools: true, max_context_tokens: 32768 }'],
-    ['qwen3:8b', 'local', '{ supports_tools: true, supports_thinking: true, max_context_tokens: 40960 }'],
+    [
+      'qwen3:8b',
+      'local',
+      '{ supports_tools: true, supports_thinking: true, max_context_tokens: 40960 }',
+    ],
     [
       'qwen3-vl:8b',
       'vision',
@@ -141,8 +145,17 @@ function inputs(): RouteInput[] {
   return [
     { ...base, messages: plain },
     { ...base, messages: withImages, tools: BENCH_TOOLS },
-    { ...base, messages: [...withTools, user('think it through')], tools: BENCH_TOOLS, thinking: true },
-    { ...base, messages: [...withTools, user('please refactor the parser module')], tools: BENCH_TOOLS },
+    {
+      ...base,
+      messages: [...withTools, user('think it through')],
+      tools: BENCH_TOOLS,
+      thinking: true,
+    },
+    {
+      ...base,
+      messages: [...withTools, user('please refactor the parser module')],
+      tools: BENCH_TOOLS,
+    },
     { ...base, messages: plain, workspace_path: '/repo/local/service' },
     { ...base, messages: withTools, tools: BENCH_TOOLS, output_schema: { type: 'object' } },
     { ...base, messages: withTools, tools: BENCH_TOOLS, sticky: 'openai-fast' },
@@ -223,7 +236,11 @@ export async function routerScenario(options: RunOptions): Promise<ScenarioResul
       const adapter = adapters.get(id) as ProviderAdapter;
       let estimate = estimates.get(adapter);
       if (estimate === undefined) {
-        estimate = adapter.estimateInputTokens(input.messages, input.tools ?? [], input.system_prompt);
+        estimate = adapter.estimateInputTokens(
+          input.messages,
+          input.tools ?? [],
+          input.system_prompt,
+        );
         estimates.set(adapter, estimate);
       }
       if (fits(caps.get(id) as AdapterCapabilities, needs, input, estimate)) return id;
@@ -232,13 +249,18 @@ export async function routerScenario(options: RunOptions): Promise<ScenarioResul
   };
   const policies = new Set(decisions.map((d) => d.policy));
   decisions.forEach((d, i) => {
-    check(plainLoop(i) === d.model, `turn ${i}: the plain loop chose ${plainLoop(i)}, the router ${d.model}`);
+    check(
+      plainLoop(i) === d.model,
+      `turn ${i}: the plain loop chose ${plainLoop(i)}, the router ${d.model}`,
+    );
   });
 
   let chosen = 0;
   const timings = await interleave(options, {
     ours: () => {
-      for (let n = 0; n < DECISIONS; n++) chosen += router.route(turns[n % turns.length] as RouteInput).estimated_input_tokens > 0 ? 1 : 0;
+      for (let n = 0; n < DECISIONS; n++)
+        chosen +=
+          router.route(turns[n % turns.length] as RouteInput).estimated_input_tokens > 0 ? 1 : 0;
     },
     baseline: () => {
       for (let n = 0; n < DECISIONS; n++) chosen += plainLoop(n % turns.length) ? 1 : 0;
@@ -255,7 +277,12 @@ export async function routerScenario(options: RunOptions): Promise<ScenarioResul
     baseline:
       "a plain loop over the candidates the router's chain tried for the turn: capability comparisons on capabilities looked up in advance, one token estimate per adapter",
     measurements: [
-      { metric: 'decisions/s', ours: ours.map(rate), baseline: baseline.map(rate), higherIsBetter: true },
+      {
+        metric: 'decisions/s',
+        ours: ours.map(rate),
+        baseline: baseline.map(rate),
+        higherIsBetter: true,
+      },
     ],
     checks: [
       `the plain loop picks the router's model for all ${turns.length} turns; chain steps deciding: ${[...policies].join(', ')}; ${candidates.reduce((n, c) => n + c.length, 0)} candidates checked per round of ${turns.length}`,

@@ -197,13 +197,20 @@ function rawSqlite(file: string): RawDb {
       void insertSession;
     },
     write: (messages) => write.immediate(messages),
-    load: (sessionId) => (select.all(sessionId) as Parameters<typeof messageOfRow>[0][]).map(messageOfRow),
+    load: (sessionId) =>
+      (select.all(sessionId) as Parameters<typeof messageOfRow>[0][]).map(messageOfRow),
     countMessages: (sessionId) =>
-      (db.prepare('select count(*) as n from messages where session_id = ?').get(sessionId) as { n: number }).n,
+      (
+        db.prepare('select count(*) as n from messages where session_id = ?').get(sessionId) as {
+          n: number;
+        }
+      ).n,
     countPending: (sessionId) =>
       (
         db
-          .prepare("select count(*) as n from tool_calls where session_id = ? and status = 'pending'")
+          .prepare(
+            "select count(*) as n from tool_calls where session_id = ? and status = 'pending'",
+          )
           .get(sessionId) as { n: number }
       ).n,
     close: () => {
@@ -253,11 +260,15 @@ async function rawPostgres(url: string, schema: string): Promise<RawDb> {
         throw error;
       }
     },
-    load: async (sessionId) => (await client.query(SELECT_SESSION, [sessionId])).rows.map(messageOfRow),
+    load: async (sessionId) =>
+      (await client.query(SELECT_SESSION, [sessionId])).rows.map(messageOfRow),
     countMessages: async (sessionId) =>
       Number(
-        (await client.query('select count(*) as n from messages where session_id = $1', [sessionId]))
-          .rows[0].n,
+        (
+          await client.query('select count(*) as n from messages where session_id = $1', [
+            sessionId,
+          ])
+        ).rows[0].n,
       ),
     countPending: async (sessionId) =>
       Number(
@@ -319,7 +330,8 @@ export async function storeScenario(
     const prepareAppend = async (variant: 'ours' | 'baseline') => {
       const sessionId = newSessionId();
       pending[variant] = { sessionId, messages: cloneSession(template, sessionId) };
-      if (variant === 'ours') await store.createSession({ id: sessionId, workspace_path: '/bench' });
+      if (variant === 'ours')
+        await store.createSession({ id: sessionId, workspace_path: '/bench' });
       else await raw.createSession(sessionId);
     };
     // a short untimed run of each side first, so both start warm
@@ -401,7 +413,10 @@ export async function storeScenario(
         const counts =
           variant === 'ours'
             ? await storeCounts(store, sessionId)
-            : { messages: await raw.countMessages(sessionId), pending: await raw.countPending(sessionId) };
+            : {
+                messages: await raw.countMessages(sessionId),
+                pending: await raw.countPending(sessionId),
+              };
         check(counts.messages === STORE_MESSAGES, `${variant} stored ${counts.messages} messages`);
         check(counts.pending === 0, `${variant} left ${counts.pending} tool calls unanswered`);
       }

@@ -84,7 +84,9 @@ function canonicalRequest(model: string): CanonicalRequestInput {
   return {
     request_id: newRequestId(),
     model,
-    messages: [createMessage({ session_id, role: 'user', content: [{ type: 'text', text: PROMPT }] })],
+    messages: [
+      createMessage({ session_id, role: 'user', content: [{ type: 'text', text: PROMPT }] }),
+    ],
     tools: BENCH_TOOLS,
     max_output_tokens: 64_000,
     stream: true,
@@ -97,7 +99,10 @@ const wireTools = BENCH_TOOLS.map((t) => ({
 }));
 
 /** Baseline and ours for one provider, over the server at `url`. */
-function contenders(provider: StreamProvider, url: string): Record<'ours' | 'baseline', () => Promise<Seen>> {
+function contenders(
+  provider: StreamProvider,
+  url: string,
+): Record<'ours' | 'baseline', () => Promise<Seen>> {
   switch (provider) {
     case 'anthropic': {
       const client = new Anthropic({
@@ -133,7 +138,10 @@ function contenders(provider: StreamProvider, url: string): Record<'ours' | 'bas
                 seen.toolFragments++;
                 args[event.index] = (args[event.index] ?? '') + delta.partial_json;
               }
-            } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+            } else if (
+              event.type === 'content_block_start' &&
+              event.content_block.type === 'tool_use'
+            ) {
               names[event.index] = event.content_block.name;
             }
           }
@@ -174,7 +182,8 @@ function contenders(provider: StreamProvider, url: string): Record<'ours' | 'bas
               seen.text += delta.content;
             }
             for (const call of delta.tool_calls ?? []) {
-              const entry = (calls[call.index] ??= { name: '', args: '' });
+              const entry = calls[call.index] ?? { name: '', args: '' };
+              calls[call.index] = entry;
               if (call.function?.name) entry.name = call.function.name;
               if (call.function?.arguments) {
                 seen.toolFragments++;
@@ -182,7 +191,8 @@ function contenders(provider: StreamProvider, url: string): Record<'ours' | 'bas
               }
             }
           }
-          for (const call of calls) seen.tools.push({ name: call.name, input: JSON.parse(call.args) });
+          for (const call of calls)
+            seen.tools.push({ name: call.name, input: JSON.parse(call.args) });
           return seen;
         },
         ours: () => drainCanonical(adapter.stream(canonicalRequest(model))),
