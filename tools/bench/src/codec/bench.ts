@@ -28,7 +28,7 @@ export type CodecTarget = (typeof CODEC_TARGETS)[number];
 
 const MESSAGES = 1_000;
 /** Encodings per timed repetition, so one repetition lasts long enough to time. */
-const ITERATIONS = 10;
+const ITERATIONS = 30;
 
 const MODELS: Record<CodecTarget, string> = {
   anthropic: 'anthropic:claude-sonnet-4-6',
