@@ -177,7 +177,9 @@ function rawSqlite(file: string): RawDb {
   const insertCall = db.prepare(`${INSERT_CALL}(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const answer = db.prepare(q(ANSWER));
   const touch = db.prepare(q(TOUCH));
-  const insertSession = db.prepare(q(INSERT_SESSION).replace(/\?\)$/, '?)'));
+  const insertSession = db.prepare(
+    'insert into sessions (id, workspace_path, active_model, routing_policy_json, schema_version, created_at, updated_at) values (?, ?, null, null, 1, ?, ?)',
+  );
   const select = db.prepare(q(SELECT_SESSION));
   const write = db.transaction((messages: readonly Message[]) => {
     for (const message of messages) {
@@ -191,10 +193,7 @@ function rawSqlite(file: string): RawDb {
   return {
     createSession: (id) => {
       const now = nowEpochMicros();
-      db.prepare(
-        'insert into sessions (id, workspace_path, active_model, routing_policy_json, schema_version, created_at, updated_at) values (?, ?, null, null, 1, ?, ?)',
-      ).run(id, '/bench', now, now);
-      void insertSession;
+      insertSession.run(id, '/bench', now, now);
     },
     write: (messages) => write.immediate(messages),
     load: (sessionId) =>
