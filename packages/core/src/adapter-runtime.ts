@@ -135,6 +135,7 @@ export async function* runStreamCall<Chunk>(
   });
   let context: CallAttemptContext = { request, signal, attempt: 1, logger };
   let iterator: AsyncIterator<Chunk> | undefined;
+  let onAbort: (() => void) | undefined;
   let exhausted = false;
   try {
     let chunks: AsyncIterable<Chunk>;
@@ -162,15 +163,25 @@ export async function* runStreamCall<Chunk>(
       throw error;
     }
     iterator = chunks[Symbol.asyncIterator]();
-    // Resolves when the call is cancelled, so a provider stream that ignores the abort can
-    // never keep the iterator waiting.
-    const aborted = new Promise<'aborted'>((resolve) => {
-      if (signal.aborted) resolve('aborted');
-      else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-    });
+    const source = iterator;
+    // Each wait on the provider also ends when the call is cancelled, so a provider stream
+    // that ignores the abort can never keep the iterator waiting. Not `Promise.race` against
+    // one long-lived "aborted" promise: every race leaves a reaction on that promise, holding
+    // the chunk it settled with, so a long stream kept every chunk alive until it ended.
+    let wake: ((value: 'aborted') => void) | undefined;
+    onAbort = () => wake?.('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    const nextChunk = (): Promise<IteratorResult<Chunk> | 'aborted'> =>
+      signal.aborted
+        ? Promise.resolve('aborted')
+        : new Promise((resolve, reject) => {
+            wake = resolve;
+            source.next().then(resolve, reject);
+          });
     try {
       for (;;) {
-        const next = await Promise.race([iterator.next(), aborted]);
+        const next = await nextChunk();
+        wake = undefined;
         if (next === 'aborted') break;
         if (next.done) {
           exhausted = true;
@@ -205,6 +216,7 @@ export async function* runStreamCall<Chunk>(
   } finally {
     // Stopped early (consumer break, cancel, error): let the provider stream release its
     // connection without waiting on it.
+    if (onAbort) signal.removeEventListener('abort', onAbort);
     if (iterator && !exhausted) void iterator.return?.()?.catch(() => {});
     end();
   }

@@ -101,6 +101,23 @@ const lastUserText = (messages: readonly Message[]): string => {
   return '';
 };
 
+/** Each adapter's input estimate for one turn's history, computed once per adapter. */
+const estimator = (input: RouteInput): ((adapter: ProviderAdapter) => number) => {
+  const estimates = new Map<ProviderAdapter, number>();
+  return (adapter) => {
+    let estimate = estimates.get(adapter);
+    if (estimate === undefined) {
+      estimate = adapter.estimateInputTokens(
+        input.messages,
+        input.tools ?? [],
+        input.system_prompt,
+      );
+      estimates.set(adapter, estimate);
+    }
+    return estimate;
+  };
+};
+
 const withinWorkspace = (path: string | null | undefined, root: string): boolean => {
   if (!path) return false;
   const base = root.endsWith('/') ? root.slice(0, -1) : root;
@@ -142,7 +159,9 @@ export class Router {
   route(input: RouteInput): RouteDecision {
     const needs = turnNeeds(input);
     const trace: RouteTraceEntry[] = [];
-    for (const step of this.#steps(input, needs)) {
+    // One estimate per adapter for this history, however many of its models are candidates.
+    const estimate = estimator(input);
+    for (const step of this.#steps(input, needs, estimate)) {
       if (step.candidates.length === 0) {
         trace.push({
           policy: step.policy,
@@ -153,7 +172,7 @@ export class Router {
         continue;
       }
       for (const candidate of step.candidates) {
-        const verdict = this.#evaluate(candidate, input, needs);
+        const verdict = this.#evaluate(candidate, needs, estimate);
         trace.push({
           policy: candidate.policy,
           model: verdict.model,
@@ -240,8 +259,8 @@ export class Router {
 
   #evaluate(
     candidate: Candidate,
-    input: RouteInput,
     needs: TurnNeeds,
+    estimateFor: (adapter: ProviderAdapter) => number,
   ):
     | {
         ok: true;
@@ -280,17 +299,17 @@ export class Router {
       return { ok: false, model: id, reason: verdict.reason ?? 'unavailable', estimate: 0 };
     const adapter = this.#registry.adapterFor(id);
     const caps = this.#registry.capabilitiesFor(id);
-    const estimate = adapter.estimateInputTokens(
-      input.messages,
-      input.tools ?? [],
-      input.system_prompt,
-    );
+    const estimate = estimateFor(adapter);
     const problems = capabilityProblems(caps, needs, estimate);
     if (problems.length > 0) return { ok: false, model: id, reason: problems.join('; '), estimate };
     return { ok: true, model: id, adapter, caps, estimate, reason: candidate.reason };
   }
 
-  #steps(input: RouteInput, needs: TurnNeeds): Step[] {
+  #steps(
+    input: RouteInput,
+    needs: TurnNeeds,
+    estimateFor: (adapter: ProviderAdapter) => number,
+  ): Step[] {
     const config = this.#config();
     const steps: Step[] = [];
     steps.push(
@@ -321,7 +340,7 @@ export class Router {
           }
         : { policy: 'MANUAL_STICKY', none: 'no /model choice in this session', candidates: [] },
     );
-    const ruleCandidates = this.#ruleCandidates(config.rules, input, needs);
+    const ruleCandidates = this.#ruleCandidates(config.rules, input, needs, estimateFor);
     steps.push({ policy: 'RULE', none: 'no rule matched', candidates: ruleCandidates });
     const recommendation = this.#recommender?.(input) ?? null;
     if (!recommendation) {
@@ -392,19 +411,19 @@ export class Router {
     return steps;
   }
 
-  #ruleCandidates(rules: readonly RoutingRule[], input: RouteInput, needs: TurnNeeds): Candidate[] {
+  #ruleCandidates(
+    rules: readonly RoutingRule[],
+    input: RouteInput,
+    needs: TurnNeeds,
+    estimateFor: (adapter: ProviderAdapter) => number,
+  ): Candidate[] {
     const candidates: Candidate[] = [];
     let estimate: number | undefined;
     const estimated = () => {
       if (estimate === undefined) {
         // rules see one estimate for the history: the global default's adapter's
         try {
-          const adapter = this.#registry.adapterFor(this.#config().global_default);
-          estimate = adapter.estimateInputTokens(
-            input.messages,
-            input.tools ?? [],
-            input.system_prompt,
-          );
+          estimate = estimateFor(this.#registry.adapterFor(this.#config().global_default));
         } catch {
           estimate = 0;
         }

@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Logger, redactSecrets } from '@yourtool/core';
-import { CompiledQuery, Kysely, type KyselyPlugin, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  type KyselyPlugin,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+} from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { InvalidStoreInputError, StoreConnectionError, StoreDependencyError } from './errors.js';
 import { AsyncLock, fileLock } from './lock.js';
@@ -30,6 +37,47 @@ export interface Connection {
   writeLock?: AsyncLock;
   /** PostgreSQL: the schema holding the tables. */
   schema?: string;
+}
+
+/** How many compiled SQLite statements a store keeps for reuse. */
+export const SQLITE_STATEMENT_CACHE_SIZE = 100;
+
+/**
+ * The database handle kysely gets for a better-sqlite3 connection: `prepare` hands back the
+ * statement compiled for the same SQL before, instead of compiling it again for every query
+ * (kysely prepares each query it runs, which was the largest single cost of an append: see
+ * docs/performance.md). At most `capacity` statements are kept, the least recently used
+ * dropped first. A statement still busy (an open `iterate`) is never handed out twice: the
+ * caller gets a fresh one. SQLite re-prepares a kept statement by itself after a schema change.
+ */
+export function cachingStatements(
+  sqlite: import('better-sqlite3').Database,
+  capacity = SQLITE_STATEMENT_CACHE_SIZE,
+): SqliteDatabase {
+  const statements = new Map<string, import('better-sqlite3').Statement>();
+  return {
+    prepare(sql) {
+      const kept = statements.get(sql);
+      if (kept && !kept.busy) {
+        // most recently used last
+        statements.delete(sql);
+        statements.set(sql, kept);
+        return kept;
+      }
+      const statement = sqlite.prepare(sql);
+      if (kept) return statement;
+      statements.set(sql, statement);
+      if (statements.size > capacity) {
+        const oldest = statements.keys().next();
+        if (!oldest.done) statements.delete(oldest.value);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
 }
 
 /** Default SQLite busy timeout: how long a writer waits for another writer's lock. */
@@ -92,7 +140,7 @@ export async function connectSqlite(
     throw new StoreConnectionError(options.redactedUrl, (cause as Error).message, { cause });
   }
   const db = new Kysely<StoreDatabase>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
     plugins: options.plugins ?? [],
   });
   return { db, writeLock: memory ? new AsyncLock() : fileLock(path) };

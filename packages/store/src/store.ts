@@ -458,7 +458,8 @@ export class SqlSessionStore implements SessionStore {
     }
     await this.#write(async (trx) => {
       const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
-      await this.#requireSessions(trx, sessionIds);
+      // Bumping updated_at first also proves the sessions exist: one statement, not two.
+      await this.#touchSessions(trx, sessionIds, true);
       for (const ids of chunks([...seen], 1000)) {
         const taken = await trx
           .selectFrom('messages')
@@ -485,7 +486,6 @@ export class SqlSessionStore implements SessionStore {
         checked.flatMap((c) => this.#toolCallRows(c, options)),
       );
       for (const c of checked) await this.#recordAnswers(trx, c);
-      await this.#touchSessions(trx, sessionIds);
     });
   }
 
@@ -807,10 +807,25 @@ export class SqlSessionStore implements SessionStore {
     }
   }
 
-  async #touchSessions(trx: Kysely<StoreDatabase>, ids: readonly string[]): Promise<void> {
+  /**
+   * Bumps `updated_at` of the sessions. With `require`, a session that is not there fails the
+   * transaction with {@link SessionNotFoundError}.
+   */
+  async #touchSessions(
+    trx: Kysely<StoreDatabase>,
+    ids: readonly string[],
+    require = false,
+  ): Promise<void> {
     const now = nowEpochMicros();
     for (const batch of chunks(ids, 1000)) {
-      await trx.updateTable('sessions').set({ updated_at: now }).where('id', 'in', batch).execute();
+      const result = await trx
+        .updateTable('sessions')
+        .set({ updated_at: now })
+        .where('id', 'in', batch)
+        .execute();
+      if (require && Number(result[0]?.numUpdatedRows ?? 0) < batch.length) {
+        await this.#requireSessions(trx, batch);
+      }
     }
   }
 

@@ -1,0 +1,70 @@
+import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
+import type { RunOptions, ScenarioResult } from './lib/harness.js';
+import { routerScenario } from './router/bench.js';
+import { STORE_OPS, type StoreDb, storeScenario } from './store/bench.js';
+import { streamingScenario } from './streaming/bench.js';
+import { STREAM_PROVIDERS } from './streaming/wire.js';
+
+/** A benchmark scenario: one process runs it. */
+export interface Scenario {
+  id: string;
+  /**
+   * `interleaved`: one process times both sides, repetitions alternating, then one process per
+   * side measures peak memory. `processes`: for runs of many seconds, each repetition of each
+   * side runs in a process of its own, the two sides' processes alternating; those processes
+   * give both the times and the peak memory.
+   */
+  mode: 'interleaved' | 'processes';
+  /** Timed repetitions per side (`processes`: processes per side). */
+  reps: number;
+  /** Untimed warm-up repetitions per side (interleaved). */
+  warmup: number;
+  /** Repetitions in each memory-pass process (interleaved). */
+  memoryReps: number;
+  run: (options: RunOptions) => Promise<ScenarioResult>;
+}
+
+/** Every scenario, in report order. */
+export const SCENARIOS: Scenario[] = [
+  ...STREAM_PROVIDERS.map(
+    (provider): Scenario => ({
+      id: `streaming/${provider}`,
+      mode: 'interleaved',
+      reps: 9,
+      warmup: 3,
+      memoryReps: 3,
+      run: (options) => streamingScenario(provider, options),
+    }),
+  ),
+  ...CODEC_TARGETS.map(
+    (target): Scenario => ({
+      id: `codec/${target}`,
+      mode: 'interleaved',
+      reps: 9,
+      warmup: 3,
+      memoryReps: 3,
+      run: (options) => codecScenario(target, options),
+    }),
+  ),
+  ...(['sqlite', 'postgres'] as StoreDb[]).flatMap((db) =>
+    STORE_OPS.map(
+      (op): Scenario => ({
+        id: `store/${db}/${op}`,
+        mode: op === 'load' ? 'interleaved' : 'processes',
+        // one transaction per message on PostgreSQL takes ~10-20 s a side: two processes a side
+        reps: op === 'load' ? 9 : db === 'postgres' && op === 'append-each' ? 2 : 3,
+        warmup: 0,
+        memoryReps: 1,
+        run: (options) => storeScenario(db, op, options),
+      }),
+    ),
+  ),
+  {
+    id: 'router/route',
+    mode: 'interleaved',
+    reps: 9,
+    warmup: 3,
+    memoryReps: 3,
+    run: routerScenario,
+  },
+];

@@ -1,0 +1,36 @@
+/**
+ * The loopback provider server, in a process of its own so the CPU time the benchmark measures
+ * is the client's alone (SDK, and adapter on top). Driven over IPC: `{ enqueue: provider }`
+ * queues the provider's long response for the next request, and is answered once queued.
+ */
+import { startLoopbackServer } from '@yourtool/conformance';
+import { buildWireStream, STREAM_PROVIDERS, type StreamProvider, writesOf } from './wire.js';
+
+/** Messages the parent sends. */
+export type ServerCommand = { enqueue: StreamProvider } | { close: true };
+/** Messages the server sends. */
+export type ServerReply = { ready: string } | { enqueued: StreamProvider };
+
+const send = (reply: ServerReply) => process.send?.(reply);
+
+const server = await startLoopbackServer();
+const bodies = new Map(
+  STREAM_PROVIDERS.map((provider) => {
+    const stream = buildWireStream(provider);
+    return [provider, { contentType: stream.contentType, chunks: writesOf(stream) }] as const;
+  }),
+);
+
+process.on('message', (command: ServerCommand) => {
+  if ('close' in command) {
+    void server.close().then(() => process.exit(0));
+    return;
+  }
+  const body = bodies.get(command.enqueue);
+  if (!body) throw new Error(`no stream for ${command.enqueue}`);
+  server.reset();
+  server.enqueue({ type: 'stream', contentType: body.contentType, chunks: body.chunks });
+  send({ enqueued: command.enqueue });
+});
+process.on('disconnect', () => process.exit(0));
+send({ ready: server.url });
