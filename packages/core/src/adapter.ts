@@ -54,6 +54,10 @@ export interface AdapterRuntimeOptions {
    * declarations; e.g. to mark a local model that does not tool-call reliably.
    */
   capabilityOverrides?: Record<string, Partial<AdapterCapabilities>>;
+  /** Wire model names by canonical id, when they differ from the name after the first colon. */
+  wireNames?: Record<string, string>;
+  /** A custom fetch for the adapter's HTTP client (proxies, instrumentation). */
+  fetch?: typeof fetch;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 
 export * from './adapter.js';
+export * from './adapter-base.js';
 export * from './adapter-runtime.js';
 export * from './bus.js';
 export * from './errors.js';

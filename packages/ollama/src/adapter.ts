@@ -1,25 +1,20 @@
 import {
-  type AdapterCallSetup,
+  AdapterBase,
   type AdapterCapabilities,
-  type AdapterConfig,
   type AdapterConfigInput,
-  AdapterConfigSchema,
   type AdapterError,
   type AdapterRuntimeOptions,
   type CallOptions,
   type CanonicalRequest,
   type CanonicalRequestInput,
   type CanonicalResponse,
-  InflightCalls,
   InvalidRequestError,
   type Logger,
   type Message,
-  type ProviderAdapter,
   parseModelId,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
-  silentLogger,
   type TokenUsage,
   type ToolDefinition,
   ToolIdMap,
@@ -100,13 +95,8 @@ export interface OllamaCallOptions {
   options?: Record<string, unknown>;
 }
 
-/** Construction options of {@link OllamaAdapter} besides the config. */
-export interface OllamaRuntimeOptions extends AdapterRuntimeOptions {
-  /** Wire model names by canonical id, when they differ from the name in the id. */
-  wireNames?: Record<string, string>;
-  /** A custom fetch (proxies, instrumentation). */
-  fetch?: typeof fetch;
-}
+/** Construction options of {@link OllamaAdapter} besides the config (core's, unchanged). */
+export type OllamaRuntimeOptions = AdapterRuntimeOptions;
 
 function configError(message: string): InvalidRequestError {
   return new InvalidRequestError(`invalid Ollama adapter config: ${message}`, { provider: OLLAMA });
@@ -148,18 +138,13 @@ const NEVER_ABORTED = new AbortController().signal;
  * const reply = await ollama.complete({ request_id: newRequestId(), model: 'ollama:qwen3:8b', messages, max_output_tokens: 512 });
  * ```
  */
-export class OllamaAdapter implements ProviderAdapter {
+export class OllamaAdapter extends AdapterBase {
   /** Adapter name and provider key. */
   readonly name = OLLAMA;
-  readonly #config: AdapterConfig;
   readonly #options: OllamaConfigOptions;
-  readonly #runtime: OllamaRuntimeOptions;
   readonly #transport: OllamaTransportSettings;
-  readonly #inflight = new InflightCalls();
-  readonly #logger: Logger;
   readonly #detected = new Map<string, OllamaModelInfo>();
   readonly #detecting = new Map<string, Promise<OllamaModelInfo>>();
-  #closed = false;
 
   /**
    * Creates an adapter. `base_url` defaults to the `OLLAMA_HOST` environment variable, else
@@ -167,36 +152,34 @@ export class OllamaAdapter implements ProviderAdapter {
    * ollama.com (sent as `Authorization: Bearer`).
    */
   constructor(config: OllamaAdapterConfig = {}, runtime: OllamaRuntimeOptions = {}) {
-    const parsed = AdapterConfigSchema.safeParse(config);
-    if (!parsed.success) {
-      throw configError(
-        parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-      );
-    }
-    this.#config = parsed.data;
-    this.#options = validateOptions(this.#config.options as OllamaConfigOptions);
-    this.#runtime = runtime;
-    this.#logger = runtime.logger ?? silentLogger;
-    const apiKey = this.#config.api_key;
+    super('Ollama', config as AdapterConfigInput, runtime);
+    this.#options = validateOptions(this.configOptions<OllamaConfigOptions>());
+    const apiKey = this.config.api_key;
     this.#transport = {
-      host: this.#config.base_url ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST,
+      host: this.config.base_url ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST,
       headers: {
-        ...this.#config.extra_headers,
+        ...this.config.extra_headers,
         ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
       },
-      timeoutMs: this.#config.timeout_seconds * 1000,
+      timeoutMs: this.config.timeout_seconds * 1000,
       ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
     };
+  }
+
+  protected defaultModel(): string {
+    return this.#options.default_model ?? DEFAULT_OLLAMA_MODEL;
+  }
+
+  /** What `/api/show` reported for the model (conservative defaults until read), no overrides. */
+  protected baseCapabilities(wireName: string): AdapterCapabilities {
+    return ollamaCapabilities(this.#detected.get(normalizeOllamaModelName(wireName)), {
+      configured: this.#options.num_ctx,
+    });
   }
 
   /** The Ollama server this adapter talks to. */
   get host(): string {
     return this.#transport.host;
-  }
-
-  /** Capabilities of the default model (`options.default_model`, else `ollama:llama3.2`). */
-  get capabilities(): AdapterCapabilities {
-    return this.capabilitiesFor(this.#options.default_model ?? DEFAULT_OLLAMA_MODEL);
   }
 
   /**
@@ -205,11 +188,11 @@ export class OllamaAdapter implements ProviderAdapter {
    * `max_context_tokens` is the `num_ctx` the adapter sends for the model, which Ollama never
    * exceeds: a longer prompt is refused (or, on older servers, silently truncated).
    */
-  capabilitiesFor(model: string): AdapterCapabilities {
-    const wire = this.#wireName(model);
+  override capabilitiesFor(model: string): AdapterCapabilities {
+    const wire = this.wireName(model);
     return ollamaCapabilities(this.#detected.get(normalizeOllamaModelName(wire)), {
       configured: this.#options.num_ctx,
-      overrides: this.#overrides(model, wire),
+      overrides: this.capabilityOverride(model, wire),
     });
   }
 
@@ -224,7 +207,7 @@ export class OllamaAdapter implements ProviderAdapter {
     model: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<AdapterCapabilities> {
-    const wire = this.#wireName(model);
+    const wire = this.wireName(model);
     if (!this.#detected.has(normalizeOllamaModelName(wire))) {
       await this.#detect(wire, options.signal ?? NEVER_ABORTED);
     }
@@ -236,7 +219,7 @@ export class OllamaAdapter implements ProviderAdapter {
     model: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<AdapterCapabilities> {
-    const wire = this.#wireName(model);
+    const wire = this.wireName(model);
     this.#detected.delete(normalizeOllamaModelName(wire));
     await this.#detect(wire, options.signal ?? NEVER_ABORTED);
     return this.capabilitiesFor(model);
@@ -244,7 +227,7 @@ export class OllamaAdapter implements ProviderAdapter {
 
   /** What `/api/show` said about a model, if it was read. */
   modelInfo(model: string): OllamaModelInfo | undefined {
-    return this.#detected.get(normalizeOllamaModelName(this.#wireName(model)));
+    return this.#detected.get(normalizeOllamaModelName(this.wireName(model)));
   }
 
   /** A non-streaming `/api/chat` call. */
@@ -314,7 +297,7 @@ export class OllamaAdapter implements ProviderAdapter {
    * `options.token_estimate_factor` (1.2) plus chat-template overhead, meant to sit at or above
    * the real count so routing keeps prompts that Ollama would truncate away.
    */
-  estimateInputTokens(
+  override estimateInputTokens(
     messages: readonly Message[],
     tools: readonly ToolDefinition[],
     system_prompt: string | null | undefined,
@@ -327,29 +310,16 @@ export class OllamaAdapter implements ProviderAdapter {
     );
   }
 
-  /** Cancels an in-flight call (only that one); `true` if one was running. */
-  async cancel(request_id: string): Promise<boolean> {
-    return this.#inflight.cancel(request_id);
-  }
-
-  /** Cancels in-flight calls and refuses further ones. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.#inflight.cancelAll();
-  }
-
   #estimate(request: CanonicalRequest): number {
     return this.estimateInputTokens(request.messages, request.tools, request.system_prompt);
   }
 
-  #wireName(model: string): string {
-    const mapped = this.#runtime.wireNames?.[model];
-    if (mapped) return mapped;
-    return model.startsWith(`${OLLAMA}:`) ? parseModelId(model).name : model;
-  }
-
-  #overrides(model: string, wire: string): Partial<AdapterCapabilities> | undefined {
-    const overrides = this.#runtime.capabilityOverrides;
+  /** Overrides by canonical id, wire name, or either in Ollama's normalized form (`:latest`). */
+  protected override capabilityOverride(
+    model: string,
+    wire: string,
+  ): Partial<AdapterCapabilities> | undefined {
+    const overrides = this.runtime.capabilityOverrides;
     if (!overrides) return undefined;
     const normalized = normalizeOllamaModelName(wire);
     return (
@@ -372,7 +342,7 @@ export class OllamaAdapter implements ProviderAdapter {
         const info = parseOllamaShow(show);
         this.#detected.set(key, info);
         if (!info.capabilities.includes('completion')) {
-          this.#logger.warn(
+          this.logger.warn(
             { event: 'model_cannot_chat', adapter: OLLAMA, model: wire },
             `${wire} does not list the "completion" capability (an embedding model?); chat calls to it will fail`,
           );
@@ -383,7 +353,7 @@ export class OllamaAdapter implements ProviderAdapter {
           request_id: '',
           host: this.#transport.host,
           model: wire,
-          apiKey: this.#config.api_key,
+          apiKey: this.config.api_key,
           headers: transport.lastHeaders(),
         });
       }
@@ -403,16 +373,7 @@ export class OllamaAdapter implements ProviderAdapter {
     options: CallOptions,
     signal: AbortSignal,
   ): Promise<{ params: OllamaChatParams; numCtx: number }> {
-    if (this.#closed)
-      throw new InvalidRequestError('the Ollama adapter is closed', { provider: OLLAMA });
-    const { provider } = parseModelId(request.model);
-    if (provider !== OLLAMA) {
-      throw new InvalidRequestError(`model "${request.model}" is not an Ollama model`, {
-        provider: OLLAMA,
-        request_id: request.request_id,
-      });
-    }
-    const wireName = this.#wireName(request.model);
+    const wireName = this.checkRequest(request);
     if (
       this.#options.detect_capabilities !== false &&
       !this.#detected.has(normalizeOllamaModelName(wireName))
@@ -512,26 +473,20 @@ export class OllamaAdapter implements ProviderAdapter {
     return toOllamaAdapterError(error, {
       request_id: request.request_id,
       host: this.#transport.host,
-      model: this.#wireName(request.model),
-      apiKey: this.#config.api_key,
+      model: this.wireName(request.model),
+      apiKey: this.config.api_key,
       headers: transport.lastHeaders(),
     });
   }
 
-  #setup(): AdapterCallSetup {
-    return {
-      provider: OLLAMA,
-      inflight: this.#inflight,
-      maxRetries: this.#config.max_retries,
-      ...(this.#runtime.retry ? { retry: this.#runtime.retry } : {}),
-      logger: this.#logger,
-      toAdapterError: (error, request) =>
-        toOllamaAdapterError(error, {
-          request_id: request.request_id,
-          host: this.#transport.host,
-          model: this.#wireName(request.model),
-          apiKey: this.#config.api_key,
-        }),
-    };
+  #setup() {
+    return this.callSetup((error, request) =>
+      toOllamaAdapterError(error, {
+        request_id: request.request_id,
+        host: this.#transport.host,
+        model: this.wireName(request.model),
+        apiKey: this.config.api_key,
+      }),
+    );
   }
 }

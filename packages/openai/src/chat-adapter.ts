@@ -1,9 +1,7 @@
 import {
-  type AdapterCallSetup,
+  AdapterBase,
   type AdapterCapabilities,
-  type AdapterConfig,
   type AdapterConfigInput,
-  AdapterConfigSchema,
   type AdapterError,
   type AdapterRuntimeOptions,
   AuthError,
@@ -14,18 +12,11 @@ import {
   type ContentBlock,
   estimateBlockTokens,
   estimateRequestTokens,
-  InflightCalls,
-  InvalidRequestError,
   type Logger,
-  type Message,
-  type ProviderAdapter,
-  parseModelId,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
-  silentLogger,
   type TokenUsage,
-  type ToolDefinition,
   ToolIdMap,
 } from '@yourtool/core';
 import OpenAI from 'openai';
@@ -39,13 +30,8 @@ import {
   withStreamEnd,
 } from './codec/stream.js';
 
-/** Construction options of a Chat Completions adapter besides the config. */
-export interface ChatCompletionsRuntimeOptions extends AdapterRuntimeOptions {
-  /** Wire model names by canonical id, when they differ from the name in the id. */
-  wireNames?: Record<string, string>;
-  /** A custom fetch (proxies, instrumentation). */
-  fetch?: typeof fetch;
-}
+/** Construction options of a Chat Completions adapter besides the config (core's, unchanged). */
+export type ChatCompletionsRuntimeOptions = AdapterRuntimeOptions;
 
 /** What distinguishes one Chat Completions provider from another at the transport level. */
 export interface ChatCompletionsProvider {
@@ -88,19 +74,9 @@ export interface ChatCompletionsCallContext {
  * capability lookup with overrides, token estimates and error mapping. Subclasses
  * ({@link OpenAIAdapter}, `OpenRouterAdapter`) bring the model table and the encoding.
  */
-export abstract class ChatCompletionsAdapter implements ProviderAdapter {
-  /** Adapter name and provider key. */
-  abstract readonly name: string;
-  /** The parsed adapter configuration. */
-  protected readonly config: AdapterConfig;
-  /** The construction options. */
-  protected readonly runtime: ChatCompletionsRuntimeOptions;
-  /** The adapter's logger (silent by default). */
-  protected readonly logger: Logger;
+export abstract class ChatCompletionsAdapter extends AdapterBase {
   readonly #provider: ChatCompletionsProvider;
-  readonly #inflight = new InflightCalls();
   #client: OpenAI | undefined;
-  #closed = false;
 
   /** Validates the config; the SDK client is created on the first call. */
   protected constructor(
@@ -108,21 +84,13 @@ export abstract class ChatCompletionsAdapter implements ProviderAdapter {
     config: AdapterConfigInput,
     runtime: ChatCompletionsRuntimeOptions,
   ) {
-    const parsed = AdapterConfigSchema.safeParse(config);
-    if (!parsed.success) {
-      throw new InvalidRequestError(
-        `invalid ${provider.name} adapter config: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-        { provider: provider.name },
-      );
-    }
+    super(provider.name, config, runtime);
     this.#provider = provider;
-    this.config = parsed.data;
-    this.runtime = runtime;
-    this.logger = runtime.logger ?? silentLogger;
   }
 
-  /** The wire-independent facts of a model: its capabilities before overrides. */
-  protected abstract baseCapabilities(wireName: string): AdapterCapabilities;
+  protected defaultModel(): string {
+    return this.#provider.defaultModel;
+  }
 
   /** Encodes one request (history, parameters, provider fields). */
   protected abstract encode(context: ChatCompletionsCallContext): ChatCompletionsEncoding;
@@ -152,20 +120,6 @@ export abstract class ChatCompletionsAdapter implements ProviderAdapter {
   /** Error mapping options beyond provider and key (OpenRouter brings its classifier). */
   protected errorOptions(): Partial<ToOpenAIAdapterErrorOptions> {
     return {};
-  }
-
-  /** Capabilities of the default model. */
-  get capabilities(): AdapterCapabilities {
-    return this.capabilitiesFor(this.#provider.defaultModel);
-  }
-
-  /** Honest capabilities of a model (canonical id or wire name), with overrides applied. */
-  capabilitiesFor(model: string): AdapterCapabilities {
-    const wire = this.wireName(model);
-    const base = this.baseCapabilities(wire);
-    const override =
-      this.runtime.capabilityOverrides?.[model] ?? this.runtime.capabilityOverrides?.[wire];
-    return override ? { ...base, ...override } : base;
   }
 
   /** A non-streaming Chat Completions call. */
@@ -233,45 +187,13 @@ export abstract class ChatCompletionsAdapter implements ProviderAdapter {
    * Input-token estimate without calling the API: core's heuristic, within ±5% of OpenAI's
    * o200k encoding on a mixed 1,000-message history (decision 0044).
    */
-  estimateInputTokens(
-    messages: readonly Message[],
-    tools: readonly ToolDefinition[],
-    system_prompt: string | null | undefined,
-  ): number {
-    return estimateRequestTokens(messages, tools, system_prompt);
-  }
-
-  /** Cancels an in-flight call; `true` if one was running. */
-  async cancel(request_id: string): Promise<boolean> {
-    return this.#inflight.cancel(request_id);
-  }
-
-  /** Cancels in-flight calls and refuses further ones. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.#inflight.cancelAll();
-  }
-
-  /** The wire name of a model: a `wireNames` entry, or the name after the first colon. */
-  protected wireName(model: string): string {
-    const mapped = this.runtime.wireNames?.[model];
-    if (mapped) return mapped;
-    return model.includes(':') ? parseModelId(model).name : model;
+  override estimateInputTokens(...args: Parameters<AdapterBase['estimateInputTokens']>): number {
+    return super.estimateInputTokens(...args);
   }
 
   /** Capabilities for a canonical id, overrides applied (what the encoder must respect). */
   protected capabilitiesOf(request: CanonicalRequest): AdapterCapabilities {
     return this.capabilitiesFor(request.model);
-  }
-
-  /** Adapter-specific options from the config (`AdapterConfig.options`). */
-  protected configOptions<T>(): T {
-    return this.config.options as T;
-  }
-
-  /** This adapter's per-call options (`providerOptions[name]`). */
-  protected callOptions<T>(options: CallOptions): T {
-    return (options.providerOptions?.[this.name] ?? {}) as T;
   }
 
   #apiKey(): string | undefined {
@@ -310,17 +232,7 @@ export abstract class ChatCompletionsAdapter implements ProviderAdapter {
     options: CallOptions,
     toolIdMap: ToolIdMap,
   ): ChatCompletionsCallContext {
-    if (this.#closed) {
-      throw new InvalidRequestError(`the ${this.name} adapter is closed`, { provider: this.name });
-    }
-    const { provider } = parseModelId(request.model);
-    if (provider !== this.name) {
-      throw new InvalidRequestError(
-        `model "${request.model}" is not a model of the ${this.name} adapter`,
-        { provider: this.name, request_id: request.request_id },
-      );
-    }
-    return { request, wireName: this.wireName(request.model), toolIdMap, logger, options };
+    return { request, wireName: this.checkRequest(request), toolIdMap, logger, options };
   }
 
   #estimateCounts(
@@ -343,19 +255,14 @@ export abstract class ChatCompletionsAdapter implements ProviderAdapter {
     return { ...this.#estimateCounts(request, content), estimated: true };
   }
 
-  #setup(): AdapterCallSetup {
-    return {
-      provider: this.name,
-      inflight: this.#inflight,
-      maxRetries: this.config.max_retries,
-      ...(this.runtime.retry ? { retry: this.runtime.retry } : {}),
-      logger: this.logger,
-      toAdapterError: (error, request): AdapterError =>
+  #setup() {
+    return this.callSetup(
+      (error, request): AdapterError =>
         toOpenAIAdapterError(error, request.request_id, {
           provider: this.name,
           apiKey: this.#apiKey(),
           ...this.errorOptions(),
         }),
-    };
+    );
   }
 }
