@@ -4,7 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { materializeReadmeExample } from '@yourtool/testkit';
+import { runReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 let server: LoopbackServer;
@@ -18,14 +18,9 @@ it('the README example runs against recorded responses and prints what it says',
   server.enqueue(...(fixtures.text ?? []), ...(fixtures['tool-call-stream'] ?? []));
   process.env.ANTHROPIC_API_KEY = 'sk-ant-readme-0000000000';
   process.env.ANTHROPIC_BASE_URL = server.url;
-  const file = materializeReadmeExample({
-    readme: fileURLToPath(new URL('../README.md', import.meta.url)),
-    heading: '## Example',
-    rewrite: { '@yourtool/anthropic': fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
-    outFile: fileURLToPath(new URL('./.generated/readme-example.ts', import.meta.url)),
-  });
-  const module = (await import(/* @vite-ignore */ file)) as { checks: number };
-  expect(module.checks).toBe(5);
+  expect(
+    await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/anthropic' }),
+  ).toBe(5);
   expect(server.requests).toHaveLength(2);
   expect(server.pending()).toBe(0);
 });

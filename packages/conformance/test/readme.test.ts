@@ -1,16 +1,12 @@
-import { fileURLToPath } from 'node:url';
-import { materializeReadmeExample } from '@yourtool/testkit';
+import { runReadmeExample } from '@yourtool/testkit';
 import { expect, it } from 'vitest';
 
 it('the README server example runs and prints what it says', async () => {
-  const file = materializeReadmeExample({
-    readme: fileURLToPath(new URL('../README.md', import.meta.url)),
-    heading: '## Example: the loopback server',
-    rewrite: {
-      '@yourtool/conformance': fileURLToPath(new URL('../src/index.ts', import.meta.url)),
-    },
-    outFile: fileURLToPath(new URL('./.generated/readme-example.ts', import.meta.url)),
-  });
-  const module = (await import(/* @vite-ignore */ file)) as { checks: number };
-  expect(module.checks).toBe(3);
+  expect(
+    await runReadmeExample({
+      testUrl: import.meta.url,
+      packageName: '@yourtool/conformance',
+      heading: '## Example: the loopback server',
+    }),
+  ).toBe(3);
 });

@@ -4,7 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { materializeReadmeExample } from '@yourtool/testkit';
+import { runReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { showFixture } from './show.js';
 
@@ -27,14 +27,9 @@ it('the README example runs against recorded responses and prints what it says',
     ...(fixtures['tool-call-stream'] ?? []),
   );
   process.env.OLLAMA_HOST = server.url;
-  const file = materializeReadmeExample({
-    readme: fileURLToPath(new URL('../README.md', import.meta.url)),
-    heading: '## Example',
-    rewrite: { '@yourtool/ollama': fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
-    outFile: fileURLToPath(new URL('./.generated/readme-example.ts', import.meta.url)),
-  });
-  const module = (await import(/* @vite-ignore */ file)) as { checks: number };
-  expect(module.checks).toBe(7);
+  expect(
+    await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/ollama' }),
+  ).toBe(7);
   expect(server.requests.map((r) => r.path)).toEqual(['/api/show', '/api/chat', '/api/chat']);
   expect(server.pending()).toBe(0);
 });

@@ -1,83 +1,10 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type LoopbackServer, loadResponseFile, startLoopbackServer } from '@yourtool/conformance';
-import OpenAI, { APIError } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFixturesParseThroughOpenAISdk } from './sdk-parse-suite.js';
 
-/**
- * Every recorded fixture must be something the official SDK itself accepts: streams through
- * its ChatCompletionStream accumulator (finalChatCompletion), JSON replies through
- * chat.completions.create, errors as APIError with the recorded status.
- */
-const dirs = ['./fixtures', './fixtures-gpt-4.1'].map((d) =>
-  fileURLToPath(new URL(d, import.meta.url)),
-);
-const files = dirs.flatMap((dir) =>
-  readdirSync(dir).flatMap((scenario) =>
-    readdirSync(join(dir, scenario))
-      .filter((f) => !f.endsWith('.meta.json'))
-      .map((f) => join(dir, scenario, f)),
+describeFixturesParseThroughOpenAISdk({
+  title: 'fixtures parse through the official openai SDK',
+  fixturesDirs: ['./fixtures', './fixtures-gpt-4.1'].map((d) =>
+    fileURLToPath(new URL(d, import.meta.url)),
   ),
-);
-
-let server: LoopbackServer;
-let client: OpenAI;
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  client = new OpenAI({
-    apiKey: 'sk-test-000000000000000000',
-    baseURL: server.url,
-    maxRetries: 0,
-    logLevel: 'off',
-  });
-});
-afterAll(() => server.close());
-
-const params = {
-  model: 'gpt-5',
-  max_completion_tokens: 64,
-  messages: [{ role: 'user' as const, content: 'hi' }],
-};
-
-describe('fixtures parse through the official openai SDK', () => {
-  it('has fixtures to check', () => expect(files.length).toBeGreaterThan(30));
-  for (const file of files) {
-    const response = loadResponseFile(file);
-    if (
-      response.type === 'hangup' ||
-      (response.type === 'stream' && response.ending !== undefined && response.ending !== 'end')
-    )
-      continue;
-    it(file.slice(file.indexOf('fixtures')), async () => {
-      server.reset();
-      server.enqueue(response);
-      if (response.type === 'stream') {
-        const stream = client.chat.completions.stream({
-          ...params,
-          stream_options: { include_usage: true },
-        });
-        const final = await stream.finalChatCompletion();
-        expect(final.choices[0]?.finish_reason).toBeTruthy();
-        expect(final.usage?.prompt_tokens).toBeGreaterThan(0);
-        const message = final.choices[0]?.message;
-        expect(Boolean(message?.content) || (message?.tool_calls?.length ?? 0) > 0).toBe(true);
-        for (const call of message?.tool_calls ?? []) {
-          if (call.type === 'function')
-            expect(() => JSON.parse(call.function.arguments)).not.toThrow();
-        }
-      } else if (response.type === 'json' && (response.status ?? 200) === 200) {
-        const completion = await client.chat.completions.create(params);
-        const recorded = response.body as OpenAI.ChatCompletion;
-        expect(completion.choices[0]?.message.content).toEqual(
-          recorded.choices[0]?.message.content,
-        );
-        expect(completion.usage).toEqual(recorded.usage);
-      } else if (response.type === 'json') {
-        const error = await client.chat.completions.create(params).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(APIError);
-        expect((error as APIError).status).toBe(response.status);
-      }
-    });
-  }
+  params: { model: 'gpt-5', max_completion_tokens: 64 },
 });

@@ -4,7 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { materializeReadmeExample } from '@yourtool/testkit';
+import { runReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 let server: LoopbackServer;
@@ -20,15 +20,9 @@ it('the README example runs against recorded responses and prints what it says',
   server.enqueue(...(fixtures['tool-call-stream'] ?? []), ...(fixtures['text-stream'] ?? []));
   process.env.ANTHROPIC_API_KEY = 'sk-ant-readme-0000000000';
   process.env.ANTHROPIC_BASE_URL = server.url;
-  const src = (pkg: string) => fileURLToPath(new URL(`../../${pkg}/src/index.ts`, import.meta.url));
-  const file = materializeReadmeExample({
-    readme: fileURLToPath(new URL('../README.md', import.meta.url)),
-    heading: '## Example',
-    // the other packages resolve to their builds (turbo builds them before the tests)
-    rewrite: { '@yourtool/session': src('session') },
-    outFile: fileURLToPath(new URL('./.generated/readme-example.ts', import.meta.url)),
-  });
-  const module = (await import(/* @vite-ignore */ file)) as { checks: number };
-  expect(module.checks).toBe(5);
+  // the other packages resolve to their builds (turbo builds them before the tests)
+  expect(
+    await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/session' }),
+  ).toBe(5);
   expect(server.requests).toHaveLength(2);
 });

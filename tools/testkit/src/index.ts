@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Options of {@link materializeReadmeExample}. */
 export interface ReadmeExampleOptions {
@@ -45,4 +46,35 @@ export function materializeReadmeExample(options: ReadmeExampleOptions): string 
   mkdirSync(dirname(options.outFile), { recursive: true });
   writeFileSync(options.outFile, `${prelude}\n${code}`);
   return options.outFile;
+}
+
+/** Options of {@link runReadmeExample}. */
+export interface RunReadmeExampleOptions {
+  /** The test file's `import.meta.url`; the package is the folder above its `test/`. */
+  testUrl: string;
+  /** The package's name, rewritten to its `src/index.ts`. */
+  packageName: string;
+  /** The heading the example follows. Default `## Example`. */
+  heading?: string;
+  /** More module specifiers to rewrite, to absolute paths. */
+  rewrite?: Record<string, string>;
+}
+
+/**
+ * Runs a package's README example (see {@link materializeReadmeExample}) from its test folder:
+ * the package's own name resolves to its source, sibling packages to their builds. Resolves to
+ * the number of `console.log(...); // expected` checks the example ran.
+ */
+export async function runReadmeExample(options: RunReadmeExampleOptions): Promise<number> {
+  const at = (relative: string) => fileURLToPath(new URL(relative, options.testUrl));
+  const file = materializeReadmeExample({
+    readme: at('../README.md'),
+    heading: options.heading ?? '## Example',
+    rewrite: { [options.packageName]: at('../src/index.ts'), ...options.rewrite },
+    outFile: at(
+      `./.generated/readme-${(options.heading ?? 'example').replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.ts`,
+    ),
+  });
+  const module = (await import(/* @vite-ignore */ file)) as { checks: number };
+  return module.checks;
 }
