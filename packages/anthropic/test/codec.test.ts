@@ -10,6 +10,7 @@ import {
   ToolIdMap,
   UnrepresentableContentError,
 } from '@yourtool/core';
+import { assistantTestMetadata, PNG_1PX_BASE64 as PNG } from '@yourtool/testkit';
 import { describe, expect, it } from 'vitest';
 import {
   classifyAnthropicError,
@@ -21,27 +22,16 @@ import {
 
 const SONNET = 'anthropic:claude-sonnet-4-6';
 const session_id = newSessionId();
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-const meta = (model: string): Partial<MessageMetadata> => ({
-  model,
-  provider: model.split(':')[0],
-  routing: { mode: 'default', chosen_model: model, reason: 'test', alternatives_considered: [] },
-  usage: {
-    input_tokens: 1,
-    output_tokens: 1,
-    cached_input_tokens: 0,
-    cache_creation_input_tokens: 0,
-    cost_usd: '0',
-    pricing_version: 't',
-    latency_ms: 1,
-  },
-});
 const user = (...content: ContentBlock[]) => createMessage({ session_id, role: 'user', content });
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
 const assistant = (content: ContentBlock[], model = SONNET, extra: Partial<MessageMetadata> = {}) =>
-  createMessage({ session_id, role: 'assistant', content, metadata: { ...meta(model), ...extra } });
+  createMessage({
+    session_id,
+    role: 'assistant',
+    content,
+    metadata: { ...assistantTestMetadata(model), ...extra },
+  });
 const result = (id: string, content: ContentBlock[], is_error = false) =>
   createMessage({
     session_id,

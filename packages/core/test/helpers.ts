@@ -1,3 +1,4 @@
+import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import {
   type ContentBlock,
   createMessage,
@@ -39,6 +40,4 @@ export const completeAssistantMeta = (
   },
 });
 
-/** A 1x1 transparent PNG. */
-export const PNG_1PX =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG_1PX = PNG_1PX_BASE64;

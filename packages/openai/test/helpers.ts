@@ -7,25 +7,11 @@ import {
   newRequestId,
   newSessionId,
 } from '@yourtool/core';
+import { assistantTestMetadata, PNG_1PX_BASE64 } from '@yourtool/testkit';
 
 export const session_id = newSessionId();
-export const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG = PNG_1PX_BASE64;
 
-export const meta = (model: string): Partial<MessageMetadata> => ({
-  model,
-  provider: model.split(':')[0],
-  routing: { mode: 'default', chosen_model: model, reason: 'test', alternatives_considered: [] },
-  usage: {
-    input_tokens: 1,
-    output_tokens: 1,
-    cached_input_tokens: 0,
-    cache_creation_input_tokens: 0,
-    cost_usd: '0',
-    pricing_version: 't',
-    latency_ms: 1,
-  },
-});
 export const text = (t: string): ContentBlock => ({ type: 'text', text: t });
 export const user = (...content: ContentBlock[]) =>
   createMessage({ session_id, role: 'user', content });
@@ -34,7 +20,12 @@ export const assistant = (
   model: string,
   extra: Partial<MessageMetadata> = {},
 ) =>
-  createMessage({ session_id, role: 'assistant', content, metadata: { ...meta(model), ...extra } });
+  createMessage({
+    session_id,
+    role: 'assistant',
+    content,
+    metadata: { ...assistantTestMetadata(model), ...extra },
+  });
 export const result = (id: string, content: ContentBlock[], is_error = false) =>
   createMessage({
     session_id,

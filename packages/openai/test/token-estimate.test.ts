@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createMessage, type Message, newSessionId, newToolUseId } from '@yourtool/core';
+import { assistantTestMetadata as meta } from '@yourtool/testkit';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { expect, it } from 'vitest';
 import { OpenAIAdapter } from '../src/index.js';
-import { meta } from './helpers.js';
 
 /**
  * estimateInputTokens uses core's heuristic, not a tokenizer (decision 0044). This checks it

@@ -11,6 +11,7 @@ import {
   type StreamEvent,
   type ToolDefinition,
 } from '@yourtool/core';
+import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import type { AdapterFactory } from '../src/index.js';
 
 export const FULL: AdapterCapabilities = {
@@ -151,7 +152,6 @@ export const ENV = { ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-test'
 export const session_id = newSessionId();
 export const user = (text: string, extra: Message['content'] = []) =>
   createMessage({ session_id, role: 'user', content: [{ type: 'text', text }, ...extra] });
-export const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG = PNG_1PX_BASE64;
 export const image = (media_type = 'image/png') =>
   ({ type: 'image', source: { kind: 'base64', data: PNG }, media_type }) as const;

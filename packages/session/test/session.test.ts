@@ -28,6 +28,7 @@ import {
   SwapRefusedError,
 } from '@yourtool/router';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
+import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type SessionEvent,
@@ -370,7 +371,7 @@ describe('SessionManager', () => {
         type: 'image',
         source: {
           kind: 'base64',
-          data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+          data: PNG_1PX_BASE64,
         },
         media_type: 'image/png',
       },

@@ -78,3 +78,37 @@ export async function runReadmeExample(options: RunReadmeExampleOptions): Promis
   const module = (await import(/* @vite-ignore */ file)) as { checks: number };
   return module.checks;
 }
+
+/**
+ * A 1×1 transparent PNG, base64: for tests that need an image block. (The published
+ * `@yourtool/conformance` carries the same bytes as `TEST_PNG_BASE64` for its scenarios.)
+ */
+export const PNG_1PX_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/**
+ * The metadata an assistant message produced by `model` (`provider:name`) carries in tests: a
+ * default routing record and a one-token, zero-cost usage. Shaped to fit core's
+ * `Partial<MessageMetadata>` (testkit cannot import core: core's tests import testkit).
+ */
+export function assistantTestMetadata(model: string) {
+  return {
+    model,
+    provider: model.split(':')[0] ?? model,
+    routing: {
+      mode: 'default' as const,
+      chosen_model: model,
+      reason: 'test',
+      alternatives_considered: [] as string[],
+    },
+    usage: {
+      input_tokens: 1,
+      output_tokens: 1,
+      cached_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cost_usd: '0',
+      pricing_version: 't',
+      latency_ms: 1,
+    },
+  };
+}
