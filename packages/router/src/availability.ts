@@ -32,6 +32,13 @@ export interface AvailabilityOptions {
   cooldownMs?: number;
   /** Longest cooldown. Default 10 min. */
   maxCooldownMs?: number;
+  /**
+   * How long a probe may go without an outcome (`llm.call_completed` or a final
+   * `llm.call_failed` of its model or provider) before it expires and the key is half-open
+   * again, so the next call probes anew. Covers a probe that was routed but never run, or
+   * whose outcome was lost. Default 5 min.
+   */
+  probeTimeoutMs?: number;
 }
 
 /** The verdict for one model. */
@@ -40,6 +47,7 @@ export interface AvailabilityVerdict {
   ok: boolean;
   /** Whether that call would be the probe of a half-open model or provider. */
   probe: boolean;
+  /** The state that decided: the provider's when it refuses, else the model's. */
   state: AvailabilityState;
   /** Why not, when `ok` is false. */
   reason: string | null;
@@ -48,7 +56,10 @@ export interface AvailabilityVerdict {
 interface KeyState {
   state: 'available' | 'unavailable' | 'probing' | 'not_configured';
   failures: number[];
+  /** End of the cooldown (`unavailable`). */
   until: number;
+  /** When the probe started (`probing`). */
+  probeStarted: number;
   cooldown: number;
   lastError: ErrorClass | null;
 }
@@ -57,6 +68,9 @@ interface KeyState {
 const MODEL_CLASSES: ReadonlySet<ErrorClass> = new Set(['rate_limit', 'server_error', 'network']);
 /** Failure classes that count against its whole provider. */
 const PROVIDER_CLASSES: ReadonlySet<ErrorClass> = new Set(['server_error', 'network']);
+
+/** Default of {@link AvailabilityOptions.probeTimeoutMs}. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 300_000;
 
 /**
  * The availability state machine of the routing engine, per (provider, model) and per provider,
@@ -68,6 +82,10 @@ const PROVIDER_CLASSES: ReadonlySet<ErrorClass> = new Set(['server_error', 'netw
  *   provider, which makes every model of it unavailable;
  * - after the cooldown the key is half-open: the next routed call is a probe and others wait;
  *   the probe's success makes it available again, its failure restarts a doubled cooldown;
+ * - a probe whose outcome says nothing about the key's health (cancelled, invalid_request,
+ *   context_overflow, other; for a provider also rate_limit, which the provider answered) is
+ *   released: the key is half-open again, cooldown unchanged, and the next call probes;
+ * - a probe that reports nothing within `probeTimeoutMs` expires the same way;
  * - an auth failure marks the provider not configured until {@link markConfigured};
  * - any successful call resets the failure count of its model and provider.
  */
@@ -78,13 +96,16 @@ export class AvailabilityTracker {
   readonly #window: number;
   readonly #cooldown: number;
   readonly #maxCooldown: number;
+  readonly #probeTimeout: number;
 
+  /** A tracker with the given thresholds and clock (every option has a default). */
   constructor(options: AvailabilityOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#threshold = options.failureThreshold ?? 3;
     this.#window = options.failureWindowMs ?? 60_000;
     this.#cooldown = options.cooldownMs ?? 30_000;
     this.#maxCooldown = options.maxCooldownMs ?? 600_000;
+    this.#probeTimeout = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   }
 
   /** Feeds every `llm.call_*` event of a bus into the tracker; returns the unsubscribe function. */
@@ -108,19 +129,26 @@ export class AvailabilityTracker {
     return { ...modelVerdict, probe: modelVerdict.probe || providerVerdict.probe };
   }
 
-  /** Records that a call was routed to `model`: a half-open key starts its probe. */
+  /**
+   * Records that a call was routed to `model`: a half-open key starts its probe, which ends with
+   * the call's outcome on the bus or expires after `probeTimeoutMs`.
+   */
   routed(model: string): void {
     const { provider } = parseModelId(model);
+    const now = this.#now();
     for (const key of [`provider:${provider}`, `model:${model}`]) {
-      const state = this.#keys.get(key);
-      if (state?.state === 'unavailable' && this.#now() >= state.until) state.state = 'probing';
+      const state = this.#settled(key);
+      if (state?.state === 'unavailable' && now >= state.until) {
+        state.state = 'probing';
+        state.probeStarted = now;
+      }
     }
   }
 
   /** The state of a model (`model` given) or provider. */
   state(target: { provider: string } | { model: string }): AvailabilityState {
     const key = 'model' in target ? `model:${target.model}` : `provider:${target.provider}`;
-    const state = this.#keys.get(key);
+    const state = this.#settled(key);
     if (!state) return 'available';
     if (state.state === 'unavailable' && this.#now() >= state.until) return 'half_open';
     return state.state;
@@ -138,6 +166,7 @@ export class AvailabilityTracker {
         state: 'available',
         failures: [],
         until: 0,
+        probeStarted: 0,
         cooldown: this.#cooldown,
         lastError: null,
       };
@@ -146,8 +175,22 @@ export class AvailabilityTracker {
     return state;
   }
 
-  #verdict(key: string, label: string): AvailabilityVerdict {
+  /** A key's state, with a probe past its deadline expired back to half-open. */
+  #settled(key: string): KeyState | undefined {
     const state = this.#keys.get(key);
+    if (state?.state === 'probing' && this.#now() - state.probeStarted >= this.#probeTimeout)
+      this.#release(state);
+    return state;
+  }
+
+  /** Ends a probe without a verdict on health: half-open again, cooldown unchanged. */
+  #release(state: KeyState): void {
+    state.state = 'unavailable';
+    state.until = Math.min(state.until, this.#now());
+  }
+
+  #verdict(key: string, label: string): AvailabilityVerdict {
+    const state = this.#settled(key);
     if (!state || state.state === 'available')
       return { ok: true, probe: false, state: 'available', reason: null };
     if (state.state === 'not_configured') {
@@ -188,16 +231,25 @@ export class AvailabilityTracker {
   }
 
   #failure(event: LlmCallFailedEvent): void {
+    const modelKey = `model:${event.model}`;
+    const providerKey = `provider:${event.provider}`;
+    if (MODEL_CLASSES.has(event.error_class)) this.#count(modelKey, event.error_class);
+    else this.#releaseProbe(modelKey);
     if (event.error_class === 'auth') {
-      const state = this.#key(`provider:${event.provider}`);
+      const state = this.#key(providerKey);
       state.state = 'not_configured';
       state.lastError = 'auth';
-      return;
+    } else if (PROVIDER_CLASSES.has(event.error_class)) {
+      this.#count(providerKey, event.error_class);
+    } else {
+      this.#releaseProbe(providerKey);
     }
-    if (MODEL_CLASSES.has(event.error_class))
-      this.#count(`model:${event.model}`, event.error_class);
-    if (PROVIDER_CLASSES.has(event.error_class))
-      this.#count(`provider:${event.provider}`, event.error_class);
+  }
+
+  /** A call outcome that says nothing about this key's health ends its probe, if it had one. */
+  #releaseProbe(key: string): void {
+    const state = this.#keys.get(key);
+    if (state?.state === 'probing') this.#release(state);
   }
 
   #count(key: string, errorClass: ErrorClass): void {

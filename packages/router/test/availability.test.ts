@@ -1,15 +1,11 @@
-import { type BusEvent, createEventBus } from '@yourtool/core';
+import { type BusEvent, createEventBus, type ErrorClass } from '@yourtool/core';
 import { describe, expect, it } from 'vitest';
 import { AvailabilityTracker } from '../src/index.js';
 
 const MODEL = 'anthropic:claude-sonnet-4-6';
 const OTHER = 'anthropic:claude-haiku-4-5';
 
-function failed(
-  model: string,
-  error_class: 'rate_limit' | 'server_error' | 'network' | 'auth' | 'invalid_request',
-  final = true,
-): BusEvent {
+function failed(model: string, error_class: ErrorClass, final = true): BusEvent {
   return {
     type: 'llm.call_failed',
     request_id: 'r',
@@ -157,5 +153,87 @@ describe('AvailabilityTracker', () => {
     bus.emit(failed(MODEL, 'rate_limit'));
     expect(tracker.check(MODEL).ok).toBe(false);
     off();
+  });
+
+  describe('a probe resolves or expires', () => {
+    /** A tracker whose model (threshold 1, cooldown 1 s) is half-open and now probing. */
+    function probing(options: { probeTimeoutMs?: number; provider?: boolean } = {}) {
+      const c = clock();
+      const tracker = new AvailabilityTracker({
+        now: c.now,
+        failureThreshold: 1,
+        cooldownMs: 1000,
+        ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
+      });
+      tracker.record(failed(MODEL, options.provider ? 'server_error' : 'rate_limit'));
+      c.advance(1000);
+      expect(tracker.check(MODEL)).toMatchObject({ ok: true, probe: true });
+      tracker.routed(MODEL);
+      expect(tracker.check(MODEL)).toMatchObject({ ok: false, state: 'probing' });
+      return { c, tracker };
+    }
+
+    for (const errorClass of [
+      'cancelled',
+      'invalid_request',
+      'context_overflow',
+      'other',
+    ] as const) {
+      it(`releases a probe answered with ${errorClass} back to half-open, cooldown unchanged`, () => {
+        const { c, tracker } = probing({ provider: true });
+        tracker.record(failed(MODEL, errorClass));
+        expect(tracker.state({ model: MODEL })).toBe('half_open');
+        expect(tracker.state({ provider: 'anthropic' })).toBe('half_open');
+        expect(tracker.check(MODEL)).toMatchObject({ ok: true, probe: true, state: 'half_open' });
+        // the next call probes again; its failure doubles the original 1 s cooldown to 2 s
+        tracker.routed(MODEL);
+        tracker.record(failed(MODEL, 'server_error'));
+        c.advance(1999);
+        expect(tracker.check(MODEL).ok).toBe(false);
+        c.advance(1);
+        expect(tracker.check(MODEL).ok).toBe(true);
+      });
+    }
+
+    it('releases a provider probe answered with rate_limit (the provider answered) while the model backs off', () => {
+      const { tracker } = probing({ provider: true });
+      tracker.record(failed(MODEL, 'rate_limit'));
+      expect(tracker.state({ provider: 'anthropic' })).toBe('half_open');
+      expect(tracker.state({ model: MODEL })).toBe('unavailable');
+      expect(tracker.check(OTHER)).toMatchObject({ ok: true, probe: true });
+    });
+
+    it('releases a model probe on an auth failure, so reconfiguring brings it back', () => {
+      const { tracker } = probing();
+      tracker.record(failed(MODEL, 'auth'));
+      expect(tracker.check(MODEL)).toMatchObject({ ok: false, state: 'not_configured' });
+      tracker.markConfigured('anthropic');
+      expect(tracker.check(MODEL)).toMatchObject({ ok: true, probe: true, state: 'half_open' });
+    });
+
+    it('expires a probe that never reports back to half-open after probeTimeoutMs', () => {
+      const { c, tracker } = probing({ probeTimeoutMs: 60_000 });
+      c.advance(59_999);
+      expect(tracker.check(MODEL)).toMatchObject({ ok: false, state: 'probing' });
+      c.advance(1);
+      expect(tracker.state({ model: MODEL })).toBe('half_open');
+      expect(tracker.check(MODEL)).toMatchObject({ ok: true, probe: true, state: 'half_open' });
+      tracker.routed(MODEL);
+      expect(tracker.check(MODEL), 'the new probe has its own deadline').toMatchObject({
+        ok: false,
+        state: 'probing',
+      });
+      c.advance(60_000);
+      expect(tracker.check(MODEL).ok).toBe(true);
+    });
+
+    it('expires a probe of a provider that was routed but never run, by default after 5 minutes', () => {
+      const { c, tracker } = probing({ provider: true });
+      c.advance(5 * 60_000 - 1);
+      expect(tracker.check(OTHER)).toMatchObject({ ok: false, state: 'probing' });
+      c.advance(1);
+      expect(tracker.check(OTHER)).toMatchObject({ ok: true, probe: true });
+      expect(tracker.check(MODEL)).toMatchObject({ ok: true, probe: true });
+    });
   });
 });
