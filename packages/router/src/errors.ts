@@ -1,20 +1,45 @@
 import type { RouteTraceEntry } from '@yourtool/core';
 import { YourtoolError } from '@yourtool/core';
+import { redactConfigText } from './secrets.js';
 
-/** A registry or routing file is invalid. `issues` name each offending path. */
+/** Options of {@link RouterConfigError}. */
+export interface RouterConfigErrorOptions {
+  /** Secret values of the document (its `api_key`s), removed wherever they appear. */
+  secrets?: readonly string[];
+}
+
+/**
+ * A registry or routing file is invalid. `issues` name each offending path.
+ *
+ * It never carries a secret: the message, `issues` and `source` are redacted (the document's
+ * known secret values, whatever follows a secret key such as `api_key:` on a quoted line, and
+ * anything shaped like a provider key), and the YAML parser's own error, whose code frame
+ * quotes the document, is not kept as `cause`.
+ */
 export class RouterConfigError extends YourtoolError {
   /** The file (or `<inline>`). */
   readonly source: string;
   /** Every problem found, with its path in the document. */
   readonly issues: Array<{ path: string; message: string }>;
 
-  constructor(source: string, issues: Array<{ path: string; message: string }>) {
+  /** An error naming `source` and every issue (redacted). */
+  constructor(
+    source: string,
+    issues: Array<{ path: string; message: string }>,
+    options: RouterConfigErrorOptions = {},
+  ) {
+    const secrets = options.secrets ?? [];
+    const redactedSource = redactConfigText(source, secrets);
+    const redacted = issues.map((issue) => ({
+      path: redactConfigText(issue.path, secrets),
+      message: redactConfigText(issue.message, secrets),
+    }));
     super(
       'router_config_invalid',
-      `${source} is invalid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      `${redactedSource} is invalid: ${redacted.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
     );
-    this.source = source;
-    this.issues = issues;
+    this.source = redactedSource;
+    this.issues = redacted;
   }
 }
 

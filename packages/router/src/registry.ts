@@ -7,11 +7,13 @@ import {
   type Logger,
   type ProviderAdapter,
   parseModelId,
+  redactSecrets,
   silentLogger,
 } from '@yourtool/core';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { ModelNotConfiguredError, RouterConfigError, UnknownModelError } from './errors.js';
+import { secretsInValue } from './secrets.js';
 import { parseYamlDocument } from './yaml.js';
 
 /** One adapter instance of the registry (`adapters:` in models.yaml, contract §7.1). */
@@ -126,7 +128,8 @@ export function parseRegistryConfig(input: string | unknown, source = '<inline>'
       names.set(name, id);
     }
   }
-  if (issues.length > 0) throw new RouterConfigError(source, issues);
+  if (issues.length > 0)
+    throw new RouterConfigError(source, issues, { secrets: secretsInValue(config) });
   return config;
 }
 
@@ -192,9 +195,13 @@ export class ModelRegistry {
           ),
         );
       } catch (error) {
+        // an adapter may quote the key it refused: keep it out of the reason users see
         this.#adapterProblems.set(
           key,
-          `the adapter could not be created: ${(error as Error).message}`,
+          `the adapter could not be created: ${redactSecrets(
+            error instanceof Error ? error.message : String(error),
+            [api_key],
+          )}`,
         );
       }
     }

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   ModelNotConfiguredError,
@@ -137,5 +138,95 @@ models:
     const registry = load();
     await registry.close();
     expect((registry.adapterFor('sonnet') as DeclaringAdapter).closed).toBe(true);
+  });
+
+  describe('secrets in config errors', () => {
+    /** Everything an error shows: message, stack, issues, its cause chain, util.inspect. */
+    const everything = (error: unknown): string => {
+      const parts: string[] = [];
+      let current: unknown = error;
+      for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
+        if (current instanceof Error) {
+          parts.push(current.message, current.stack ?? '', JSON.stringify(current));
+          current = current.cause;
+        } else {
+          parts.push(String(current));
+          break;
+        }
+      }
+      parts.push(inspect(error, { depth: 10 }));
+      return parts.join('\n');
+    };
+    const thrown = (yaml: string): RouterConfigError => {
+      try {
+        ModelRegistry.fromYaml(yaml, { factories: factories(), env: {} }, 'models.yaml');
+      } catch (error) {
+        expect(error).toBeInstanceOf(RouterConfigError);
+        return error as RouterConfigError;
+      }
+      throw new Error('expected a RouterConfigError');
+    };
+
+    it('redacts the api_key line a YAML syntax error quotes (block style, any value)', () => {
+      const error = thrown(`
+adapters:
+  anthropic:
+    type: anthropic
+    api_key: correct-horse-battery: staple
+models: {}
+`);
+      expect(error.message).toContain('not valid YAML');
+      expect(error.message, 'still says where').toContain('line 5');
+      const shown = everything(error);
+      expect(shown).not.toContain('correct-horse-battery');
+      expect(shown).not.toContain('staple');
+      expect(shown).toContain('[REDACTED]');
+    });
+
+    it('redacts a key-shaped api_key and a quoted one in a flow mapping', () => {
+      const keyShaped = thrown(`
+adapters:
+  anthropic:
+    type: anthropic
+    api_key: sk-ant-api03-Q2xhdWRlU2VjcmV0S2V5: x
+models: {}
+`);
+      expect(everything(keyShaped)).not.toContain('Q2xhdWRlU2VjcmV0S2V5');
+      const flow = thrown(`
+adapters:
+  anthropic: { type: anthropic, api_key: 'hunter2-horse-battery', base_url: [ }
+models: {}
+`);
+      expect(flow.message).toContain('not valid YAML');
+      expect(everything(flow)).not.toContain('hunter2-horse-battery');
+    });
+
+    it('redacts the key from a schema error and from a not-configured reason', () => {
+      const schema = thrown(`
+adapters:
+  anthropic: { type: anthropic, api_key: sk-ant-api03-SchemaErrorKey0000, base_url: not-a-url }
+models: {}
+`);
+      expect(schema.issues.map((i) => i.path)).toEqual(['adapters.anthropic.base_url']);
+      expect(everything(schema)).not.toContain('SchemaErrorKey0000');
+      const registry = ModelRegistry.fromYaml(
+        `
+adapters:
+  anthropic: { type: anthropic, api_key: hunter2-horse-battery }
+models:
+  anthropic:claude-x: { adapter: anthropic, wire_name: x }
+`,
+        {
+          factories: {
+            anthropic: (config) => {
+              throw new Error(`the key ${String(config.api_key)} is malformed`);
+            },
+          },
+        },
+      );
+      expect(registry.get('anthropic:claude-x').not_configured_reason).toBe(
+        'the adapter could not be created: the key [REDACTED] is malformed',
+      );
+    });
   });
 });

@@ -1,0 +1,81 @@
+import { REDACTED, redactSecrets } from '@yourtool/core';
+
+/**
+ * Names of configuration keys whose values are credentials (`api_key`, an `Authorization`
+ * header, ...). `api_key_env` is not one: its value names a variable, it is not the key.
+ */
+const SECRET_KEY =
+  '(?:api[_-]?key|x-api-key|secret|client[_-]?secret|token|access[_-]?token|auth[_-]?token|password|authorization)';
+
+/** `api_key: value` in block style: indentation, key, value (the rest of the line). */
+const BLOCK_ENTRY = new RegExp(String.raw`^(\s*)(?:-\s+)?["']?${SECRET_KEY}["']?\s*:(.*)$`, 'i');
+/** `{ ..., api_key: value, ... }` in flow style: the value up to the next `,` or `}`. */
+const FLOW_ENTRY = new RegExp(
+  String.raw`[{,]\s*["']?${SECRET_KEY}["']?\s*:\s*("[^"\n]*"?|'[^'\n]*'?|[^,}\n]*)`,
+  'gi',
+);
+/** A secret key and whatever follows it on its line, anywhere in a text (a code frame). */
+const ENTRY_IN_TEXT = new RegExp(
+  String.raw`((?:^|[\s{,"'])["']?${SECRET_KEY}["']?[ \t]*:)([^\n]*)`,
+  'gim',
+);
+/** Object keys whose string values are secrets. */
+const SECRET_PROPERTY = new RegExp(`^${SECRET_KEY}$`, 'i');
+
+const candidates = (raw: string): string[] => {
+  const value = raw.replace(/\s+#.*$/, '').trim();
+  const unquoted = value.replace(/^["']/, '').replace(/["']$/, '');
+  return [value, unquoted];
+};
+
+/**
+ * The values of secret keys in a YAML (or JSON) text, found line by line without parsing it,
+ * so that a document too broken to parse still has its keys known: block entries (the rest of
+ * the line, and the lines of a block scalar), flow entries, quoted or not.
+ */
+export function secretsInText(text: string): string[] {
+  const found = new Set<string>();
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, i) => {
+    const block = BLOCK_ENTRY.exec(line);
+    if (block) {
+      const indent = block[1]?.length ?? 0;
+      const rest = block[2] ?? '';
+      for (const value of candidates(rest)) found.add(value);
+      if (/^\s*[|>]/.test(rest) || rest.trim() === '') {
+        // a block scalar, or the value on the lines below: every more-indented line
+        for (const next of lines.slice(i + 1)) {
+          if (next.trim() === '') continue;
+          if ((/^\s*/.exec(next)?.[0].length ?? 0) <= indent) break;
+          for (const value of candidates(next)) found.add(value);
+        }
+      }
+    }
+    for (const flow of line.matchAll(FLOW_ENTRY)) {
+      for (const value of candidates(flow[1] ?? '')) found.add(value);
+    }
+  });
+  return [...found].filter((value) => value.length >= 6);
+}
+
+/** The string values of secret keys anywhere in a parsed document. */
+export function secretsInValue(value: unknown, found: string[] = [], depth = 0): string[] {
+  if (depth > 32 || value === null || typeof value !== 'object') return found;
+  for (const [key, child] of Object.entries(value)) {
+    if (typeof child === 'string' && SECRET_PROPERTY.test(key)) found.push(child);
+    else secretsInValue(child, found, depth + 1);
+  }
+  return found;
+}
+
+/**
+ * Text bound for a config error with its secrets removed: every known secret value, whatever
+ * follows a secret key on its line (a YAML code frame quoting the `api_key` line), and anything
+ * shaped like a provider key or bearer token (core's `redactSecrets`).
+ */
+export function redactConfigText(text: string, secrets: readonly string[] = []): string {
+  const longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+  return redactSecrets(text, longestFirst).replace(ENTRY_IN_TEXT, (match, key: string, rest) =>
+    rest.trim() === '' || rest.trim() === REDACTED ? match : `${key} ${REDACTED}`,
+  );
+}
