@@ -9,9 +9,23 @@ import { anthropicWire } from './wire.js';
 describeAdapterConformance({
   name: 'anthropic',
   model: 'anthropic:claude-sonnet-4-6',
-  createAdapter: ({ baseUrl, apiKey, maxRetries, logger, retry }) =>
+  createAdapter: ({
+    baseUrl,
+    apiKey,
+    maxRetries,
+    logger,
+    retry,
+    timeoutSeconds,
+    idleTimeoutSeconds,
+  }) =>
     new AnthropicAdapter(
-      { api_key: apiKey, base_url: baseUrl, max_retries: maxRetries },
+      {
+        api_key: apiKey,
+        base_url: baseUrl,
+        max_retries: maxRetries,
+        timeout_seconds: timeoutSeconds,
+        idle_timeout_seconds: idleTimeoutSeconds,
+      },
       { logger, retry },
     ),
   fixtures: loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url))),

@@ -160,6 +160,10 @@ export type ScenarioName =
   | 'auth-not-retried'
   | 'stream-error-before-first-event'
   | 'stream-error-mid-stream'
+  | 'stream-empty'
+  | 'timeout-complete-stall'
+  | 'timeout-stream-before-first-event'
+  | 'timeout-stream-idle'
   | 'cancel-mid-text'
   | 'cancel-mid-text-signal'
   | 'cancel-mid-tool-input'
@@ -348,6 +352,30 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     checks:
       'a stream that breaks mid-way yields message.complete (stop_reason error, partial text), then throws',
     fixture: 'the text stream cut after the first text delta, ending "destroy" (sidecar meta)',
+  },
+  {
+    name: 'stream-empty',
+    checks:
+      'a 200 stream that closes without a single event throws a network error with no events, retried',
+    fixture: null,
+  },
+  {
+    name: 'timeout-complete-stall',
+    checks:
+      'complete() against a server that sends headers and half the body, then stalls, fails as network once timeout_seconds passes, retried',
+    fixture: null,
+  },
+  {
+    name: 'timeout-stream-before-first-event',
+    checks:
+      'a stream whose server sends headers and then nothing fails as network once timeout_seconds passes, with no events, retried',
+    fixture: null,
+  },
+  {
+    name: 'timeout-stream-idle',
+    checks:
+      'a stream that goes silent after the first text delta ends with stop_reason error once idle_timeout_seconds passes, then throws network, and the connection is released',
+    fixture: null,
   },
   {
     name: 'cancel-mid-text',

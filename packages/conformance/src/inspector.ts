@@ -69,6 +69,13 @@ export interface ConformanceContext {
   logger: MemoryLogger & Logger;
   /** Pass as the adapter's retry tuning (short backoff so tests stay fast). */
   retry: { baseDelayMs: number; maxDelayMs: number };
+  /**
+   * Pass as `timeout_seconds`: the longest one attempt may take, headers to last byte. The
+   * timeout scenarios make it short; the others make it long enough never to matter.
+   */
+  timeoutSeconds: number;
+  /** Pass as `idle_timeout_seconds`: the longest silence between two stream chunks. */
+  idleTimeoutSeconds: number;
 }
 
 /** Options of `describeAdapterConformance`. */

@@ -31,7 +31,8 @@ export type ScriptedResponse =
       type: 'stream';
       status?: number;
       headers?: Record<string, string>;
-      contentType: 'text/event-stream' | 'application/x-ndjson';
+      /** `application/json` serves a JSON body in pieces (a reply that stalls mid-body). */
+      contentType: 'text/event-stream' | 'application/x-ndjson' | 'application/json';
       chunks: string[];
       /** Pause between chunks, in ms. Default 0. */
       delayMs?: number;

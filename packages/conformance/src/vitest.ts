@@ -129,6 +129,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     maxRetries: 0,
     logger: createMemoryLogger(),
     retry: { baseDelayMs: 1, maxDelayMs: 1 },
+    timeoutSeconds: 10,
+    idleTimeoutSeconds: 10,
   });
   const capabilities = options.capabilities ?? probe.capabilitiesFor(model);
   void probe.close();
@@ -160,7 +162,15 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     /** Queues a scenario's fixture (times over) and builds a fresh adapter. */
     function setup(
       scenario: ScenarioName,
-      opts: { maxRetries?: number; fixtureOf?: ScenarioName; times?: number } = {},
+      opts: {
+        maxRetries?: number;
+        fixtureOf?: ScenarioName;
+        times?: number;
+        /** Replaces the fixture (e.g. one derived from another scenario's). */
+        responses?: ScriptedResponse[];
+        timeoutSeconds?: number;
+        idleTimeoutSeconds?: number;
+      } = {},
     ): Setup {
       const source = opts.fixtureOf ?? scenario;
       const fixture = options.fixtures[source] ?? DEFAULT_FIXTURES[source];
@@ -172,7 +182,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         );
       }
       for (let i = 0; i < (opts.times ?? 1); i++)
-        server.enqueue(...((fixture ?? []) as ScriptedResponse[]));
+        server.enqueue(...(opts.responses ?? ((fixture ?? []) as ScriptedResponse[])));
       const logger = createMemoryLogger();
       const adapter = options.createAdapter({
         baseUrl: server.url,
@@ -180,6 +190,9 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         maxRetries: opts.maxRetries ?? 0,
         logger,
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
+        // long enough never to matter, short enough that a hang fails the scenario, not vitest
+        timeoutSeconds: opts.timeoutSeconds ?? 10,
+        idleTimeoutSeconds: opts.idleTimeoutSeconds ?? 10,
       });
       opened.push(adapter);
       return { adapter, logger, session_id: newSessionId() };
@@ -1078,6 +1091,116 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       expect(done.final_content, 'and the partial content').toEqual([
         { type: 'text', text: partial },
       ]);
+    });
+
+    // ---- deadlines ----------------------------------------------------------------------------
+
+    /** The streamed response of another scenario's fixture, reshaped (e.g. no chunks). */
+    function derivedStream(
+      source: ScenarioName,
+      change: Partial<Extract<ScriptedResponse, { type: 'stream' }>>,
+    ): ScriptedResponse {
+      const found = (options.fixtures[source] ?? []).find((r) => r.type === 'stream');
+      if (found?.type !== 'stream') {
+        throw new Error(`the "${source}" fixture must hold a streamed response to derive from`);
+      }
+      return { ...found, ...change };
+    }
+
+    const TIMEOUT_ADVICE =
+      'pass timeoutSeconds / idleTimeoutSeconds from the context into the adapter config ' +
+      '(timeout_seconds, idle_timeout_seconds) and run calls through core’s runCompleteCall / ' +
+      'runStreamCall (AdapterBase.callSetup), which own both deadlines; an SDK’s own timeout ' +
+      'stops once response headers arrive';
+
+    scenario('stream-empty', async () => {
+      const s = setup('stream-empty', {
+        maxRetries: 1,
+        times: 2,
+        responses: [derivedStream('cancel-mid-text', { chunks: [], ending: 'end' })],
+      });
+      const { events, error } = await collectCheckedStream(
+        s.adapter.stream(request({ messages: [user(s, 'Hi')], stream: true })),
+      );
+      expect(events, 'a stream that ended before its first event yields no events').toEqual([]);
+      expect(
+        (error as AdapterError)?.error_class,
+        'an empty stream is a network failure (the reply never came)',
+      ).toBe('network');
+      expect(server.requests, 'and it is retried like one').toHaveLength(2);
+    });
+
+    scenario('timeout-complete-stall', async () => {
+      const text = (options.fixtures.text ?? []).find((r) => r.type === 'json');
+      if (text?.type !== 'json') {
+        throw new Error('the "text" fixture must be a JSON response to derive from');
+      }
+      const body = JSON.stringify(text.body);
+      const stalled: ScriptedResponse = {
+        type: 'stream',
+        contentType: 'application/json',
+        ...(text.headers ? { headers: text.headers } : {}),
+        chunks: [body.slice(0, Math.floor(body.length / 2))],
+        ending: 'stall',
+      };
+      const s = setup('timeout-complete-stall', {
+        maxRetries: 1,
+        times: 2,
+        responses: [stalled],
+        timeoutSeconds: 0.3,
+      });
+      const error = (await s.adapter
+        .complete(request({ messages: [user(s, EXPECTED.text.prompt)] }))
+        .catch((e: unknown) => e)) as AdapterError;
+      expect(
+        error,
+        `the call must fail once timeout_seconds passes: ${TIMEOUT_ADVICE}`,
+      ).toBeInstanceOf(AdapterErrorClass);
+      expect(error.error_class, 'a passed deadline is a network failure').toBe('network');
+      expect(error.attempts, 'retried like any network failure (1 + max_retries)').toBe(2);
+      expect(server.requests).toHaveLength(2);
+      await expect
+        .poll(() => server.requests.every((r) => r.aborted), { timeout: 2000 })
+        .toBe(true);
+    });
+
+    scenario('timeout-stream-before-first-event', async () => {
+      const s = setup('timeout-stream-before-first-event', {
+        maxRetries: 1,
+        times: 2,
+        responses: [derivedStream('cancel-mid-text', { chunks: [], ending: 'stall' })],
+        timeoutSeconds: 0.3,
+      });
+      const { events, error } = await collectCheckedStream(
+        s.adapter.stream(request({ messages: [user(s, 'Hi')], stream: true })),
+      );
+      expect(events, 'no event arrived, so none is yielded').toEqual([]);
+      expect(
+        (error as AdapterError)?.error_class,
+        `the stream must fail as network once timeout_seconds passes: ${TIMEOUT_ADVICE}`,
+      ).toBe('network');
+      expect(server.requests, 'nothing was yielded yet, so it is retried').toHaveLength(2);
+    });
+
+    scenario('timeout-stream-idle', async () => {
+      const s = setup('timeout-stream-idle', {
+        fixtureOf: 'cancel-mid-text',
+        idleTimeoutSeconds: 0.3,
+      });
+      const { events, error } = await collectCheckedStream(
+        s.adapter.stream(request({ messages: [user(s, EXPECTED.text.prompt)], stream: true })),
+      );
+      expect(
+        (error as AdapterError)?.error_class,
+        `a silent stream must fail as network once idle_timeout_seconds passes: ${TIMEOUT_ADVICE}`,
+      ).toBe('network');
+      const done = completeEvent(events);
+      expect(done.stop_reason, 'after the first event a deadline ends the stream as error').toBe(
+        'error',
+      );
+      expect(done.final_content).toEqual([{ type: 'text', text: streamedText(events) }]);
+      expect(server.requests, 'events were yielded, so no retry').toHaveLength(1);
+      await expect.poll(() => server.requests[0]?.aborted, { timeout: 2000 }).toBe(true);
     });
 
     // ---- cancellation -------------------------------------------------------------------------

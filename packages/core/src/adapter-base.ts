@@ -199,6 +199,8 @@ export abstract class AdapterBase implements ProviderAdapter {
       ...(this.runtime.retry ? { retry: this.runtime.retry } : {}),
       logger: this.logger,
       toAdapterError,
+      timeoutMs: this.config.timeout_seconds * 1000,
+      idleTimeoutMs: this.config.idle_timeout_seconds * 1000,
     };
   }
 }

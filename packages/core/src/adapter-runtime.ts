@@ -4,8 +4,9 @@ import {
   type InflightCalls,
   normalizeRequest,
 } from './adapter.js';
+import { AttemptDeadline, type AttemptLimits } from './deadline.js';
 import { type AdapterError, CancelledError, NetworkError } from './errors.js';
-import { type Logger, silentLogger } from './logger.js';
+import { type Logger, silentLogger, withLogFields } from './logger.js';
 import { withRetry } from './retry.js';
 import type {
   CanonicalRequest,
@@ -32,12 +33,25 @@ export interface AdapterCallSetup {
    * and the provider's error body, `retry-after`, and secret redaction.
    */
   toAdapterError: (error: unknown, request: CanonicalRequest) => AdapterError;
+  /**
+   * Longest one attempt may take, from sending the request to the last byte of the reply
+   * (`timeout_seconds` in ms). A passed deadline is a `network` failure, retried like one.
+   */
+  timeoutMs?: number;
+  /**
+   * Longest silence between two chunks of a stream once the first chunk arrived
+   * (`idle_timeout_seconds` in ms). A passed deadline is a `network` failure.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** Context handed to an adapter's transport for one attempt. */
 export interface CallAttemptContext {
   request: CanonicalRequest;
-  /** Aborts when the caller's signal aborts or `cancel(request_id)` is called. */
+  /**
+   * Aborts when the caller's signal aborts, `cancel(request_id)` is called, or the attempt's
+   * deadline passes. Hand it to the HTTP client.
+   */
   signal: AbortSignal;
   /** 1 for the first attempt. */
   attempt: number;
@@ -52,10 +66,29 @@ function cancelledBeforeStart(request: { request_id?: unknown }, provider: strin
   });
 }
 
+/** The call's logger, with `request_id` and `session_id` on every entry. */
+function callLogger(
+  setup: AdapterCallSetup,
+  options: CallOptions,
+  request: CanonicalRequest,
+): Logger {
+  const base = options.logger ?? setup.logger ?? silentLogger;
+  const session_id = request.messages.at(-1)?.session_id;
+  return withLogFields(base, {
+    request_id: request.request_id,
+    ...(session_id ? { session_id } : {}),
+  });
+}
+
+function attemptLimits(setup: AdapterCallSetup): AttemptLimits {
+  return { timeoutMs: setup.timeoutMs, idleTimeoutMs: setup.idleTimeoutMs };
+}
+
 /**
  * Runs a non-streaming adapter call under the contract: validates the request, refuses an
- * already-aborted signal without sending anything, registers the call for `cancel`, retries
- * transient failures, and maps every failure to an `AdapterError` (a cancelled call to
+ * already-aborted signal without sending anything, registers the call for `cancel`, bounds each
+ * attempt by `timeout_seconds` (headers and body; a passed deadline is `network`, retried),
+ * retries transient failures, and maps every failure to an `AdapterError` (a cancelled call to
  * {@link CancelledError}).
  */
 export async function runCompleteCall(
@@ -66,11 +99,30 @@ export async function runCompleteCall(
 ): Promise<CanonicalResponse> {
   if (options.signal?.aborted) throw cancelledBeforeStart(input, setup.provider);
   const request = normalizeRequest(input);
-  const logger = options.logger ?? setup.logger ?? silentLogger;
+  const logger = callLogger(setup, options, request);
   const { signal, end } = setup.inflight.begin(request.request_id, options.signal);
+  const limits = attemptLimits(setup);
   try {
     return await withRetry(
-      (attempt) => call({ request, signal, attempt: attempt.attempt, logger }),
+      async (attempt) => {
+        const deadline = new AttemptDeadline(signal, limits);
+        try {
+          return await deadline.race(
+            call({ request, signal: deadline.signal, attempt: attempt.attempt, logger }),
+          );
+        } catch (error) {
+          if (deadline.expired && !signal.aborted) {
+            throw deadline.error({
+              request_id: request.request_id,
+              provider: setup.provider,
+              cause: error,
+            });
+          }
+          throw error;
+        } finally {
+          deadline.clear();
+        }
+      },
       {
         maxRetries: setup.maxRetries,
         requestId: request.request_id,
@@ -102,13 +154,31 @@ export interface StreamCallSpec<Chunk> {
    * and return its events.
    */
   onChunk: (chunk: Chunk, builder: StreamBuilder, context: CallAttemptContext) => StreamEvent[];
+  /**
+   * Whether a chunk is the provider's reply starting (default: every chunk). An adapter that
+   * appends its own end-of-stream marker answers `false` for it, so a provider stream that
+   * closes without sending anything is an error before the first event (no events, retried)
+   * rather than a `message.start` followed by an error.
+   */
+  startsMessage?: (chunk: Chunk) => boolean;
+}
+
+/** Opened stream of one attempt, with its first chunk already read. */
+interface OpenedStream<Chunk> {
+  iterator: AsyncIterator<Chunk>;
+  first: Chunk;
+  deadline: AttemptDeadline;
+  context: CallAttemptContext;
 }
 
 /**
  * Runs a streaming adapter call under the contract:
  *
  * - the request is validated and an already-aborted signal is refused before anything is sent;
- * - opening the stream is retried like a non-streaming call; once events flow it is not;
+ * - opening the stream and waiting for its first chunk is retried like a non-streaming call
+ *   (nothing has been yielded yet); once events flow it is not;
+ * - each attempt is bounded by `timeout_seconds` as a whole and, after the first chunk, by
+ *   `idle_timeout_seconds` between chunks; a passed deadline is a `network` failure;
  * - `message.start` is produced when the first provider chunk arrives;
  * - a failure before the first event is thrown; after it, `message.complete` with
  *   `stop_reason: "error"` and the partial content is yielded, then the error is thrown;
@@ -125,25 +195,55 @@ export async function* runStreamCall<Chunk>(
 ): AsyncGenerator<StreamEvent, void, undefined> {
   if (options.signal?.aborted) throw cancelledBeforeStart(input, setup.provider);
   const request = normalizeRequest(input);
-  const logger = options.logger ?? setup.logger ?? silentLogger;
+  const logger = callLogger(setup, options, request);
   const { signal, end } = setup.inflight.begin(request.request_id, options.signal);
+  const limits = attemptLimits(setup);
+  const fail = (cause?: unknown) =>
+    new NetworkError('the provider stream ended before the message was complete', {
+      request_id: request.request_id,
+      provider: setup.provider,
+      ...(cause === undefined ? {} : { cause }),
+    });
   const builder = new StreamBuilder({
     request_id: request.request_id,
     model: request.model,
     provider: setup.provider,
     logger,
   });
-  let context: CallAttemptContext = { request, signal, attempt: 1, logger };
-  let iterator: AsyncIterator<Chunk> | undefined;
-  let onAbort: (() => void) | undefined;
+  let opened: OpenedStream<Chunk> | undefined;
   let exhausted = false;
   try {
-    let chunks: AsyncIterable<Chunk>;
     try {
-      chunks = await withRetry(
-        (attempt) => {
-          context = { request, signal, attempt: attempt.attempt, logger };
-          return spec.open(context);
+      opened = await withRetry(
+        async (attempt): Promise<OpenedStream<Chunk>> => {
+          const deadline = new AttemptDeadline(signal, limits);
+          const context: CallAttemptContext = {
+            request,
+            signal: deadline.signal,
+            attempt: attempt.attempt,
+            logger,
+          };
+          let iterator: AsyncIterator<Chunk> | undefined;
+          try {
+            const chunks = await deadline.race(spec.open(context));
+            iterator = chunks[Symbol.asyncIterator]();
+            const first = await deadline.race(iterator.next());
+            if (first.done || (spec.startsMessage && !spec.startsMessage(first.value))) {
+              throw fail();
+            }
+            return { iterator, first: first.value, deadline, context };
+          } catch (error) {
+            deadline.clear();
+            if (iterator) void iterator.return?.()?.catch(() => {});
+            if (deadline.expired && !signal.aborted) {
+              throw deadline.error({
+                request_id: request.request_id,
+                provider: setup.provider,
+                cause: error,
+              });
+            }
+            throw error;
+          }
         },
         {
           maxRetries: setup.maxRetries,
@@ -162,62 +262,73 @@ export async function* runStreamCall<Chunk>(
       }
       throw error;
     }
-    iterator = chunks[Symbol.asyncIterator]();
-    const source = iterator;
-    // Each wait on the provider also ends when the call is cancelled, so a provider stream
-    // that ignores the abort can never keep the iterator waiting. Not `Promise.race` against
-    // one long-lived "aborted" promise: every race leaves a reaction on that promise, holding
-    // the chunk it settled with, so a long stream kept every chunk alive until it ended.
+    const { iterator: source, deadline, context } = opened;
+    deadline.armIdle();
+    // Each wait on the provider also ends when the attempt's signal aborts (cancellation or a
+    // passed deadline), so a provider stream that ignores the abort can never keep the iterator
+    // waiting. Not `Promise.race` against one long-lived "aborted" promise: every race leaves a
+    // reaction on that promise, holding the chunk it settled with, so a long stream kept every
+    // chunk alive until it ended.
+    const attemptSignal = deadline.signal;
     let wake: ((value: 'aborted') => void) | undefined;
-    onAbort = () => wake?.('aborted');
-    signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => wake?.('aborted');
+    attemptSignal.addEventListener('abort', onAbort, { once: true });
     const nextChunk = (): Promise<IteratorResult<Chunk> | 'aborted'> =>
-      signal.aborted
+      attemptSignal.aborted
         ? Promise.resolve('aborted')
         : new Promise((resolve, reject) => {
             wake = resolve;
             source.next().then(resolve, reject);
           });
+    let failure: AdapterError | undefined;
     try {
+      let next: IteratorResult<Chunk> | 'aborted' = { done: false, value: opened.first };
+      yield builder.start();
       for (;;) {
-        const next = await nextChunk();
-        wake = undefined;
         if (next === 'aborted') break;
         if (next.done) {
           exhausted = true;
           break;
         }
-        if (!builder.started) yield builder.start();
-        if (builder.finished) continue;
-        for (const event of spec.onChunk(next.value, builder, context)) yield event;
+        if (!builder.finished) {
+          for (const event of spec.onChunk(next.value, builder, context)) yield event;
+        }
+        next = await nextChunk();
+        wake = undefined;
+        deadline.touch();
       }
     } catch (error) {
       if (!signal.aborted) {
-        const mapped = setup.toAdapterError(error, request);
-        if (builder.started) yield* builder.interrupt('error');
-        throw mapped;
+        failure =
+          deadline.expired !== null
+            ? deadline.error({
+                request_id: request.request_id,
+                provider: setup.provider,
+                cause: error,
+              })
+            : setup.toAdapterError(error, request);
       }
+    } finally {
+      attemptSignal.removeEventListener('abort', onAbort);
+      deadline.clear();
     }
     if (signal.aborted) {
       yield* builder.interrupt('cancelled');
       return;
     }
-    if (!builder.finished) {
-      const truncated = new NetworkError(
-        'the provider stream ended before the message was complete',
-        {
-          request_id: request.request_id,
-          provider: setup.provider,
-        },
-      );
-      if (builder.started) yield* builder.interrupt('error');
-      throw truncated;
+    if (!failure && deadline.expired !== null) {
+      failure = deadline.error({ request_id: request.request_id, provider: setup.provider });
+    }
+    if (!failure && !builder.finished) failure = fail();
+    if (failure) {
+      yield* builder.interrupt('error');
+      throw failure;
     }
   } finally {
     // Stopped early (consumer break, cancel, error): let the provider stream release its
     // connection without waiting on it.
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-    if (iterator && !exhausted) void iterator.return?.()?.catch(() => {});
+    if (opened && !exhausted) void opened.iterator.return?.()?.catch(() => {});
+    opened?.deadline.clear();
     end();
   }
 }

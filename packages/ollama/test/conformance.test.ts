@@ -23,12 +23,22 @@ const CAPABILITIES = {
 describeAdapterConformance({
   name: 'ollama',
   model: MODEL,
-  createAdapter: ({ baseUrl, apiKey, maxRetries, logger, retry }) =>
+  createAdapter: ({
+    baseUrl,
+    apiKey,
+    maxRetries,
+    logger,
+    retry,
+    timeoutSeconds,
+    idleTimeoutSeconds,
+  }) =>
     new OllamaAdapter(
       {
         api_key: apiKey,
         base_url: baseUrl,
         max_retries: maxRetries,
+        timeout_seconds: timeoutSeconds,
+        idle_timeout_seconds: idleTimeoutSeconds,
         options: { detect_capabilities: false },
       },
       { logger, retry, capabilityOverrides: { [MODEL]: CAPABILITIES } },

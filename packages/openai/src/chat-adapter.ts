@@ -25,6 +25,7 @@ import type { OpenAIChatEncoding } from './codec/request.js';
 import { fromOpenAIChatCompletion, type OpenAIResponseDecoding } from './codec/response.js';
 import {
   createOpenAIStreamMapper,
+  isOpenAIStreamEnd,
   type OpenAIStreamItem,
   type OpenAIStreamMapperOptions,
   withStreamEnd,
@@ -180,6 +181,8 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
         return withStreamEnd(stream);
       },
       onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),
+      // an empty 200 stream is an error before the first event, not message.start + error
+      startsMessage: (chunk) => !isOpenAIStreamEnd(chunk),
     });
   }
 

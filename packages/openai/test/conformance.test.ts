@@ -10,9 +10,23 @@ const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import
 
 const common = {
   name: 'openai',
-  createAdapter: ({ baseUrl, apiKey, maxRetries, logger, retry }) =>
+  createAdapter: ({
+    baseUrl,
+    apiKey,
+    maxRetries,
+    logger,
+    retry,
+    timeoutSeconds,
+    idleTimeoutSeconds,
+  }) =>
     new OpenAIAdapter(
-      { api_key: apiKey, base_url: baseUrl, max_retries: maxRetries },
+      {
+        api_key: apiKey,
+        base_url: baseUrl,
+        max_retries: maxRetries,
+        timeout_seconds: timeoutSeconds,
+        idle_timeout_seconds: idleTimeoutSeconds,
+      },
       { logger, retry },
     ),
   wire: chatCompletionsWire,

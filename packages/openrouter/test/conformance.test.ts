@@ -12,9 +12,23 @@ import { OpenRouterAdapter } from '../src/index.js';
 describeAdapterConformance({
   name: 'openrouter',
   model: 'openrouter:anthropic/claude-sonnet-4.6',
-  createAdapter: ({ baseUrl, apiKey, maxRetries, logger, retry }) =>
+  createAdapter: ({
+    baseUrl,
+    apiKey,
+    maxRetries,
+    logger,
+    retry,
+    timeoutSeconds,
+    idleTimeoutSeconds,
+  }) =>
     new OpenRouterAdapter(
-      { api_key: apiKey, base_url: baseUrl, max_retries: maxRetries },
+      {
+        api_key: apiKey,
+        base_url: baseUrl,
+        max_retries: maxRetries,
+        timeout_seconds: timeoutSeconds,
+        idle_timeout_seconds: idleTimeoutSeconds,
+      },
       { logger, retry },
     ),
   fixtures: loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url))),

@@ -31,7 +31,18 @@ export type StopReason = z.output<typeof StopReasonSchema>;
 export const AdapterConfigSchema = z.object({
   api_key: z.string().nullable().optional(),
   base_url: z.string().url().nullable().optional(),
+  /**
+   * Longest one attempt of a call may take, from sending the request to the last byte of the
+   * reply (a stream's last chunk included). Passed: a `network` failure, retried.
+   */
   timeout_seconds: z.number().positive().default(600),
+  /**
+   * Longest silence between two chunks of a stream, once its first chunk arrived (the wait for
+   * the first chunk is bounded by `timeout_seconds` only: reasoning models may stream nothing
+   * while they think). Passed: a `network` failure. Not in the contract's AdapterConfig; an
+   * extension of this implementation (docs/decisions/0075).
+   */
+  idle_timeout_seconds: z.number().positive().default(60),
   max_retries: z.number().int().nonnegative().default(2),
   extra_headers: z.record(z.string(), z.string()).default({}),
   /** Adapter-specific knobs. Core never reads them. */

@@ -84,7 +84,8 @@ interface ToolCallState {
   pending: string[];
 }
 
-const isEnd = (item: OpenAIStreamItem): item is OpenAIStreamEnd =>
+/** Whether a stream item is the adapter's own {@link OPENAI_STREAM_END} marker. */
+export const isOpenAIStreamEnd = (item: OpenAIStreamItem): item is OpenAIStreamEnd =>
   (item as OpenAIStreamEnd).stream_end === true;
 
 /**
@@ -218,7 +219,7 @@ export function createOpenAIStreamMapper(
   };
 
   return (item, builder) => {
-    if (isEnd(item)) return finished && !builder.finished ? complete(builder) : [];
+    if (isOpenAIStreamEnd(item)) return finished && !builder.finished ? complete(builder) : [];
     summary.id ??= item.id ?? null;
     summary.model ??= item.model ?? null;
     summary.service_tier ??= item.service_tier ?? null;
