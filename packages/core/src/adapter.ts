@@ -1,5 +1,6 @@
 import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
+import { InvalidModelIdError, parseModelId } from './model-id.js';
 import { issuesFromZod } from './parse.js';
 import type { AttemptEvent } from './retry.js';
 import {
@@ -13,6 +14,7 @@ import type { Message } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { ToolDefinition } from './schemas/tool.js';
 import type { ToolIdMap } from './tool-id-map.js';
+import { imageSourceViolations } from './validate-message.js';
 
 /** Per-call options every adapter accepts next to the canonical request. */
 export interface CallOptions {
@@ -138,11 +140,31 @@ export class InflightCalls {
 
 /**
  * Validates a canonical request written by a caller and fills its defaults. Throws
- * `InvalidRequestError` naming every offending path (nothing is sent to the provider).
+ * `InvalidRequestError` naming every offending path, the model id that is not `provider:name`,
+ * or an image source no provider could use (nothing is sent to the provider).
  */
 export function normalizeRequest(request: CanonicalRequestInput): CanonicalRequest {
   const parsed = CanonicalRequestSchema.safeParse(request);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    try {
+      parseModelId(parsed.data.model);
+    } catch (error) {
+      if (!(error instanceof InvalidModelIdError)) throw error;
+      throw new InvalidRequestError(`invalid canonical request: model: ${error.message}`, {
+        request_id: parsed.data.request_id,
+        retryable: false,
+        cause: error,
+      });
+    }
+    const images = imageSourceViolations(parsed.data.messages);
+    if (images.length > 0) {
+      throw new InvalidRequestError(
+        `invalid canonical request: ${images.map((v) => `${v.path}: ${v.message}`).join('; ')}`,
+        { request_id: parsed.data.request_id, retryable: false },
+      );
+    }
+    return parsed.data;
+  }
   const issues = issuesFromZod(parsed.error);
   throw new InvalidRequestError(
     `invalid canonical request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,

@@ -1,3 +1,4 @@
+import { InvalidRequestError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { type DroppedBlock, reportDroppedBlock } from './lossy.js';
 import type { AdapterCapabilities } from './schemas/adapter.js';
@@ -47,8 +48,14 @@ export interface HistoryRepair {
     | 'partial_message_skipped'
     /** An adapter added a turn its provider requires (e.g. a leading user turn). */
     | 'turn_inserted';
+  /** Session of the message repaired (empty when unknown). */
+  session_id: string;
+  /** The message repaired (or the one a repair was made next to). */
   message_id: string;
+  /** The block type concerned: `tool_result` for tool result repairs, `message` for whole messages. */
+  block_type: string;
   tool_use_id?: string;
+  /** Why: what was wrong and what was done, for people. */
   detail: string;
 }
 
@@ -132,7 +139,10 @@ export function prepareHistory(
   };
   const repair = (r: HistoryRepair) => {
     repairs.push(r);
-    logger.warn({ event: 'history_repaired', adapter: target.adapter, ...r }, r.detail);
+    logger.warn(
+      { event: 'history_repaired', adapter: target.adapter, ...r, reason: r.detail },
+      r.detail,
+    );
   };
 
   const imageProblem = (image: ImageBlock): string | null => {
@@ -184,7 +194,9 @@ export function prepareHistory(
     if (message.metadata.status === 'partial') {
       repair({
         kind: 'partial_message_skipped',
+        session_id: message.session_id,
         message_id: message.id,
+        block_type: 'message',
         detail: `skipped message ${message.id}: it is still streaming (status partial)`,
       });
       return;
@@ -254,14 +266,18 @@ export function prepareHistory(
     if (!toolUseIds.has(block.tool_use_id)) {
       repair({
         kind: 'orphan_tool_result_dropped',
+        session_id: message.session_id,
         message_id: message.id,
+        block_type: 'tool_result',
         tool_use_id: block.tool_use_id,
         detail: `dropped the result for ${block.tool_use_id}: no tool use in the history has that id`,
       });
     } else if (resultById.has(block.tool_use_id)) {
       repair({
         kind: 'duplicate_tool_result_dropped',
+        session_id: message.session_id,
         message_id: message.id,
+        block_type: 'tool_result',
         tool_use_id: block.tool_use_id,
         detail: `dropped a second result for ${block.tool_use_id}`,
       });
@@ -283,7 +299,9 @@ export function prepareHistory(
         if (found.origin < origin || found.origin > nextOrigin) {
           repair({
             kind: 'tool_result_moved',
+            session_id: found.message.session_id,
             message_id: found.message.id,
+            block_type: 'tool_result',
             tool_use_id: block.id,
             detail: `moved the result for ${block.id} to follow its tool use directly`,
           });
@@ -298,7 +316,9 @@ export function prepareHistory(
       }
       repair({
         kind: 'synthetic_tool_result',
+        session_id: message.session_id,
         message_id: message.id,
+        block_type: 'tool_result',
         tool_use_id: block.id,
         detail: `tool use ${block.id} (${block.name}) has no result; sending an error result saying none was recorded`,
       });
@@ -320,6 +340,25 @@ export function prepareHistory(
       });
     }
   });
+
+  if (out.length === 0) {
+    // Providers refuse (or answer nonsense to) a request without a conversation turn; say what
+    // emptied it instead of sending `messages: []`.
+    const why =
+      messages.length === 0
+        ? 'the request has no messages'
+        : `none of its ${messages.length} message(s) has content ${target.model} can take` +
+          (dropped.length > 0
+            ? ` (dropped: ${dropped
+                .slice(0, 5)
+                .map((d) => `${d.block_type} in ${d.message_id}: ${d.reason}`)
+                .join('; ')}${dropped.length > 5 ? '; ...' : ''})`
+            : ' (every message was empty, a system message or still streaming)');
+    throw new InvalidRequestError(`nothing to send to ${target.model}: ${why}`, {
+      provider: target.adapter,
+      retryable: false,
+    });
+  }
 
   return {
     system: systemParts.length > 0 ? systemParts.join('\n\n') : null,

@@ -53,3 +53,22 @@ export function createMemoryLogger(): MemoryLogger {
     warnings: () => records.filter((r) => r.level === 'warn'),
   };
 }
+
+/**
+ * A logger that adds `fields` to every entry (the entry's own fields win), like pino's
+ * `child`. The call runtime binds `request_id` and `session_id` this way, so every WARN an
+ * adapter writes during a call (a dropped block, a repair) names the session and the request.
+ */
+export function withLogFields(logger: Logger, fields: Record<string, unknown>): Logger {
+  const bind =
+    (write: ((obj: Record<string, unknown>, msg?: string) => void) | undefined) =>
+    (obj: Record<string, unknown>, msg?: string): void => {
+      write?.call(logger, { ...fields, ...obj }, msg);
+    };
+  return {
+    warn: bind(logger.warn),
+    error: bind(logger.error),
+    info: bind(logger.info),
+    debug: bind(logger.debug),
+  };
+}

@@ -72,6 +72,13 @@ const ALLOWED_BLOCKS: Record<Role, ReadonlySet<ContentBlock['type']>> = {
 const TOOL_USE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** A value quoted for an error message, cut after 60 characters (image data can be megabytes). */
+function quoteStart(value: string): string {
+  return value.length > 60
+    ? `"${value.slice(0, 60)}..." (${value.length} characters)`
+    : `"${value}"`;
+}
+
 function checkImage(image: ImageBlock, path: string, out: MessageViolation[]): void {
   if (!image.media_type.startsWith('image/')) {
     out.push({
@@ -87,7 +94,9 @@ function checkImage(image: ImageBlock, path: string, out: MessageViolation[]): v
       out.push({
         rule: 'image-source',
         path: at,
-        message: 'base64 image data is not valid base64',
+        message: data.startsWith('data:')
+          ? 'base64 image data must be the bare base64 text, without a "data:...;base64," prefix'
+          : 'base64 image data is not valid base64',
       });
     }
   } else if (kind === 'url') {
@@ -99,7 +108,11 @@ function checkImage(image: ImageBlock, path: string, out: MessageViolation[]): v
       ok = false;
     }
     if (!ok)
-      out.push({ rule: 'image-source', path: at, message: `"${data}" is not an http(s) URL` });
+      out.push({
+        rule: 'image-source',
+        path: at,
+        message: `${quoteStart(data)} is not an http(s) URL`,
+      });
   } else if (
     data.startsWith('/') ||
     /^[a-zA-Z]:[\\/]/.test(data) ||
@@ -286,6 +299,33 @@ export function validateMessage(
     });
   }
   return { ok: violations.length === 0, violations };
+}
+
+/**
+ * The image sources of messages about to be sent that no provider could use: base64 data that
+ * is not base64, a `url` that is not http(s), a `file_ref` outside the workspace (rule
+ * `image-source`, as {@link validateMessage} reports it). Images inside tool results are
+ * included. Paths start at `messages[i]`. Runs on every request before anything is sent, so it
+ * looks at image blocks only.
+ */
+export function imageSourceViolations(messages: readonly Message[]): MessageViolation[] {
+  const out: MessageViolation[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const content = messages[i]?.content ?? [];
+    for (let k = 0; k < content.length; k++) {
+      const block = content[k];
+      if (block?.type === 'image') {
+        checkImage(block, `messages[${i}].content[${k}]`, out);
+      } else if (block?.type === 'tool_result') {
+        for (let j = 0; j < block.content.length; j++) {
+          const inner = block.content[j];
+          if (inner?.type === 'image')
+            checkImage(inner, `messages[${i}].content[${k}].content[${j}]`, out);
+        }
+      }
+    }
+  }
+  return out.filter((v) => v.rule === 'image-source');
 }
 
 /** Invariants that span a whole history rather than one message. */

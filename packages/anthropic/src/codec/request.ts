@@ -243,13 +243,16 @@ export function toAnthropicParams(
       role: 'user',
       content: [{ type: 'text', text: '(The conversation continues.)' }],
     });
+    const first = prepared.messages[0];
     const repair: HistoryRepair = {
       kind: 'turn_inserted',
-      message_id: prepared.messages[0]?.id ?? '',
+      session_id: first?.session_id ?? '',
+      message_id: first?.id ?? '',
+      block_type: 'message',
       detail: 'the history starts with an assistant turn; added a user turn before it',
     };
     prepared.repairs.push(repair);
-    warn('history_repaired', repair.detail);
+    warn('history_repaired', repair.detail, { ...repair, reason: repair.detail });
   }
 
   const caching = options.promptCaching !== false && caps.supports_prompt_caching;

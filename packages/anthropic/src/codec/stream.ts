@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   type Logger,
+  ServerError,
   type StreamBuilder,
   type StreamEvent,
   silentLogger,
@@ -26,7 +27,9 @@ import { anthropicProviderRaw, mapAnthropicStopReason, mapAnthropicUsage } from 
  * | `message_delta` | stop reason and usage, kept for the end |
  * | `message_stop` | `message.complete` |
  *
- * Pings never reach it (the SDK drops them); an `error` event surfaces as a thrown APIError.
+ * Pings never reach it (the SDK drops them); an `error` event surfaces as a thrown APIError. A
+ * second `message_start` with another id before `message_stop` is a corrupt stream: it throws
+ * `ServerError` (the runtime ends the stream with `stop_reason: "error"`).
  */
 export function createAnthropicStreamMapper(toolIdMap: ToolIdMap, logger: Logger = silentLogger) {
   const toolBlocks = new Set<number>();
@@ -39,6 +42,14 @@ export function createAnthropicStreamMapper(toolIdMap: ToolIdMap, logger: Logger
   return (event: Anthropic.RawMessageStreamEvent, builder: StreamBuilder): StreamEvent[] => {
     switch (event.type) {
       case 'message_start': {
+        if (messageId !== null && event.message.id !== messageId) {
+          // Seen in real traffic behind proxies: two replies on one stream. Merging them would
+          // hand the caller one message holding both replies' blocks.
+          throw new ServerError(
+            `anthropic: a second message_start (${event.message.id}) arrived before message ${messageId} ended; the stream holds two replies`,
+            { provider: ANTHROPIC, provider_message: 'second message_start in one stream' },
+          );
+        }
         messageId = event.message.id;
         model = event.message.model;
         const usage = mapAnthropicUsage(event.message.usage);
