@@ -379,7 +379,12 @@ describe('request checks before sending', () => {
   it('names session, message, block type, adapter and reason on every repair WARN', () => {
     const logger = createMemoryLogger();
     const orphan = msg('tool', [
-      { type: 'tool_result', tool_use_id: 'tu_missing', content: [{ type: 'text', text: 'x' }] },
+      {
+        type: 'tool_result',
+        tool_use_id: 'tu_missing',
+        content: [{ type: 'text', text: 'x' }],
+        is_error: false,
+      },
     ]);
     prepareHistory([msg('user', [{ type: 'text', text: 'q' }]), orphan], target, { logger });
     const warn = logger.warnings().find((w) => w.obj.event === 'history_repaired');
