@@ -37,6 +37,8 @@ export interface Connection {
   writeLock?: AsyncLock;
   /** PostgreSQL: the schema holding the tables. */
   schema?: string;
+  /** Texts redacted from the messages of driver errors (the URL, its password). */
+  secrets?: readonly string[];
 }
 
 /** How many compiled SQLite statements a store keeps for reuse. */
@@ -222,5 +224,5 @@ export async function connectPostgres(
     }),
     plugins: options.plugins ?? [],
   });
-  return { db, schema };
+  return { db, schema, secrets: options.secrets };
 }

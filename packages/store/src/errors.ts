@@ -1,4 +1,4 @@
-import { YourtoolError } from '@yourtool/core';
+import { type MessageViolation, YourtoolError } from '@yourtool/core';
 
 /** Base of every error the store throws on purpose; catch it to handle them all. */
 export class StoreError extends YourtoolError {}
@@ -77,20 +77,99 @@ export interface StoreInputIssue {
   message: string;
 }
 
-/** An argument is invalid (a message that fails core's schemas, a bad cursor, ...). */
+/** Options of {@link InvalidStoreInputError}'s constructor, for its subclasses. */
+export interface InvalidStoreInputErrorOptions {
+  /** The stable code (default `invalid_store_input`). */
+  code?: string;
+  /** Replaces the default message (`invalid <subject>: <path>: <problem>; ...`). */
+  message?: string;
+  /** The error that revealed the problem (e.g. the serializer's `TypeError`). */
+  cause?: unknown;
+}
+
+/**
+ * An argument is invalid (a message that fails core's schemas, text a database column cannot
+ * hold, a bad cursor, ...). Nothing was written.
+ */
 export class InvalidStoreInputError extends StoreError {
   /** What was being checked, e.g. `message 01JZ...`, `cursor`, `usage`. */
   readonly subject: string;
   /** Every problem found. */
   readonly issues: StoreInputIssue[];
 
-  constructor(subject: string, issues: StoreInputIssue[]) {
+  constructor(
+    subject: string,
+    issues: StoreInputIssue[],
+    options: InvalidStoreInputErrorOptions = {},
+  ) {
     super(
-      'invalid_store_input',
-      `invalid ${subject}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      options.code ?? 'invalid_store_input',
+      options.message ??
+        `invalid ${subject}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.subject = subject;
     this.issues = issues;
+  }
+}
+
+/**
+ * A message at `status: complete` breaks invariants of the canonical format (a tool message
+ * without `parent_tool_use_id`, a complete assistant message without usage, model, provider or
+ * routing, a block its role cannot hold, an id that is not a ULID, a newer `schema_version`,
+ * ...), as core's `validateMessage` reports them. The message names each rule broken and the
+ * message id. Nothing was written: not the message, nor any other message of the batch, nor
+ * the session's `updated_at`. Partial, cancelled and errored messages are not checked against
+ * these rules (canonical-format §5: validation runs only at `status: complete`).
+ */
+export class InvalidMessageError extends InvalidStoreInputError {
+  /** The id of the message refused. */
+  readonly messageId: string;
+  /** Every invariant broken, with its rule id (`tool-parent-id`, `assistant-usage`, ...). */
+  readonly violations: MessageViolation[];
+
+  constructor(messageId: string, violations: MessageViolation[]) {
+    super(
+      `message ${messageId}`,
+      violations.map((v) => ({ path: v.path, message: `${v.message} (rule ${v.rule})` })),
+      {
+        code: 'invalid_message',
+        message: `complete message ${messageId} breaks the canonical format's invariants, nothing was stored: ${violations
+          .map((v) => `[${v.rule}] ${v.path}: ${v.message}`)
+          .join('; ')}`,
+      },
+    );
+    this.messageId = messageId;
+    this.violations = violations;
+  }
+}
+
+/**
+ * A JSON value to store (a message's content or metadata, a session's routing policy) nests
+ * objects and arrays deeper than the limit (core's `DEFAULT_MAX_JSON_DEPTH`, 100 levels,
+ * counting the message or policy object itself as level 1). Nothing was written, and a row
+ * stored before keeps its previous content.
+ */
+export class JsonTooDeepError extends InvalidStoreInputError {
+  /** The limit exceeded. */
+  readonly maxDepth: number;
+  /** Where the first object or array past the limit is, for people (`content[1].input.a.a…`). */
+  readonly path: string;
+  /** The same path in full, root first. */
+  readonly segments: ReadonlyArray<string | number>;
+
+  constructor(
+    subject: string,
+    exceeded: { maxDepth: number; path: string; segments: ReadonlyArray<string | number> },
+  ) {
+    const problem = `nests objects and arrays more than ${exceeded.maxDepth} levels deep`;
+    super(subject, [{ path: exceeded.path, message: problem }], {
+      code: 'json_too_deep',
+      message: `invalid ${subject}: ${exceeded.path}: ${problem}; nothing was stored`,
+    });
+    this.maxDepth = exceeded.maxDepth;
+    this.path = exceeded.path;
+    this.segments = exceeded.segments;
   }
 }
 
@@ -128,5 +207,36 @@ export class StoreDependencyError extends StoreError {
       options,
     );
     this.packageName = packageName;
+  }
+}
+
+/**
+ * The database or its driver failed in a way the store has no specific error for: a lost
+ * connection, a busy database past its timeout, a missing table, a constraint nobody
+ * expected, ... The store catches every such error and throws this instead, so callers only
+ * ever see `StoreError`s. `cause` is the driver's error; `driverCode` its code, when it has
+ * one (PostgreSQL's SQLSTATE such as `42P01`, better-sqlite3's `SQLITE_BUSY`, ...). A write
+ * that fails this way is rolled back: what was stored before is unchanged. Known secrets of
+ * the connection (its password) are redacted from the message.
+ */
+export class StoreDriverError extends StoreError {
+  /** The store method that failed, e.g. `appendMessages`. */
+  readonly operation: string;
+  /** The driver's error code, when it has one. */
+  readonly driverCode: string | undefined;
+
+  constructor(
+    operation: string,
+    reason: string,
+    driverCode?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'store_driver_error',
+      `${operation} failed: ${reason}${driverCode === undefined ? '' : ` (${driverCode})`}`,
+      options,
+    );
+    this.operation = operation;
+    this.driverCode = driverCode;
   }
 }

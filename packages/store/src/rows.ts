@@ -40,19 +40,6 @@ function timestamp(table: CorruptRowError['table'], rowId: string, column: strin
   }
 }
 
-/** The row of a (validated) message. */
-export function messageToRow(message: Message, createdAtMicros: number): MessagesTable {
-  return {
-    id: message.id,
-    session_id: message.session_id,
-    role: message.role,
-    content_json: JSON.stringify(message.content),
-    metadata_json: JSON.stringify(message.metadata),
-    created_at: createdAtMicros,
-    schema_version: message.schema_version,
-  };
-}
-
 /**
  * Reads a message row through core's tolerant `parseMessage` (unknown block types skipped,
  * unknown metadata preserved, each with a WARN on `logger`). The row itself is never changed.

@@ -3,6 +3,7 @@ import {
   CorruptRowError,
   type CreateSessionInput,
   CURRENT_SCHEMA_VERSION,
+  epochMicrosToTimestamp,
   InvalidModelIdError,
   issuesFromZod,
   type LoadedMessages,
@@ -24,10 +25,20 @@ import {
   timestampToEpochMicros,
   type Usage,
   UsageSchema,
+  validateMessage,
   YourtoolError,
 } from '@yourtool/core';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import {
+  checkDepth,
+  checkKey,
+  checkMessageText,
+  checkTextColumn,
+  textColumnProblem,
+  toJsonText,
+  toStoreError,
+} from './checks.js';
 import {
   type Connection,
   connectPostgres,
@@ -41,6 +52,7 @@ import {
   DuplicateMessageError,
   DuplicateSessionError,
   DuplicateToolCallError,
+  InvalidMessageError,
   InvalidStoreInputError,
   MessageNotFoundError,
   SessionNotFoundError,
@@ -49,7 +61,7 @@ import {
   type StoreInputIssue,
 } from './errors.js';
 import { storeMigrationProvider } from './migrations.js';
-import { messageToRow, rowToMessage, rowToSession, rowToToolCall } from './rows.js';
+import { rowToMessage, rowToSession, rowToToolCall } from './rows.js';
 import { parseStoreUrl, redactStoreUrl } from './url.js';
 
 /** Options of {@link openStore}. */
@@ -149,10 +161,15 @@ function checkLimit(value: number | undefined, fallback: number, max: number, pa
   return limit;
 }
 
+/**
+ * The JSON text of an object column (a routing policy).
+ * @throws JsonTooDeepError, InvalidStoreInputError (a value JSON cannot hold) naming `subject`.
+ */
 function checkJsonObject(
   value: unknown,
   path: string,
   issues: StoreInputIssue[],
+  subject: string,
 ): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === null) return null;
@@ -160,12 +177,8 @@ function checkJsonObject(
     issues.push({ path, message: 'must be a JSON object or null' });
     return undefined;
   }
-  try {
-    return JSON.stringify(value);
-  } catch (error) {
-    issues.push({ path, message: `cannot be stored as JSON (${(error as Error).message})` });
-    return undefined;
-  }
+  checkDepth(value, subject, path);
+  return toJsonText(value, subject, path);
 }
 
 function checkModel(value: unknown, path: string, issues: StoreInputIssue[]) {
@@ -186,22 +199,107 @@ function checkModel(value: unknown, path: string, issues: StoreInputIssue[]) {
 interface CheckedMessage {
   message: Message;
   createdAt: number;
+  /** `content` as JSON text, serialized once, before the write. */
+  contentJson: string;
+  /** `metadata` as JSON text. */
+  metadataJson: string;
 }
 
-/** Validates a message against core's schemas (not its invariants: partial messages are fine). */
+/**
+ * Everything checked before a message is written, in this order: nesting depth (on the raw
+ * input, before anything recursive touches it), core's schemas, text columns (NUL, lone
+ * surrogates), serialization to JSON, and, for a message at `status: complete` only, core's
+ * `validateMessage` (canonical-format §5: partial, cancelled and errored messages may break
+ * the complete-only invariants). Linear in the size of the message.
+ */
 function checkMessage(input: Message): CheckedMessage {
   const id = isPlainObject(input) && typeof input.id === 'string' ? input.id : '(no id)';
+  const subject = `message ${id}`;
+  checkDepth(input, subject);
   const parsed = MessageSchema.safeParse(input);
   if (!parsed.success) {
-    throw new InvalidStoreInputError(`message ${id}`, issuesFromZod(parsed.error));
+    throw new InvalidStoreInputError(subject, issuesFromZod(parsed.error));
   }
+  const message = parsed.data;
+  let createdAt: number;
   try {
-    return { message: parsed.data, createdAt: timestampToEpochMicros(parsed.data.created_at) };
+    createdAt = timestampToEpochMicros(message.created_at);
   } catch (error) {
-    throw new InvalidStoreInputError(`message ${id}`, [
+    throw new InvalidStoreInputError(subject, [
       { path: 'created_at', message: (error as Error).message },
     ]);
   }
+  const issues: StoreInputIssue[] = [];
+  checkMessageText(message, issues);
+  if (issues.length > 0) throw new InvalidStoreInputError(subject, issues);
+  const contentJson = toJsonText(message.content, subject, 'content');
+  const metadataJson = toJsonText(message.metadata, subject, 'metadata');
+  if (message.metadata.status === 'complete') {
+    const result = validateMessage(message);
+    if (!result.ok) throw new InvalidMessageError(message.id, result.violations);
+  }
+  return { message, createdAt, contentJson, metadataJson };
+}
+
+/** The `messages` row of a checked message. */
+function messageRow(checked: CheckedMessage): MessagesTable {
+  const { message } = checked;
+  return {
+    id: message.id,
+    session_id: message.session_id,
+    role: message.role,
+    content_json: checked.contentJson,
+    metadata_json: checked.metadataJson,
+    created_at: checked.createdAt,
+    schema_version: message.schema_version,
+  };
+}
+
+/** A violation's identity, to tell the violations a change introduces from older ones. */
+function violationKey(violation: { rule: string; path: string }): string {
+  return `${violation.rule} ${violation.path}`;
+}
+
+/**
+ * A repricing of a complete message must not make it break an invariant (a cost without a
+ * `pricing_version`). Only the violations the new usage introduces count: a row stored before
+ * the store checked invariants (or by another implementation) can still be repriced. See
+ * docs/decisions/0060.
+ * @throws InvalidMessageError naming the rules the new metadata breaks.
+ */
+function checkRepricing(
+  row: MessagesTable,
+  stored: Record<string, unknown>,
+  next: Record<string, unknown>,
+): void {
+  if ((next.status ?? 'complete') !== 'complete') return;
+  let content: unknown = [];
+  try {
+    content = JSON.parse(row.content_json);
+  } catch {
+    // An unreadable content is a violation before and after alike: it does not count.
+  }
+  let createdAt: unknown = row.created_at;
+  try {
+    createdAt = epochMicrosToTimestamp(Number(row.created_at));
+  } catch {
+    // idem
+  }
+  const candidate = {
+    id: row.id,
+    session_id: row.session_id,
+    role: row.role,
+    content,
+    created_at: createdAt,
+    schema_version: Number(row.schema_version),
+  };
+  const before = new Set(
+    validateMessage({ ...candidate, metadata: stored }).violations.map(violationKey),
+  );
+  const introduced = validateMessage({ ...candidate, metadata: next }).violations.filter(
+    (v) => !before.has(violationKey(v)),
+  );
+  if (introduced.length > 0) throw new InvalidMessageError(row.id, introduced);
 }
 
 function toolCallStatusOf(message: Message): 'pending' | 'cancelled' {
@@ -228,6 +326,8 @@ export class SqlSessionStore implements SessionStore {
   readonly #db: Kysely<StoreDatabase>;
   readonly #connection: Connection;
   readonly #logger: Logger;
+  /** Redacted from driver errors (the connection's password). */
+  readonly #secrets: readonly string[];
   #closed = false;
 
   /** Use {@link openStore}. */
@@ -238,6 +338,7 @@ export class SqlSessionStore implements SessionStore {
     this.#connection = connection;
     this.#db = connection.db;
     this.#logger = logger;
+    this.#secrets = connection.secrets ?? [];
   }
 
   /**
@@ -250,6 +351,10 @@ export class SqlSessionStore implements SessionStore {
 
   /** Applies pending migrations. {@link openStore} does this unless told not to. */
   async migrate(): Promise<MigrationReport> {
+    return this.#guard('migrate', () => this.#migrate());
+  }
+
+  async #migrate(): Promise<MigrationReport> {
     this.#ensureOpen();
     const provider = storeMigrationProvider(this.dialect);
     const run = async (db: Kysely<StoreDatabase>) => {
@@ -294,8 +399,16 @@ export class SqlSessionStore implements SessionStore {
 
   // ---------------------------------------------------------------------------- sessions
 
-  /** Creates a session. @throws DuplicateSessionError when the id is taken. */
+  /**
+   * Creates a session.
+   * @throws DuplicateSessionError when the id is taken; InvalidStoreInputError (a text a
+   * column cannot hold, e.g. a NUL in `workspace_path`), JsonTooDeepError (`routing_policy`).
+   */
   async createSession(input: CreateSessionInput): Promise<SessionRecord> {
+    return this.#guard('createSession', () => this.#createSession(input));
+  }
+
+  async #createSession(input: CreateSessionInput): Promise<SessionRecord> {
     const issues: StoreInputIssue[] = [];
     if (!isPlainObject(input)) {
       throw new InvalidStoreInputError('session', [{ path: '$', message: 'must be an object' }]);
@@ -306,8 +419,11 @@ export class SqlSessionStore implements SessionStore {
     if (input.id !== undefined && (typeof input.id !== 'string' || input.id === '')) {
       issues.push({ path: 'id', message: 'must be a non-empty string' });
     }
+    checkTextColumn(input.workspace_path, 'workspace_path', issues);
+    checkTextColumn(input.id, 'id', issues);
     const activeModel = checkModel(input.active_model, 'active_model', issues);
-    const policy = checkJsonObject(input.routing_policy, 'routing_policy', issues);
+    checkTextColumn(activeModel, 'active_model', issues);
+    const policy = checkJsonObject(input.routing_policy, 'routing_policy', issues, 'session');
     if (issues.length > 0) throw new InvalidStoreInputError('session', issues);
     const now = nowEpochMicros();
     const row = {
@@ -341,13 +457,16 @@ export class SqlSessionStore implements SessionStore {
    * @throws CorruptRowError when its stored routing policy is unreadable.
    */
   async getSession(id: string): Promise<SessionRecord | null> {
-    this.#ensureOpen();
-    const row = await this.#db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? rowToSession(row) : null;
+    return this.#guard('getSession', async () => {
+      this.#ensureOpen();
+      checkKey(id, 'id');
+      const row = await this.#db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? rowToSession(row) : null;
+    });
   }
 
   /**
@@ -357,7 +476,14 @@ export class SqlSessionStore implements SessionStore {
   async listSessions(
     options: ListSessionsOptions = {},
   ): Promise<{ sessions: SessionRecord[]; next_cursor: string | null }> {
+    return this.#guard('listSessions', () => this.#listSessions(options));
+  }
+
+  async #listSessions(
+    options: ListSessionsOptions,
+  ): Promise<{ sessions: SessionRecord[]; next_cursor: string | null }> {
     this.#ensureOpen();
+    if (options.workspace_path !== undefined) checkKey(options.workspace_path, 'workspace_path');
     const limit = checkLimit(options.limit, DEFAULT_SESSION_PAGE, 1000, 'limit');
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
     const rows = await this.#db
@@ -398,6 +524,11 @@ export class SqlSessionStore implements SessionStore {
 
   /** Changes a session's workspace, active model or routing policy. */
   async updateSession(id: string, patch: SessionPatch): Promise<SessionRecord> {
+    return this.#guard('updateSession', () => this.#updateSession(id, patch));
+  }
+
+  async #updateSession(id: string, patch: SessionPatch): Promise<SessionRecord> {
+    checkKey(id, 'id');
     const issues: StoreInputIssue[] = [];
     if (!isPlainObject(patch)) {
       throw new InvalidStoreInputError('session patch', [
@@ -417,7 +548,9 @@ export class SqlSessionStore implements SessionStore {
     }
     const activeModel = checkModel(patch.active_model, 'active_model', issues);
     if (activeModel !== undefined) set.active_model = activeModel;
-    const policy = checkJsonObject(patch.routing_policy, 'routing_policy', issues);
+    checkTextColumn(set.workspace_path, 'workspace_path', issues);
+    checkTextColumn(set.active_model, 'active_model', issues);
+    const policy = checkJsonObject(patch.routing_policy, 'routing_policy', issues, 'session patch');
     if (policy !== undefined) set.routing_policy_json = policy;
     if (issues.length > 0) throw new InvalidStoreInputError('session patch', issues);
     const row = await this.#write(async (trx) => {
@@ -435,19 +568,32 @@ export class SqlSessionStore implements SessionStore {
    * (one per tool use; `provider_id` from `toolIdMap`), a tool message with the answer it
    * records on its call (`result_message_id`, `status`, `completed_at`).
    *
-   * @throws InvalidStoreInputError when the message fails core's schemas;
-   * SessionNotFoundError, DuplicateMessageError, DuplicateToolCallError. Nothing is written
-   * then.
+   * A message at `status: complete` must also keep the canonical format's invariants (core's
+   * `validateMessage`); partial, cancelled and errored messages need not.
+   *
+   * @throws InvalidStoreInputError when the message fails core's schemas or holds text a
+   * column cannot hold (a NUL in a tool name); InvalidMessageError (a complete message breaking
+   * an invariant, naming each rule); JsonTooDeepError; SessionNotFoundError,
+   * DuplicateMessageError, DuplicateToolCallError; StoreDriverError. Nothing is written then.
    */
   async appendMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
-    await this.appendMessages([message], options);
+    return this.#guard('appendMessage', () => this.#append([message], options));
   }
 
   /**
    * Appends many messages in a single transaction (all or nothing), e.g. to import a history
-   * or for bulk loads. Tool results may answer tool uses of the same batch.
+   * or for bulk loads. Tool results may answer tool uses of the same batch. Every message is
+   * checked as {@link appendMessage} checks it before anything is written: one refused message
+   * refuses the batch, and the sessions' `updated_at` do not change.
    */
-  async appendMessages(messages: readonly Message[], options: AppendMessageOptions = {}) {
+  async appendMessages(
+    messages: readonly Message[],
+    options: AppendMessageOptions = {},
+  ): Promise<void> {
+    return this.#guard('appendMessages', () => this.#append(messages, options));
+  }
+
+  async #append(messages: readonly Message[], options: AppendMessageOptions): Promise<void> {
     this.#ensureOpen();
     if (messages.length === 0) return;
     const checked = messages.map(checkMessage);
@@ -456,6 +602,7 @@ export class SqlSessionStore implements SessionStore {
       if (seen.has(message.id)) throw new DuplicateMessageError(message.id);
       seen.add(message.id);
     }
+    const toolCalls = checked.flatMap((c) => this.#toolCallRows(c, options));
     await this.#write(async (trx) => {
       const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
       // Bumping updated_at first also proves the sessions exist: one statement, not two.
@@ -470,10 +617,7 @@ export class SqlSessionStore implements SessionStore {
       }
       for (const batch of chunks(checked, ROWS_PER_STATEMENT)) {
         try {
-          await trx
-            .insertInto('messages')
-            .values(batch.map((c) => messageToRow(c.message, c.createdAt)))
-            .execute();
+          await trx.insertInto('messages').values(batch.map(messageRow)).execute();
         } catch (error) {
           if (uniqueViolationTable(error) === 'messages') {
             throw new DuplicateMessageError(batch[0]?.message.id ?? '');
@@ -481,10 +625,7 @@ export class SqlSessionStore implements SessionStore {
           throw error;
         }
       }
-      await this.#insertToolCalls(
-        trx,
-        checked.flatMap((c) => this.#toolCallRows(c, options)),
-      );
+      await this.#insertToolCalls(trx, toolCalls);
       for (const c of checked) await this.#recordAnswers(trx, c);
     });
   }
@@ -493,9 +634,15 @@ export class SqlSessionStore implements SessionStore {
    * Replaces a stored message's content and metadata, e.g. when it moves from `partial` to
    * `complete` or `cancelled`. Its position (`created_at`), session and role do not change.
    * New tool uses get their rows in the same transaction; a message now `cancelled` or
-   * `error` marks its still-pending tool calls `cancelled`.
+   * `error` marks its still-pending tool calls `cancelled`. The message is checked as
+   * {@link appendMessage} checks it (invariants too, when it is now `complete`) before
+   * anything is written: a refused update leaves the stored row exactly as it was.
    */
   async updateMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
+    return this.#guard('updateMessage', () => this.#updateMessage(message, options));
+  }
+
+  async #updateMessage(message: Message, options: AppendMessageOptions): Promise<void> {
     this.#ensureOpen();
     const checked = checkMessage(message);
     const next = checked.message;
@@ -515,13 +662,12 @@ export class SqlSessionStore implements SessionStore {
       }
       if (issues.length > 0)
         throw new InvalidStoreInputError(`update of message ${next.id}`, issues);
-      const row = messageToRow(next, Number(stored.created_at));
       await trx
         .updateTable('messages')
         .set({
-          content_json: row.content_json,
-          metadata_json: row.metadata_json,
-          schema_version: row.schema_version,
+          content_json: checked.contentJson,
+          metadata_json: checked.metadataJson,
+          schema_version: next.schema_version,
         })
         .where('id', '=', next.id)
         .execute();
@@ -533,7 +679,7 @@ export class SqlSessionStore implements SessionStore {
         .execute();
       const known = new Map(existing.map((r) => [r.id, r.provider_id]));
       const rows = this.#toolCallRows(
-        { message: next, createdAt: Number(stored.created_at) },
+        { ...checked, createdAt: Number(stored.created_at) },
         options,
       );
       await this.#insertToolCalls(
@@ -557,20 +703,23 @@ export class SqlSessionStore implements SessionStore {
           .where('status', '=', 'pending')
           .execute();
       }
-      await this.#recordAnswers(trx, { message: next, createdAt: Number(stored.created_at) });
+      await this.#recordAnswers(trx, { ...checked, createdAt: Number(stored.created_at) });
       await this.#touchSessions(trx, [next.session_id]);
     });
   }
 
   /** A single message, or `null`. @throws CorruptRowError when its row is unreadable. */
   async getMessage(id: string): Promise<Message | null> {
-    this.#ensureOpen();
-    const row = await this.#db
-      .selectFrom('messages')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? rowToMessage(row, this.#logger) : null;
+    return this.#guard('getMessage', async () => {
+      this.#ensureOpen();
+      checkKey(id, 'id');
+      const row = await this.#db
+        .selectFrom('messages')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? rowToMessage(row, this.#logger) : null;
+    });
   }
 
   /**
@@ -578,7 +727,12 @@ export class SqlSessionStore implements SessionStore {
    * `errors` and the rest still loads. @throws SessionNotFoundError.
    */
   async loadMessages(sessionId: string): Promise<LoadedMessages> {
+    return this.#guard('loadMessages', () => this.#loadMessages(sessionId));
+  }
+
+  async #loadMessages(sessionId: string): Promise<LoadedMessages> {
     this.#ensureOpen();
+    checkKey(sessionId, 'sessionId');
     await this.#requireSessions(this.#db, [sessionId]);
     const rows = await this.#db
       .selectFrom('messages')
@@ -598,7 +752,15 @@ export class SqlSessionStore implements SessionStore {
     sessionId: string,
     options: { after?: string | null; limit: number },
   ): Promise<MessagePage> {
+    return this.#guard('pageMessages', () => this.#pageMessages(sessionId, options));
+  }
+
+  async #pageMessages(
+    sessionId: string,
+    options: { after?: string | null; limit: number },
+  ): Promise<MessagePage> {
     this.#ensureOpen();
+    checkKey(sessionId, 'sessionId');
     const limit = checkLimit(options.limit, 100, MAX_PAGE, 'limit');
     const after = options.after ? decodeCursor(options.after) : undefined;
     await this.#requireSessions(this.#db, [sessionId]);
@@ -621,10 +783,14 @@ export class SqlSessionStore implements SessionStore {
   async *iterateMessages(options: IterateMessagesOptions = {}): AsyncGenerator<Message> {
     this.#ensureOpen();
     const batch = checkLimit(options.batchSize, DEFAULT_BATCH, MAX_PAGE, 'batchSize');
+    if (options.sessionId !== undefined) checkKey(options.sessionId, 'sessionId');
     let after: Position | undefined;
     for (;;) {
       options.signal?.throwIfAborted();
-      const rows = await this.#messagesAfter(options, after, batch);
+      const at = after;
+      const rows = await this.#guard('iterateMessages', () =>
+        this.#messagesAfter(options, at, batch),
+      );
       for (const row of rows) {
         options.signal?.throwIfAborted();
         try {
@@ -647,7 +813,12 @@ export class SqlSessionStore implements SessionStore {
    * @throws MessageNotFoundError; CorruptRowError when the row's metadata is unreadable.
    */
   async updateMessageUsage(messageId: string, usage: Usage): Promise<void> {
+    return this.#guard('updateMessageUsage', () => this.#updateMessageUsage(messageId, usage));
+  }
+
+  async #updateMessageUsage(messageId: string, usage: Usage): Promise<void> {
     this.#ensureOpen();
+    checkKey(messageId, 'messageId');
     const parsed = UsageSchema.safeParse(usage);
     if (!parsed.success) {
       throw new InvalidStoreInputError('usage', issuesFromZod(parsed.error, 'usage'));
@@ -655,7 +826,7 @@ export class SqlSessionStore implements SessionStore {
     await this.#write(async (trx) => {
       const row = await trx
         .selectFrom('messages')
-        .select(['id', 'metadata_json'])
+        .selectAll()
         .where('id', '=', messageId)
         .$if(this.dialect === 'postgres', (q) => q.forUpdate())
         .executeTakeFirst();
@@ -671,10 +842,12 @@ export class SqlSessionStore implements SessionStore {
       if (!isPlainObject(metadata)) {
         throw new CorruptRowError('messages', messageId, 'metadata_json is not a JSON object');
       }
+      const stored = { ...metadata };
       metadata.usage = parsed.data;
+      checkRepricing(row, stored, metadata);
       await trx
         .updateTable('messages')
-        .set({ metadata_json: JSON.stringify(metadata) })
+        .set({ metadata_json: toJsonText(metadata, `message ${messageId}`, 'metadata') })
         .where('id', '=', messageId)
         .execute();
     });
@@ -684,7 +857,12 @@ export class SqlSessionStore implements SessionStore {
 
   /** Every tool call of a session, in creation order. @throws SessionNotFoundError. */
   async listToolCalls(sessionId: string): Promise<ToolCallRecord[]> {
+    return this.#guard('listToolCalls', () => this.#listToolCalls(sessionId));
+  }
+
+  async #listToolCalls(sessionId: string): Promise<ToolCallRecord[]> {
     this.#ensureOpen();
+    checkKey(sessionId, 'sessionId');
     await this.#requireSessions(this.#db, [sessionId]);
     const rows = await this.#db
       .selectFrom('tool_calls')
@@ -698,7 +876,12 @@ export class SqlSessionStore implements SessionStore {
 
   /** Tool calls of a session still `pending` (no result, not cancelled). */
   async findUnansweredToolCalls(sessionId: string): Promise<ToolCallRecord[]> {
+    return this.#guard('findUnansweredToolCalls', () => this.#findUnansweredToolCalls(sessionId));
+  }
+
+  async #findUnansweredToolCalls(sessionId: string): Promise<ToolCallRecord[]> {
     this.#ensureOpen();
+    checkKey(sessionId, 'sessionId');
     await this.#requireSessions(this.#db, [sessionId]);
     const rows = await this.#db
       .selectFrom('tool_calls')
@@ -713,7 +896,12 @@ export class SqlSessionStore implements SessionStore {
 
   /** How many tool calls of a session failed (their result had `is_error: true`). */
   async countFailedToolCalls(sessionId: string): Promise<number> {
+    return this.#guard('countFailedToolCalls', () => this.#countFailedToolCalls(sessionId));
+  }
+
+  async #countFailedToolCalls(sessionId: string): Promise<number> {
     this.#ensureOpen();
+    checkKey(sessionId, 'sessionId');
     await this.#requireSessions(this.#db, [sessionId]);
     const row = await this.#db
       .selectFrom('tool_calls')
@@ -729,7 +917,12 @@ export class SqlSessionStore implements SessionStore {
    * that contradicts an earlier one is skipped with a WARN.
    */
   async loadToolIdMap(sessionId: string): Promise<ToolIdMap> {
+    return this.#guard('loadToolIdMap', () => this.#loadToolIdMap(sessionId));
+  }
+
+  async #loadToolIdMap(sessionId: string): Promise<ToolIdMap> {
     this.#ensureOpen();
+    checkKey(sessionId, 'sessionId');
     await this.#requireSessions(this.#db, [sessionId]);
     const rows = await this.#db
       .selectFrom('tool_calls')
@@ -763,10 +956,23 @@ export class SqlSessionStore implements SessionStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#db.destroy();
+    await this.#guard('close', () => this.#db.destroy());
   }
 
   // ---------------------------------------------------------------------------- internals
+
+  /**
+   * Runs a store operation so that whatever fails in it surfaces as a `StoreError`: the
+   * store's own errors as they are, anything from the driver or the database as a
+   * `StoreDriverError` naming `operation`, its code and cause, secrets redacted.
+   */
+  async #guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toStoreError(operation, error, this.#secrets);
+    }
+  }
 
   #ensureOpen(): void {
     if (this.#closed) throw new StoreError('store_closed', `the store ${this.url} is closed`);
@@ -839,6 +1045,12 @@ export class SqlSessionStore implements SessionStore {
       if (block.type !== 'tool_use') continue;
       const providerId =
         provider !== null ? (options.toolIdMap?.getProviderId(provider, block.id) ?? null) : null;
+      const problem = providerId === null ? undefined : textColumnProblem(providerId);
+      if (problem !== undefined) {
+        throw new InvalidStoreInputError(`message ${message.id}`, [
+          { path: `toolIdMap (provider id of ${block.id})`, message: problem },
+        ]);
+      }
       rows.push({
         id: block.id,
         session_id: message.session_id,

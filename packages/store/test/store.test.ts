@@ -358,9 +358,14 @@ describe.each(targets())('store on $name', ({ make }) => {
       await expect(store.updateMessage(userText(session_id, 'never stored'))).rejects.toThrow(
         MessageNotFoundError,
       );
-      await expect(store.updateMessage({ ...complete, role: 'user' })).rejects.toThrow(
-        /role: is "assistant" in the store/,
-      );
+      // (user content: a user message holding a tool use would be refused for that first)
+      await expect(
+        store.updateMessage({
+          ...complete,
+          role: 'user',
+          content: [{ type: 'text', text: 'x' }],
+        }),
+      ).rejects.toThrow(/role: is "assistant" in the store/);
     });
 
     it('refuses invalid messages, duplicates and unknown sessions, storing nothing', async () => {
@@ -695,6 +700,13 @@ describe.each(targets())('store on $name', ({ make }) => {
       ];
       const unpriced = assistantWithTools(session_id, [{ name: 'c' }], {
         model: 'acme:private',
+        provider: 'acme',
+        routing: {
+          mode: 'default',
+          chosen_model: 'acme:private',
+          reason: 'default',
+          alternatives_considered: [],
+        },
         usage: stale,
       });
       const all = [userText(session_id, 'q'), ...priced, unpriced];
