@@ -327,8 +327,19 @@ function keepsSourceText(key: unknown): boolean {
 }
 
 /**
+ * How much alias expansion a price table may ask for: the `yaml` library's `maxAliasCount`
+ * (each alias resolution counts the aliases inside what it copies). A hand-written table that
+ * shares a few price entries through anchors stays far below it; a "billion laughs" document,
+ * whose aliases multiply one another, exceeds it after a few levels instead of expanding to
+ * gigabytes. See docs/decisions/0064.
+ */
+export const MAX_PRICE_TABLE_ALIAS_COUNT = 100;
+
+/**
  * Parses YAML keeping every rate exactly as written: `0.30` stays the decimal string `"0.30"`
  * rather than the float 0.3, so figures with more than 15 significant digits survive intact.
+ * Alias expansion is bounded ({@link MAX_PRICE_TABLE_ALIAS_COUNT}); a document past the bound
+ * is a {@link PriceTableError} naming the origin, never the `yaml` library's `ReferenceError`.
  */
 function parseYaml(text: string, origin: string | undefined): unknown {
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
@@ -348,7 +359,14 @@ function parseYaml(text: string, origin: string | undefined): unknown {
       }
     },
   });
-  return doc.toJS();
+  try {
+    return doc.toJS({ maxAliasCount: MAX_PRICE_TABLE_ALIAS_COUNT });
+  } catch (cause) {
+    // The yaml library throws a ReferenceError when the aliases expand past the bound.
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    const message = `cannot be expanded to data (aliases may expand at most ${MAX_PRICE_TABLE_ALIAS_COUNT} times): ${detail}`;
+    throw new PriceTableError([{ path: '$', message }], origin, { cause });
+  }
 }
 
 /**

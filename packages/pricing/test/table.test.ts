@@ -263,3 +263,52 @@ models:
     await expect(readPriceTableFile(bad)).rejects.toThrow(bad);
   });
 });
+
+describe('YAML aliases', () => {
+  /** A "billion laughs" price table: each level's list holds nine aliases of the level before. */
+  function aliasBomb(levels: number): string {
+    const lines = ['pricing_version: v', 'effective_date: 2026-01-01', 'source: s'];
+    lines.push('l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]');
+    for (let i = 1; i < levels; i++) {
+      lines.push(`l${i}: &l${i} [${Array.from({ length: 9 }, () => `*l${i - 1}`).join(', ')}]`);
+    }
+    lines.push(`models: *l${levels - 1}`);
+    return `${lines.join('\n')}\n`;
+  }
+
+  it('refuses an alias bomb file with a PriceTableError naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pricing-'));
+    const file = join(dir, 'prices.yaml');
+    // 9^10 (about 3.5 billion) strings once expanded
+    writeFileSync(file, aliasBomb(10));
+    const error = await readPriceTableFile(file).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PriceTableError);
+    const typed = error as PriceTableError;
+    expect(typed.code).toBe('invalid_price_table');
+    expect(typed.origin).toBe(file);
+    expect(typed.message).toContain(file);
+    expect(typed.message).toMatch(/alias/i);
+    expect(typed.cause).toBeInstanceOf(Error);
+    // the same for an override layer
+    const overrides = join(dir, 'overrides.yaml');
+    writeFileSync(overrides, aliasBomb(10));
+    await expect(readPriceOverridesFile(overrides)).rejects.toThrow(PriceTableError);
+    await expect(readPriceOverridesFile(overrides)).rejects.toThrow(overrides);
+  });
+
+  it('still reads a table that shares a price entry through an anchor', () => {
+    const table = parsePriceTable(`
+pricing_version: v
+effective_date: 2026-01-01
+source: s
+models:
+  openai:gpt-5: &shared { input_per_mtok_usd: 1.25, output_per_mtok_usd: 10.00 }
+  openai:gpt-5-2026: *shared
+`);
+    expect(table.models['openai:gpt-5-2026']).toEqual(table.models['openai:gpt-5']);
+    expect(table.models['openai:gpt-5-2026']?.output_per_mtok_usd).toBe('10.00');
+  });
+});
