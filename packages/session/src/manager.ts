@@ -53,13 +53,27 @@ export class UnknownSessionError extends YourtoolError {
 /** A request to run a tool whose side effects need consent. */
 export interface ConfirmationRequest {
   session_id: string;
+  /** The tool's name. */
   tool: string;
   side_effects: RegisteredTool['definition']['side_effects'];
+  /** The tool input the model asked for (already validated against the tool's schema). */
   input: Record<string, unknown>;
+  /** Canonical tool use id. */
   tool_use_id: string;
+  /**
+   * The turn's signal. It aborts when the turn is cancelled (`cancel(sessionId)`, the `send`
+   * signal, or the consumer stopping its iteration): close the prompt then. The turn does not
+   * wait for an answer after that; the tool is not run and its stored result says the turn
+   * was cancelled.
+   */
+  signal: AbortSignal;
 }
 
-/** Decides whether a write, execute or network tool may run. */
+/**
+ * Decides whether a write, execute or network tool may run: `true` runs it, anything else
+ * refuses it. A hook that throws (or rejects) refuses it too, with the error's message in the
+ * stored result. The wait for the answer ends when `request.signal` aborts.
+ */
 export type ConfirmHook = (request: ConfirmationRequest) => boolean | Promise<boolean>;
 
 /** Context handed to system prompt parts. */
@@ -113,6 +127,38 @@ interface ActiveTurn {
   controller: AbortController;
 }
 
+/** What a wait raced against the turn's signal resolves to when the signal wins. */
+const ABORTED: unique symbol = Symbol('aborted');
+
+/**
+ * Waits for `work` unless `signal` aborts first (then resolves to {@link ABORTED} at once and
+ * ignores whatever `work` does later). A rejection of `work` before the abort rejects.
+ */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.resolve(ABORTED);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The stored result of a tool the cancelled turn did not run (decision 0067). */
+const notRunText = (tool: string) =>
+  `The turn was cancelled before ${tool} ran, so it was not run.`;
+
 const ZERO_USAGE: TokenUsage = {
   input_tokens: 0,
   output_tokens: 0,
@@ -127,8 +173,10 @@ const ZERO_USAGE: TokenUsage = {
  * model, provider, routing record, usage with cost and pricing version), emits `llm.call_*`,
  * runs requested tools (asking consent for write, execute and network side effects), stores
  * their results, and loops until the model ends its turn or the step limit. Cancelling stores
- * the partial assistant message as `cancelled`. Resuming a stored session on another model
- * replays its whole history through the new adapter.
+ * the partial assistant message as `cancelled`, runs no further confirmation or tool, and
+ * answers every tool use left without a result (decision 0067). Every wait of a turn (the
+ * provider stream, the confirmation hook, a tool run) ends when the turn is cancelled.
+ * Resuming a stored session on another model replays its whole history through the new adapter.
  */
 export class SessionManager {
   readonly #options: SessionManagerOptions;
@@ -211,6 +259,12 @@ export class SessionManager {
    * Runs one turn. Yields the stream events of every model call and the session's own events;
    * the last is `session.turn_complete`. An adapter failure is stored (the assistant message
    * with status `error`), reported in the result and in `llm.call_failed`, then thrown.
+   *
+   * A consumer that stops iterating early (`break`, `return()`, a throw in its loop body)
+   * cancels the turn: the call in progress is cancelled and its assistant message stored as
+   * `cancelled` with the usage reported so far and its cost, unanswered tool uses get a
+   * "not run" result, nothing more runs, and the session is free for the next turn once the
+   * loop has exited (decisions 0066, 0067).
    */
   async *send(
     sessionId: string,
@@ -224,7 +278,7 @@ export class SessionManager {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     this.#active.set(sessionId, { controller });
     try {
-      yield* this.#turn(sessionId, input, options, controller.signal);
+      yield* this.#turn(sessionId, input, options, controller);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       this.#active.delete(sessionId);
@@ -235,9 +289,10 @@ export class SessionManager {
     sessionId: string,
     input: string | ContentBlock[],
     options: SendOptions,
-    signal: AbortSignal,
+    controller: AbortController,
   ): AsyncGenerator<SessionEvent, void, undefined> {
     const { store } = this.#options;
+    const signal = controller.signal;
     const session = await this.#session(sessionId);
     const loaded = await store.loadMessages(sessionId);
     for (const error of loaded.errors) {
@@ -267,88 +322,166 @@ export class SessionManager {
     let steps = 0;
     let failure: AdapterError | null = null;
 
-    while (steps < maxSteps) {
-      if (signal.aborted) {
-        end = 'cancelled';
-        break;
+    // Tool uses of this turn's stored assistant messages that have no stored result yet: a
+    // cancelled or abandoned turn answers them (decision 0067), so every tool use in the
+    // history keeps its result.
+    const unanswered = new Map<string, ToolUseBlock>();
+    const keepAssistant = (message: Message) => {
+      history.push(message);
+      stored.push(message);
+      for (const block of message.content) {
+        if (block.type === 'tool_use') unanswered.set(block.id, block);
       }
-      steps++;
-      const decision = this.#options.router.route({
-        session_id: sessionId,
-        messages: history,
-        tools,
-        system_prompt: systemPrompt,
-        output_schema: options.output_schema ?? null,
-        max_output_tokens: this.#maxOutputTokens(),
-        thinking: options.thinking ?? false,
-        override: options.model ?? null,
-        sticky: session.active_model,
-        tier: options.tier ?? null,
-        workspace_path: session.workspace_path,
-      });
-      yield {
-        type: 'session.routed',
-        step: steps,
-        model: decision.model,
-        decision: decision.record,
-        trace: decision.trace,
-      };
-
-      const call = this.#call(
-        decision,
-        history,
-        systemPrompt,
-        toolIdMap,
-        options,
-        signal,
-        sessionId,
-      );
-      let outcome: CallOutcome | undefined;
-      for (;;) {
-        const next = await call.next();
-        if (next.done) {
-          outcome = next.value;
-          break;
-        }
-        yield next.value;
-      }
-      if (outcome.message) {
-        history.push(outcome.message);
-        stored.push(outcome.message);
-        yield { type: 'session.assistant_message', step: steps, message: outcome.message };
-      }
-      if (outcome.error) {
-        failure = outcome.error;
-        end = outcome.error instanceof CancelledError ? 'cancelled' : 'error';
-        break;
-      }
-      end = outcome.stop_reason;
-      if (end === 'cancelled' || end === 'error') break;
-
-      const uses = (outcome.message?.content ?? []).filter(
-        (b): b is ToolUseBlock => b.type === 'tool_use',
-      );
-      if (uses.length === 0) break;
-      for (const use of uses) {
-        const result = await this.#runTool(session, use, signal);
-        await store.appendMessage(result.message);
-        history.push(result.message);
-        stored.push(result.message);
-        yield {
+    };
+    const keepToolResult = async (
+      use: ToolUseBlock,
+      result: { message: Message; is_error: boolean },
+    ) => {
+      await store.appendMessage(result.message);
+      unanswered.delete(use.id);
+      history.push(result.message);
+      stored.push(result.message);
+    };
+    /** Stores a "not run" result for every unanswered tool use; returns their events. */
+    const answerUnanswered = async (step: number): Promise<SessionEvent[]> => {
+      const events: SessionEvent[] = [];
+      for (const use of [...unanswered.values()]) {
+        const result = this.#toolReply(session, use, notRunText(use.name), true);
+        await keepToolResult(use, result);
+        events.push({
           type: 'session.tool_result',
-          step: steps,
+          step,
           message: result.message,
           tool_name: use.name,
-          is_error: result.is_error,
-        };
+          is_error: true,
+        });
       }
-      if (steps >= maxSteps) {
-        end = 'max_steps';
+      return events;
+    };
+
+    // The model call in progress, if any. A consumer that stops iterating (`break`) leaves the
+    // turn while a call streams or before the tools ran: the `finally` below ends it.
+    let call: AsyncGenerator<StreamEvent, CallOutcome, undefined> | null = null;
+    let settled = false;
+    let throwing = false;
+    /**
+     * Ends a turn left early: the consumer stopped iterating, or something threw. Nothing more
+     * runs; the call in progress is cancelled and pulled to its end (its row stored as
+     * `cancelled` with the usage seen so far and its cost), and every unanswered tool use gets
+     * its result (decisions 0066, 0067). A failure here is thrown unless another error is
+     * already on its way out, which it must not hide (then it is logged).
+     */
+    const finishEarly = async (failing: boolean): Promise<void> => {
+      controller.abort();
+      try {
+        if (call) {
+          let next: IteratorResult<StreamEvent, CallOutcome | undefined>;
+          do next = await call.next();
+          while (!next.done);
+          call = null;
+          if (next.value?.message) keepAssistant(next.value.message);
+        }
+        await answerUnanswered(steps);
+      } catch (cleanup) {
+        if (!failing) throw cleanup;
         this.#logger.warn(
-          { event: 'max_steps', session_id: sessionId, steps },
-          `the turn stopped after ${steps} model calls`,
+          {
+            event: 'turn_cleanup_failed',
+            session_id: sessionId,
+            error: cleanup instanceof Error ? cleanup.message : String(cleanup),
+          },
+          'could not finish the stored turn after it ended early',
         );
       }
+    };
+
+    try {
+      while (steps < maxSteps) {
+        if (signal.aborted) {
+          end = 'cancelled';
+          break;
+        }
+        steps++;
+        const decision = this.#options.router.route({
+          session_id: sessionId,
+          messages: history,
+          tools,
+          system_prompt: systemPrompt,
+          output_schema: options.output_schema ?? null,
+          max_output_tokens: this.#maxOutputTokens(),
+          thinking: options.thinking ?? false,
+          override: options.model ?? null,
+          sticky: session.active_model,
+          tier: options.tier ?? null,
+          workspace_path: session.workspace_path,
+        });
+        yield {
+          type: 'session.routed',
+          step: steps,
+          model: decision.model,
+          decision: decision.record,
+          trace: decision.trace,
+        };
+
+        call = this.#call(decision, history, systemPrompt, toolIdMap, options, signal, sessionId);
+        let outcome: CallOutcome | undefined;
+        for (;;) {
+          const next = await call.next();
+          if (next.done) {
+            outcome = next.value;
+            break;
+          }
+          yield next.value;
+        }
+        call = null;
+        if (outcome.message) {
+          keepAssistant(outcome.message);
+          yield { type: 'session.assistant_message', step: steps, message: outcome.message };
+        }
+        if (outcome.error) {
+          failure = outcome.error;
+          end = outcome.error instanceof CancelledError ? 'cancelled' : 'error';
+          break;
+        }
+        end = outcome.stop_reason;
+        if (end === 'cancelled' || end === 'error') break;
+
+        const uses = [...unanswered.values()];
+        if (uses.length === 0) break;
+        for (const use of uses) {
+          // #runTool checks the signal before the confirmation and before the run: after a
+          // cancel, the remaining calls are answered without running.
+          const result = await this.#runTool(session, use, signal);
+          await keepToolResult(use, result);
+          yield {
+            type: 'session.tool_result',
+            step: steps,
+            message: result.message,
+            tool_name: use.name,
+            is_error: result.is_error,
+          };
+        }
+        if (signal.aborted) {
+          end = 'cancelled';
+          break;
+        }
+        if (steps >= maxSteps) {
+          end = 'max_steps';
+          this.#logger.warn(
+            { event: 'max_steps', session_id: sessionId, steps },
+            `the turn stopped after ${steps} model calls`,
+          );
+        }
+      }
+      if (end === 'cancelled') {
+        for (const event of await answerUnanswered(steps)) yield event;
+      }
+      settled = true;
+    } catch (error) {
+      throwing = true;
+      throw error;
+    } finally {
+      if (!settled) await finishEarly(throwing);
     }
 
     const costs = stored.flatMap((m) =>
@@ -598,12 +731,14 @@ export class SessionManager {
     });
   }
 
-  async #runTool(
+  /** A TOOL message answering `use`. */
+  #toolReply(
     session: SessionRecord,
     use: ToolUseBlock,
-    signal: AbortSignal,
-  ): Promise<{ message: Message; is_error: boolean }> {
-    const reply = (content: string | ToolResultContentBlock[], is_error: boolean) => ({
+    content: string | ToolResultContentBlock[],
+    is_error: boolean,
+  ): { message: Message; is_error: boolean } {
+    return {
       is_error,
       message: createMessage({
         session_id: session.id,
@@ -611,7 +746,21 @@ export class SessionManager {
         content: [toolResultBlock(use.id, content, is_error)],
         metadata: { parent_tool_use_id: use.id },
       }),
-    });
+    };
+  }
+
+  /**
+   * Runs one tool use and returns its result; never throws. The turn's signal is checked before
+   * the confirmation and before the run, and both waits end when it aborts (decision 0067).
+   */
+  async #runTool(
+    session: SessionRecord,
+    use: ToolUseBlock,
+    signal: AbortSignal,
+  ): Promise<{ message: Message; is_error: boolean }> {
+    const reply = (content: string | ToolResultContentBlock[], is_error: boolean) =>
+      this.#toolReply(session, use, content, is_error);
+    if (signal.aborted) return reply(notRunText(use.name), true);
     const tool = this.#tools.get(use.name);
     if (!tool) return reply(`There is no tool named "${use.name}".`, true);
     const checked = validateToolInput(tool.definition, use.input);
@@ -623,34 +772,63 @@ export class SessionManager {
     }
     if (CONFIRMED_SIDE_EFFECTS.has(tool.definition.side_effects)) {
       const confirm = this.#options.confirm;
-      const allowed = confirm
-        ? await confirm({
-            session_id: session.id,
-            tool: use.name,
-            side_effects: tool.definition.side_effects,
-            input: use.input,
-            tool_use_id: use.id,
-          })
-        : false;
-      if (!allowed) {
+      if (!confirm) {
         return reply(
-          confirm
-            ? `The user declined to run ${use.name}.`
-            : `${use.name} has ${tool.definition.side_effects} side effects and no confirmation handler is configured, so it was not run.`,
+          `${use.name} has ${tool.definition.side_effects} side effects and no confirmation handler is configured, so it was not run.`,
           true,
         );
       }
+      let allowed: boolean | typeof ABORTED;
+      try {
+        allowed = await unlessAborted(
+          Promise.resolve().then(() =>
+            confirm({
+              session_id: session.id,
+              tool: use.name,
+              side_effects: tool.definition.side_effects,
+              input: use.input,
+              tool_use_id: use.id,
+              signal,
+            }),
+          ),
+          signal,
+        );
+      } catch (error) {
+        return reply(
+          `The confirmation for ${use.name} failed (${errorText(error)}), so it was not run.`,
+          true,
+        );
+      }
+      if (allowed === ABORTED) {
+        return reply(
+          `The turn was cancelled while ${use.name} waited for confirmation, so it was not run.`,
+          true,
+        );
+      }
+      if (!allowed) return reply(`The user declined to run ${use.name}.`, true);
+      if (signal.aborted) return reply(notRunText(use.name), true);
     }
     try {
-      const output = await tool.run(use.input, {
-        session_id: session.id,
-        tool_use_id: use.id,
-        workspace_path: session.workspace_path,
+      const output = await unlessAborted(
+        Promise.resolve().then(() =>
+          tool.run(use.input, {
+            session_id: session.id,
+            tool_use_id: use.id,
+            workspace_path: session.workspace_path,
+            signal,
+          }),
+        ),
         signal,
-      });
+      );
+      if (output === ABORTED) {
+        return reply(
+          `The turn was cancelled while ${use.name} was running; it was told to stop, and what it did before stopping is unknown.`,
+          true,
+        );
+      }
       return reply(output, false);
     } catch (error) {
-      return reply(`${use.name} failed: ${(error as Error).message ?? String(error)}`, true);
+      return reply(`${use.name} failed: ${errorText(error)}`, true);
     }
   }
 
@@ -685,4 +863,9 @@ interface CallOutcome {
   message: Message | null;
   stop_reason: TurnEnd;
   error: AdapterError | null;
+}
+
+/** The message of a thrown value, for a tool result. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

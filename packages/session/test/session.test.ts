@@ -13,6 +13,7 @@ import {
   type BusEvent,
   createEventBus,
   createMemoryLogger,
+  type Message,
   ServerError,
   type StreamEvent,
   validateHistory,
@@ -29,11 +30,13 @@ import {
 } from '@yourtool/router';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  type ConfirmationRequest,
   type SessionEvent,
   SessionManager,
   type SessionManagerOptions,
+  type ToolHandler,
   ToolRegistry,
   TurnInProgressError,
 } from '../src/index.js';
@@ -519,5 +522,279 @@ describe('SessionManager', () => {
     );
     h.manager.cancel(session.id);
     while (!(await first.next()).done) {}
+  });
+});
+
+describe('SessionManager reliability: cancel and abandon', () => {
+  // nothing of ours (nor the SDKs below) writes to the console, even on these paths
+  const consoleMethods = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
+  let consoleSpies: Array<ReturnType<typeof vi.spyOn>> = [];
+  beforeEach(() => {
+    consoleSpies = consoleMethods.map((method) => vi.spyOn(console, method));
+  });
+  afterEach(() => {
+    for (const spy of consoleSpies) {
+      expect(spy.mock.calls, 'console output').toEqual([]);
+      spy.mockRestore();
+    }
+  });
+
+  const writeTool = (run: ToolHandler['run']): ToolHandler => ({
+    definition: {
+      name: 'read_file',
+      description: 'Pretend reading is a write, to test consent and cancellation.',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+      side_effects: 'write',
+    },
+    run,
+  });
+  const toolResults = (messages: readonly Message[]) =>
+    messages.flatMap((m) =>
+      m.content.flatMap((b) =>
+        b.type === 'tool_result'
+          ? [
+              {
+                tool_use_id: b.tool_use_id,
+                is_error: b.is_error,
+                text: b.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
+              },
+            ]
+          : [],
+      ),
+    );
+  const toolUseIds = (messages: readonly Message[]) =>
+    messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])));
+  /** A later turn works (no TurnInProgressError) and sends every stored tool result. */
+  async function nextTurnWorks(h: Harness, sessionId: string): Promise<void> {
+    server.reset();
+    server.enqueue(...fixture('text-stream'));
+    const result = await h.manager.sendAndWait(sessionId, 'Say hello.');
+    expect(result.end).toBe('end_turn');
+    const body = server.requests[0]?.body as {
+      messages: Array<{ role: string; content: Array<{ type: string; tool_use_id?: string }> }>;
+    };
+    const sentUses = body.messages.flatMap((m) => m.content.filter((b) => b.type === 'tool_use'));
+    const sentResults = body.messages.flatMap((m) =>
+      m.content.filter((b) => b.type === 'tool_result'),
+    );
+    expect(sentResults).toHaveLength(sentUses.length);
+    // none of them is core's replay repair: the session stored a result for each
+    expect(h.logger.warnings().filter((w) => w.obj.kind === 'synthetic_tool_result')).toEqual([]);
+  }
+
+  it('a cancel while the confirmation is unanswered ends the turn, runs nothing and unlocks the session', async () => {
+    const runs: string[] = [];
+    const requests: ConfirmationRequest[] = [];
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const h = await harness({
+      tools: new ToolRegistry([
+        writeTool(({ path }) => {
+          runs.push(String(path));
+          return 'written';
+        }),
+      ]),
+      confirm: (request) => {
+        requests.push(request);
+        asked();
+        return new Promise<boolean>(() => {}); // the user never answers
+      },
+    });
+    server.enqueue(...fixture('tool-call-stream'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const turn = collect(h.manager.send(session.id, 'Summarize README.md'));
+    await askedOnce;
+    expect(requests[0]?.signal.aborted).toBe(false);
+    expect(h.manager.cancel(session.id)).toBe(true);
+    const { events, error } = await turn;
+    expect(error).toBeUndefined();
+    expect(requests[0]?.signal.aborted, 'the hook was given the turn signal').toBe(true);
+    const done = events.at(-1);
+    expect(done?.type === 'session.turn_complete' && done.result.end).toBe('cancelled');
+    expect(runs).toEqual([]);
+    expect(h.manager.cancel(session.id), 'the session is unlocked').toBe(false);
+
+    const { messages } = await h.store.loadMessages(session.id);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(toolResults(messages)).toEqual([
+      {
+        tool_use_id: toolUseIds(messages)[0],
+        is_error: true,
+        text: 'The turn was cancelled while read_file waited for confirmation, so it was not run.',
+      },
+    ]);
+    expect(validateHistory(messages).ok).toBe(true);
+    expect(
+      events.filter((e) => e.type === 'session.tool_result').map((e) => e.type),
+      'the stored result was reported',
+    ).toHaveLength(1);
+    await nextTurnWorks(h, session.id);
+  });
+
+  it('a cancel during the first of two tool calls runs nothing more, and tools get the turn signal', async () => {
+    const runs: Array<{ path: string; abortedAtStart: boolean }> = [];
+    const confirmed: string[] = [];
+    let started!: () => void;
+    const firstStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let firstSignal: AbortSignal | undefined;
+    const h = await harness({
+      tools: new ToolRegistry([
+        writeTool(({ path }, context) => {
+          runs.push({ path: String(path), abortedAtStart: context.signal.aborted });
+          firstSignal ??= context.signal;
+          started();
+          // a well-behaved tool: stops when the turn is cancelled
+          return new Promise((resolve) => {
+            context.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+          });
+        }),
+      ]),
+      confirm: (request) => {
+        confirmed.push(String(request.input.path));
+        return true;
+      },
+    });
+    server.enqueue(...fixture('parallel-tool-calls'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const turn = collect(h.manager.send(session.id, 'Read README.md and LICENSE'));
+    await firstStarted;
+    expect(h.manager.cancel(session.id)).toBe(true);
+    const { events, error } = await turn;
+    expect(error).toBeUndefined();
+    expect(firstSignal?.aborted, 'the running tool got the turn signal').toBe(true);
+    expect(runs).toEqual([{ path: 'README.md', abortedAtStart: false }]);
+    expect(confirmed, 'no confirmation is asked after the cancel').toEqual(['README.md']);
+    const done = events.at(-1);
+    expect(done?.type === 'session.turn_complete' && done.result).toMatchObject({
+      end: 'cancelled',
+      steps: 1,
+    });
+
+    const { messages } = await h.store.loadMessages(session.id);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    const [first, second] = toolUseIds(messages);
+    expect(toolResults(messages)).toEqual([
+      {
+        tool_use_id: first,
+        is_error: true,
+        text: 'The turn was cancelled while read_file was running; it was told to stop, and what it did before stopping is unknown.',
+      },
+      {
+        tool_use_id: second,
+        is_error: true,
+        text: 'The turn was cancelled before read_file ran, so it was not run.',
+      },
+    ]);
+    expect(validateHistory(messages).ok).toBe(true);
+    expect(server.requests, 'no model call after the cancel').toHaveLength(1);
+    await nextTurnWorks(h, session.id);
+  });
+
+  it('a consumer that stops iterating leaves a finished, priced row and an unlocked session', async () => {
+    const h = await harness();
+    server.enqueue(...fixture('cancel-mid-text'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    let deltas = 0;
+    for await (const event of h.manager.send(session.id, 'Say hello.')) {
+      if (event.type === 'text.delta') {
+        deltas++;
+        break; // the UI's client went away
+      }
+    }
+    expect(deltas).toBe(1);
+    expect(h.manager.cancel(session.id), 'the session is unlocked').toBe(false);
+
+    // read the row back through a fresh connection to the SQLite file
+    const reopened = await openStore(`sqlite:${h.dbPath}`);
+    const { messages } = await reopened.loadMessages(session.id);
+    await reopened.close();
+    expect(messages.map((m) => [m.role, m.metadata.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'cancelled'],
+    ]);
+    expect(messages[1]?.content).toEqual([{ type: 'text', text: 'Hello' }]);
+    // message_start reported 12 input tokens and 1 output token: billed at $3/$15 per MTok
+    expect(messages[1]?.metadata.usage).toMatchObject({
+      input_tokens: 12,
+      output_tokens: 1,
+      cost_usd: '0.000051',
+      pricing_version: '2026-11-22',
+    });
+    expect(h.events.filter((e) => e.type === 'llm.call_failed')).toMatchObject([
+      { error_class: 'cancelled', final: true },
+    ]);
+    // the provider request was closed (the server notices the client going away on its own time)
+    await vi.waitFor(() => expect(server.requests[0]?.aborted).toBe(true));
+    await nextTurnWorks(h, session.id);
+  });
+
+  it('a consumer that stops iterating before the tools ran leaves every tool use answered', async () => {
+    const runs: string[] = [];
+    const h = await harness({
+      tools: new ToolRegistry([
+        {
+          definition: {
+            name: 'read_file',
+            description: 'Read a file.',
+            input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+            side_effects: 'read',
+          },
+          run: ({ path }) => {
+            runs.push(String(path));
+            return 'contents';
+          },
+        },
+      ]),
+    });
+    server.enqueue(...fixture('parallel-tool-calls'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    for await (const event of h.manager.send(session.id, 'Read README.md and LICENSE')) {
+      if (event.type === 'session.tool_result') break; // gone after the first result
+    }
+    expect(runs).toEqual(['README.md']);
+    const { messages } = await h.store.loadMessages(session.id);
+    expect(messages.map((m) => [m.role, m.metadata.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete'],
+      ['tool', 'complete'],
+      ['tool', 'complete'],
+    ]);
+    expect(toolResults(messages).map((r) => [r.is_error, r.text])).toEqual([
+      [false, 'contents'],
+      [true, 'The turn was cancelled before read_file ran, so it was not run.'],
+    ]);
+    expect(validateHistory(messages).ok).toBe(true);
+    await nextTurnWorks(h, session.id);
+  });
+
+  it('a confirmation hook that throws refuses the tool and keeps the turn going', async () => {
+    const runs: string[] = [];
+    const h = await harness({
+      tools: new ToolRegistry([
+        writeTool(({ path }) => {
+          runs.push(String(path));
+          return 'written';
+        }),
+      ]),
+      confirm: () => {
+        throw new Error('the confirmation dialog could not be shown');
+      },
+    });
+    server.enqueue(...fixture('tool-call-stream'), ...fixture('text-stream'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const result = await h.manager.sendAndWait(session.id, 'Summarize README.md');
+    expect(result.end).toBe('end_turn');
+    expect(runs).toEqual([]);
+    expect(toolResults(result.messages).map((r) => [r.is_error, r.text])).toEqual([
+      [
+        true,
+        'The confirmation for read_file failed (the confirmation dialog could not be shown), so it was not run.',
+      ],
+    ]);
+    expect(h.manager.cancel(session.id)).toBe(false);
   });
 });
