@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     include: ['test/**/*.test.ts'],
+    // any console output fails the test: the library logs through its logger only
+    setupFiles: ['test/no-console.setup.ts'],
   },
 });

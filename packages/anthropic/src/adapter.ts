@@ -9,6 +9,8 @@ import {
   type CanonicalRequestInput,
   type CanonicalResponse,
   type Logger,
+  redactError,
+  redactSecrets,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
@@ -71,9 +73,44 @@ export class AnthropicAdapter extends AdapterBase {
         ...(options.anthropic_version ? { 'anthropic-version': options.anthropic_version } : {}),
       },
       openTelemetry: false,
-      logLevel: 'off',
+      // The SDK's own warnings go to the adapter's logger (redacted), never to the console.
+      logger: sdkLogger(this.logger, () => this.#secrets()),
+      logLevel: 'warn',
       ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
     });
+  }
+
+  /**
+   * Sends one Messages API request through the SDK client. Not `messages.create`: it writes
+   * deprecation notices (`claude-sonnet-4-5`, `thinking.type=enabled` on some models) straight
+   * to `console.warn`, bypassing the configured logger; the client's own request pipeline
+   * (headers, timeout, abort, status errors, SSE parsing) is the same.
+   */
+  #send(
+    params: Anthropic.MessageCreateParamsNonStreaming,
+    signal: AbortSignal,
+  ): Promise<Anthropic.Message>;
+  #send(
+    params: Anthropic.MessageCreateParamsStreaming,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<Anthropic.RawMessageStreamEvent>>;
+  #send(
+    params: Anthropic.MessageCreateParams,
+    signal: AbortSignal,
+  ): Promise<Anthropic.Message | AsyncIterable<Anthropic.RawMessageStreamEvent>> {
+    return this.#client.post<Anthropic.Message | AsyncIterable<Anthropic.RawMessageStreamEvent>>(
+      '/v1/messages',
+      { body: params, stream: params.stream === true, signal },
+    );
+  }
+
+  /** What is redacted from errors and SDK log lines: the API key and custom header values. */
+  #secrets(): Array<string | undefined> {
+    return [
+      this.config.api_key ?? process.env.ANTHROPIC_API_KEY,
+      process.env.ANTHROPIC_AUTH_TOKEN,
+      ...Object.values(this.config.extra_headers),
+    ];
   }
 
   protected defaultModel(): string {
@@ -95,10 +132,7 @@ export class AnthropicAdapter extends AdapterBase {
         const toolIdMap = options.toolIdMap ?? new ToolIdMap();
         const { params } = this.#encode(req, toolIdMap, logger, options);
         const started = Date.now();
-        const message = await this.#client.messages.create(
-          { ...params, stream: false },
-          { signal },
-        );
+        const message = await this.#send({ ...params, stream: false }, signal);
         const decoded = fromAnthropicMessage(message, toolIdMap, logger);
         return {
           request_id: req.request_id,
@@ -122,7 +156,7 @@ export class AnthropicAdapter extends AdapterBase {
       open: async ({ request: req, signal, logger }) => {
         const { params } = this.#encode(req, toolIdMap, logger, options);
         map = createAnthropicStreamMapper(toolIdMap, logger);
-        return this.#client.messages.create({ ...params, stream: true as const }, { signal });
+        return this.#send({ ...params, stream: true as const }, signal);
       },
       onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),
     });
@@ -153,11 +187,25 @@ export class AnthropicAdapter extends AdapterBase {
 
   #setup() {
     return this.callSetup((error, request) =>
-      toAnthropicAdapterError(
-        error,
-        request.request_id,
-        this.config.api_key ?? process.env.ANTHROPIC_API_KEY,
-      ),
+      toAnthropicAdapterError(error, request.request_id, this.#secrets()),
     );
   }
+}
+
+/** The SDK's `logger` option: each line to `logger` as `sdk_log`, secrets redacted. */
+function sdkLogger(logger: Logger, secrets: () => ReadonlyArray<string | undefined>) {
+  const write =
+    (level: 'error' | 'warn' | 'info' | 'debug') =>
+    (message: string, ...details: unknown[]): void => {
+      const list = secrets();
+      const entry: Record<string, unknown> = {
+        event: 'sdk_log',
+        adapter: ANTHROPIC,
+        sdk_level: level,
+        ...(details.length > 0 ? { details: details.map((d) => redactError(d, list)) } : {}),
+      };
+      const text = redactSecrets(String(message), list);
+      (level === 'warn' ? logger.warn : (logger[level] ?? logger.warn)).call(logger, entry, text);
+    };
+  return { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') };
 }

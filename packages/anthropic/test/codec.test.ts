@@ -591,6 +591,13 @@ describe('error classification', () => {
     ],
     [400, 'invalid_request_error', 'max_tokens: Field required', 'invalid_request'],
     [
+      400,
+      'invalid_request_error',
+      'context_management: Extra inputs are not permitted',
+      'invalid_request',
+    ],
+    [400, 'invalid_request_error', 'system: text content blocks too long', 'invalid_request'],
+    [
       413,
       'request_too_large',
       'Request exceeds the maximum allowed number of bytes.',

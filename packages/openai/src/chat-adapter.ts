@@ -13,6 +13,8 @@ import {
   estimateBlockTokens,
   estimateRequestTokens,
   type Logger,
+  redactError,
+  redactSecrets,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
@@ -203,6 +205,11 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
     return this.config.api_key ?? process.env[this.#provider.apiKeyEnv] ?? undefined;
   }
 
+  /** What is redacted from errors and SDK log lines: the API key and custom header values. */
+  #secrets(): Array<string | undefined> {
+    return [this.#apiKey(), ...Object.values(this.config.extra_headers)];
+  }
+
   #sdk(): OpenAI {
     if (this.#client) return this.#client;
     const apiKey = this.#apiKey();
@@ -223,7 +230,9 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
       maxRetries: 0,
       timeout: this.config.timeout_seconds * 1000,
       defaultHeaders: { ...this.#provider.defaultHeaders, ...this.config.extra_headers },
-      logLevel: 'off',
+      // The SDK's own warnings go to the adapter's logger (redacted), never to the console.
+      logger: sdkLogger(this.logger, this.name, () => this.#secrets()),
+      logLevel: 'warn',
       ...(this.runtime.fetch ? { fetch: this.runtime.fetch } : {}),
     });
     return this.#client;
@@ -264,8 +273,31 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
         toOpenAIAdapterError(error, request.request_id, {
           provider: this.name,
           apiKey: this.#apiKey(),
+          secrets: Object.values(this.config.extra_headers),
           ...this.errorOptions(),
         }),
     );
   }
+}
+
+/** The SDK's `logger` option: each line to `logger` as `sdk_log`, secrets redacted. */
+function sdkLogger(
+  logger: Logger,
+  adapter: string,
+  secrets: () => ReadonlyArray<string | undefined>,
+) {
+  const write =
+    (level: 'error' | 'warn' | 'info' | 'debug') =>
+    (message: string, ...details: unknown[]): void => {
+      const list = secrets();
+      const entry: Record<string, unknown> = {
+        event: 'sdk_log',
+        adapter,
+        sdk_level: level,
+        ...(details.length > 0 ? { details: details.map((d) => redactError(d, list)) } : {}),
+      };
+      const text = redactSecrets(String(message), list);
+      (level === 'warn' ? logger.warn : (logger[level] ?? logger.warn)).call(logger, entry, text);
+    };
+  return { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') };
 }

@@ -358,6 +358,27 @@ describe('error classification', () => {
       'rate_limit',
     ],
     [
+      429,
+      {
+        code: 429,
+        message: 'Provider returned error',
+        metadata: {
+          raw: '{"error":{"message":"Rate limit reached","code":"rate_limit_exceeded"}}',
+        },
+      },
+      'rate_limit',
+    ],
+    [
+      // classified by the upstream body's type, not by words in its text
+      502,
+      {
+        code: 502,
+        message: 'Provider returned error',
+        metadata: { raw: 'upstream proxy failed; it logs overloaded_error on its own dashboard' },
+      },
+      'server_error',
+    ],
+    [
       400,
       {
         code: 400,

@@ -8,14 +8,24 @@ import {
   AdapterError,
   CancelledError,
   classifyHttpStatus,
+  classifyTransportFailure,
   createAdapterError,
   type ErrorClass,
   parseRetryAfter,
+  redactError,
   redactSecrets,
 } from '@yourtool/core';
 import { ANTHROPIC } from './request.js';
 
-const CONTEXT_OVERFLOW_TEXT = /context|tokens? exceed|too long|too many tokens/i;
+/**
+ * Anthropic's wording for a prompt that does not fit ("prompt is too long: 210000 tokens >
+ * 200000 maximum", "input length and `max_tokens` exceed context limit"): its API has no
+ * dedicated error type for it, so the provider's own documented message is read. Only the
+ * provider's error body is matched, never a runtime's message, and only phrases about the
+ * context: a field named `context_management` is not an overflow (decision 0072).
+ */
+const CONTEXT_OVERFLOW_TEXT =
+  /prompt is too long|exceeds? (?:the )?context|context (?:window|limit|length)|too many (?:input )?tokens/i;
 
 /**
  * Refines the status-based class with Anthropic's `error.type` (contract §6.2):
@@ -57,21 +67,46 @@ function bodyError(error: APIError): { type?: string; message?: string } {
   return body?.error ?? body ?? {};
 }
 
+/** Secrets to redact: one value (the API key) or several (the key and custom header values). */
+export type AnthropicErrorSecrets =
+  | string
+  | null
+  | undefined
+  | ReadonlyArray<string | null | undefined>;
+
 /**
- * Maps anything the Anthropic SDK (or the adapter) throws to an `AdapterError`, with the API key
- * and anything shaped like a key redacted from every message.
+ * Maps anything the Anthropic SDK (or the adapter) throws to an `AdapterError`, by the error's
+ * type, never by the wording of its message (decision 0072):
+ *
+ * - the SDK's `APIUserAbortError` → cancelled; `APIConnectionTimeoutError` and
+ *   `APIConnectionError` → network; `APIError` → by status and Anthropic's `error.type`
+ *   ({@link classifyAnthropicError});
+ * - anything else by core's `classifyTransportFailure`: a connection that broke mid-body or
+ *   mid-stream (`ECONNRESET`, `UND_ERR_SOCKET` on the cause chain) → network; a reply or stream
+ *   event that is not valid JSON (`SyntaxError`) → server_error (decision 0071);
+ * - the rest → other.
+ *
+ * `secrets` (the API key, custom header values) and anything shaped like a key are redacted from
+ * every message, and the SDK error is kept as `cause` only as a redacted copy (core's
+ * `redactError`), so `util.inspect`, `console.error` or an `onAttempt` observer never show a
+ * key a provider or a proxy echoed back (decision 0073).
  */
 export function toAnthropicAdapterError(
   error: unknown,
   requestId: string,
-  apiKey: string | null | undefined,
+  secrets: AnthropicErrorSecrets,
 ): AdapterError {
   if (error instanceof AdapterError) {
     if (!error.request_id) error.request_id = requestId;
     return error;
   }
-  const redact = (text: string) => redactSecrets(text, [apiKey]);
-  const fields = { request_id: requestId, provider: ANTHROPIC, cause: error };
+  const secretList = typeof secrets === 'string' || secrets == null ? [secrets] : secrets;
+  const redact = (text: string) => redactSecrets(text, secretList);
+  const fields = {
+    request_id: requestId,
+    provider: ANTHROPIC,
+    cause: redactError(error, secretList),
+  };
   if (error instanceof APIUserAbortError)
     return new CancelledError('the request was cancelled', fields);
   if (error instanceof APIConnectionTimeoutError) {
@@ -109,6 +144,17 @@ export function toAnthropicAdapterError(
     );
   }
   const message = error instanceof Error ? error.message : String(error);
+  const transport = classifyTransportFailure(error);
+  if (transport) {
+    const what =
+      transport.error_class === 'network'
+        ? `the connection broke before the reply was complete: ${transport.description}`
+        : 'the reply was not valid JSON';
+    return createAdapterError(transport.error_class, redact(`anthropic: ${what} (${message})`), {
+      ...fields,
+      provider_message: redact(message),
+    });
+  }
   return createAdapterError('other', redact(`anthropic: ${message}`), {
     ...fields,
     provider_message: redact(message),

@@ -2,9 +2,11 @@ import {
   AdapterError,
   CancelledError,
   classifyHttpStatus,
+  classifyTransportFailure,
   createAdapterError,
   type ErrorClass,
   parseRetryAfter,
+  redactError,
   redactSecrets,
 } from '@yourtool/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
@@ -99,17 +101,31 @@ export function openAIErrorBody(error: APIError): {
 export interface ToOpenAIAdapterErrorOptions {
   /** Provider key and message prefix. Default `openai`. */
   provider?: string;
-  /** The API key, redacted from every message. */
+  /** The API key, redacted from every message and from the kept `cause`. */
   apiKey?: string | null;
+  /** Other secrets redacted the same way (custom header values: a proxy token, ...). */
+  secrets?: ReadonlyArray<string | null | undefined>;
   /** Classifier (default {@link classifyOpenAIError}); OpenRouter brings its own. */
   classify?: (facts: OpenAIErrorFacts, error: APIError) => ErrorClass;
 }
 
 /**
- * Maps anything the openai SDK (or the adapter) throws to an `AdapterError`: the SDK's abort
- * error to `CancelledError`, connection failures and timeouts to `NetworkError`, API errors by
- * {@link classifyOpenAIError} with `retry-after` read, and the API key (and anything shaped like
- * a key) redacted from every message.
+ * Maps anything the openai SDK (or the adapter) throws to an `AdapterError`, by the error's
+ * type, never by the wording of its message (decision 0072):
+ *
+ * - the SDK's `APIUserAbortError` → `CancelledError`; `APIConnectionTimeoutError` and
+ *   `APIConnectionError` → `NetworkError`; `APIError` → by {@link classifyOpenAIError} (or the
+ *   provider's classifier), with `retry-after` read;
+ * - anything else by core's `classifyTransportFailure`: a connection that broke mid-body or
+ *   mid-stream (`ECONNRESET`, `UND_ERR_SOCKET` on the cause chain) → network; a reply or stream
+ *   chunk that is not valid JSON (`SyntaxError`, "Unterminated string ...") → server_error
+ *   (decision 0071);
+ * - the rest → other.
+ *
+ * The API key and `secrets` (and anything shaped like a key) are redacted from every message,
+ * and the SDK error is kept as `cause` only as a redacted copy (core's `redactError`), so a key
+ * a provider or a proxy echoed back never shows in `util.inspect`, `console.error` or an
+ * `onAttempt` observer (decision 0073).
  */
 export function toOpenAIAdapterError(
   error: unknown,
@@ -121,8 +137,9 @@ export function toOpenAIAdapterError(
     if (!error.request_id) error.request_id = requestId;
     return error;
   }
-  const redact = (text: string) => redactSecrets(text, [options.apiKey]);
-  const fields = { request_id: requestId, provider, cause: error };
+  const secrets = [options.apiKey, ...(options.secrets ?? [])];
+  const redact = (text: string) => redactSecrets(text, secrets);
+  const fields = { request_id: requestId, provider, cause: redactError(error, secrets) };
   if (error instanceof APIUserAbortError) {
     return new CancelledError('the request was cancelled', fields);
   }
@@ -168,14 +185,18 @@ export function toOpenAIAdapterError(
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  const name = error instanceof Error ? error.name : '';
-  // A stream cut mid-way surfaces as a fetch/undici error: the connection failed.
-  const errorClass: ErrorClass = /terminated|socket|ECONNRESET|other side closed/i.test(
-    `${name} ${message} ${String((error as { cause?: unknown })?.cause ?? '')}`,
-  )
-    ? 'network'
-    : 'other';
-  return createAdapterError(errorClass, redact(`${provider}: ${message}`), {
+  const transport = classifyTransportFailure(error);
+  if (transport) {
+    const what =
+      transport.error_class === 'network'
+        ? `the connection broke before the reply was complete: ${transport.description}`
+        : 'the reply was not valid JSON';
+    return createAdapterError(transport.error_class, redact(`${provider}: ${what} (${message})`), {
+      ...fields,
+      provider_message: redact(message),
+    });
+  }
+  return createAdapterError('other', redact(`${provider}: ${message}`), {
     ...fields,
     provider_message: redact(message),
   });
