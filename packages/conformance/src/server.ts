@@ -49,7 +49,12 @@ export interface RecordedRequest {
   method: string;
   /** Path with query string, e.g. `/v1/messages`. */
   path: string;
-  /** Lower-cased header names; credential headers are redacted. */
+  /**
+   * Lower-cased header names. Credential headers are recorded as `[REDACTED]`: by name
+   * (`authorization`, `x-api-key`, names ending in `-key`, `-token`, `-secret`, `-auth`, ...),
+   * by a value that looks like a credential, or by a value containing one of the server's
+   * secrets ({@link LoopbackServerOptions.secrets}, {@link LoopbackServer.addSecret}).
+   */
   headers: Record<string, string>;
   /** Parsed JSON body, or the raw text when it is not JSON. */
   body: unknown;
@@ -65,6 +70,13 @@ export interface LoopbackServer {
   readonly url: string;
   /** Every request received since the last {@link reset}, in order. */
   readonly requests: readonly RecordedRequest[];
+  /**
+   * Adds a value to redact from recorded request headers (e.g. a custom credential an adapter
+   * sends from `extra_headers` under a header name that does not look like one). Every header
+   * whose value contains it is recorded as `[REDACTED]`, in requests already recorded too.
+   * Values shorter than 6 characters are ignored: they would redact ordinary header values.
+   */
+  addSecret(secret: string): void;
   /** Queues responses; each incoming request takes the next. */
   enqueue(...responses: ScriptedResponse[]): void;
   /** Responses still queued. */
@@ -75,6 +87,18 @@ export interface LoopbackServer {
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Stops the server and closes every connection. */
   close(): Promise<void>;
+}
+
+/** Options of {@link startLoopbackServer}. */
+export interface LoopbackServerOptions {
+  /**
+   * Values to redact from recorded request headers, besides what core's `redactHeaders` finds
+   * by itself (credential header names, credential-looking values): typically the API key and
+   * the `extra_headers` values a test configures its adapter with. A header whose value
+   * contains one is recorded as `[REDACTED]`. Values shorter than 6 characters are ignored.
+   * More can be added later with {@link LoopbackServer.addSecret}.
+   */
+  secrets?: readonly string[];
 }
 
 /** Status the server answers with when a request arrives that no response was scripted for. */
@@ -89,13 +113,14 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function flatHeaders(req: IncomingMessage): Record<string, string> {
+/** The request's headers, lower-cased, with every credential redacted (core's `redactHeaders`). */
+function flatHeaders(req: IncomingMessage, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined)
       out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return redactHeaders(out);
+  return redactHeaders(out, secrets);
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,9 +129,20 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Starts a loopback provider server on 127.0.0.1 and a random free port. It answers each
  * request with the next scripted response (JSON, raw text, an SSE or NDJSON stream that may
  * end, break or stall, or a hang-up), and records every request with credential headers
- * redacted so tests can check what went on the wire.
+ * redacted so tests can check what went on the wire: headers named like credentials, values
+ * that look like credentials, and values containing one of `options.secrets` (or a secret
+ * added later with `addSecret`) are recorded as `[REDACTED]`.
+ *
+ * ```ts
+ * const server = await startLoopbackServer({ secrets: ['s3cr3t-value-123'] });
+ * // an adapter configured with extra_headers: { 'x-tenant': 's3cr3t-value-123' } ...
+ * server.requests[0]?.headers['x-tenant']; // '[REDACTED]'
+ * ```
  */
-export async function startLoopbackServer(): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  options: LoopbackServerOptions = {},
+): Promise<LoopbackServer> {
+  const secrets: string[] = [...(options.secrets ?? [])];
   const queue: ScriptedResponse[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -134,7 +170,7 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
     const record: RecordedRequest = {
       method: req.method ?? 'GET',
       path: req.url ?? '/',
-      headers: flatHeaders(req),
+      headers: flatHeaders(req, secrets),
       body,
       aborted: false,
       unscripted: scripted === undefined,
@@ -209,6 +245,10 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    addSecret: (secret) => {
+      secrets.push(secret);
+      for (const record of requests) record.headers = redactHeaders(record.headers, [secret]);
+    },
     enqueue: (...responses) => {
       queue.push(...responses);
     },

@@ -143,6 +143,8 @@ export class OllamaAdapter extends AdapterBase {
   readonly name = OLLAMA;
   readonly #options: OllamaConfigOptions;
   readonly #transport: OllamaTransportSettings;
+  /** What is redacted from errors: the API key and the `extra_headers` values. */
+  readonly #secrets: readonly string[];
   readonly #detected = new Map<string, OllamaModelInfo>();
   readonly #detecting = new Map<string, Promise<OllamaModelInfo>>();
 
@@ -164,6 +166,10 @@ export class OllamaAdapter extends AdapterBase {
       timeoutMs: this.config.timeout_seconds * 1000,
       ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
     };
+    this.#secrets = [
+      ...(apiKey ? [apiKey] : []),
+      ...Object.values(this.config.extra_headers ?? {}),
+    ];
   }
 
   protected defaultModel(): string {
@@ -271,14 +277,17 @@ export class OllamaAdapter extends AdapterBase {
     let numCtx = 0;
     return runStreamCall<ChatResponse>(this.#setup(), request, options, {
       open: async ({ request: req, signal, logger }) => {
-        const transport = createOllamaCallTransport(this.#transport, signal);
+        const transport = createOllamaCallTransport(this.#transport, signal, { stream: true });
         try {
           const encoded = await this.#encode(req, toolIdMap, logger, options, signal);
           numCtx = encoded.numCtx;
           map = createOllamaStreamMapper(toolIdMap, {
             estimateInputTokens: () => this.#estimate(req),
           });
-          return await transport.client.chat({ ...encoded.params, stream: true });
+          // the client sends the request and checks the status; the body is read by the
+          // transport (each line parsed once, an unparseable one is an error: decision 0081)
+          await transport.client.chat({ ...encoded.params, stream: true });
+          return this.#mapStreamErrors(transport.chunks(), req, transport);
         } catch (error) {
           throw this.#toError(error, req, transport);
         }
@@ -354,6 +363,7 @@ export class OllamaAdapter extends AdapterBase {
           host: this.#transport.host,
           model: wire,
           apiKey: this.config.api_key,
+          secrets: this.#secrets,
           headers: transport.lastHeaders(),
         });
       }
@@ -475,8 +485,36 @@ export class OllamaAdapter extends AdapterBase {
       host: this.#transport.host,
       model: this.wireName(request.model),
       apiKey: this.config.api_key,
+      secrets: this.#secrets,
       headers: transport.lastHeaders(),
     });
+  }
+
+  /**
+   * The client's chunks, with every failure while reading them mapped here (typed, redacted),
+   * so that whatever core wraps around it (a passed deadline) never holds the raw client error.
+   */
+  #mapStreamErrors(
+    chunks: AsyncIterable<ChatResponse>,
+    request: CanonicalRequest,
+    transport: OllamaCallTransport,
+  ): AsyncIterable<ChatResponse> {
+    const toError = (error: unknown) => this.#toError(error, request, transport);
+    return {
+      [Symbol.asyncIterator]: () => {
+        const source = chunks[Symbol.asyncIterator]();
+        return {
+          next: () =>
+            source.next().catch((error: unknown) => {
+              throw toError(error);
+            }),
+          return: async () => {
+            await source.return?.();
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
   }
 
   #setup() {
@@ -486,6 +524,7 @@ export class OllamaAdapter extends AdapterBase {
         host: this.#transport.host,
         model: this.wireName(request.model),
         apiKey: this.config.api_key,
+        secrets: this.#secrets,
       }),
     );
   }

@@ -1,4 +1,10 @@
+import type { ChatResponse } from 'ollama';
 import { Ollama } from 'ollama/browser';
+import {
+  OllamaIncompleteStreamError,
+  OllamaMalformedChunkError,
+  OllamaStreamErrorLine,
+} from './codec/errors.js';
 
 /** The default Ollama host. */
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -20,6 +26,22 @@ export interface OllamaCallTransport {
   client: Ollama;
   /** Headers of the last response received (for `retry-after` on failures). */
   lastHeaders(): Headers | null;
+  /**
+   * A streaming call's NDJSON body, parsed and checked line by line ({@link readOllamaNdjson}).
+   * Call it once `client.chat({ stream: true })` has resolved: the client sent the request and
+   * checked the status, and the body was kept from it (its reader logs and drops lines it
+   * cannot parse).
+   */
+  chunks(): AsyncIterable<ChatResponse>;
+}
+
+/** What one call's transport does with response bodies. */
+export interface OllamaCallTransportOptions {
+  /**
+   * The call streams (`/api/chat` with `stream: true`): the body of a successful response is
+   * kept for {@link OllamaCallTransport.chunks}, and the client gets an empty one.
+   */
+  stream?: boolean;
 }
 
 /**
@@ -28,6 +50,11 @@ export interface OllamaCallTransport {
  * caller's signal or `cancel(request_id)`) and the timeout: cancelling one call closes only its
  * connection, also for non-streaming calls, where the client passes no signal at all.
  *
+ * The `fetch` also keeps the client off the console (decision 0080): an error response reaches
+ * the client as a JSON `{"error": ...}` body, the one shape it reads without logging, and a
+ * streamed body is read by the adapter ({@link readOllamaNdjson}), never by the client's NDJSON
+ * reader, which logs and drops a line it cannot parse.
+ *
  * The browser build of the client is used on purpose: the Node build reads a local file when
  * an image string happens to name an existing path, which a base64 string from a conversation
  * must never do.
@@ -35,16 +62,151 @@ export interface OllamaCallTransport {
 export function createOllamaCallTransport(
   settings: OllamaTransportSettings,
   signal: AbortSignal,
+  options: OllamaCallTransportOptions = {},
 ): OllamaCallTransport {
   const base = settings.fetch ?? globalThis.fetch;
   let headers: Headers | null = null;
+  let body: ReadableStream<Uint8Array> | null = null;
   const callFetch: typeof fetch = async (input, init = {}) => {
     const signals = [signal, AbortSignal.timeout(settings.timeoutMs)];
     if (init.signal) signals.push(init.signal);
     const response = await base(input, { ...init, signal: AbortSignal.any(signals) });
     headers = response.headers;
+    if (!response.ok) return jsonErrorResponse(response);
+    if (options.stream && response.body) {
+      body = response.body;
+      return new Response('', {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    }
     return response;
   };
   const client = new Ollama({ host: settings.host, headers: settings.headers, fetch: callFetch });
-  return { client, lastHeaders: () => headers };
+  return {
+    client,
+    lastHeaders: () => headers,
+    chunks: () => {
+      if (!body) throw new Error('ollama: no streamed response body to read');
+      return readOllamaNdjson(body);
+    },
+  };
 }
+
+/** The text of an error body: its `error` (or `error.message`) when it is JSON saying one. */
+function errorText(body: string, status: number, statusText: string): string {
+  const trimmed = body.trim();
+  if (trimmed === '') return `Error ${status}: ${statusText}`.trim();
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (parsed !== null && typeof parsed === 'object' && 'error' in parsed) {
+      const error = (parsed as { error: unknown }).error;
+      if (typeof error === 'string' && error !== '') return error;
+      if (error !== null && typeof error === 'object') {
+        const message = (error as { message?: unknown }).message;
+        if (typeof message === 'string' && message !== '') return message;
+      }
+    }
+  } catch {
+    // not JSON: the text itself is the message
+  }
+  return trimmed;
+}
+
+/**
+ * A non-2xx response rewritten as `{"error": "<text>"}` with a JSON content type, same status
+ * and headers. The client turns that into its `ResponseError` without writing to the console
+ * (for a non-JSON error body, or JSON it cannot parse, it logs before reading it).
+ */
+async function jsonErrorResponse(response: Response): Promise<Response> {
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.set('content-type', 'application/json');
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(
+    JSON.stringify({ error: errorText(text, response.status, response.statusText) }),
+    { status: response.status, statusText: response.statusText, headers },
+  );
+}
+
+/**
+ * Reads an Ollama NDJSON body (`/api/chat` with `stream: true`) into its chunks, each line
+ * parsed once, up to and including the `done: true` line:
+ *
+ * - a line that is not a JSON object → {@link OllamaMalformedChunkError} (`server_error`);
+ *   the lines before it were yielded, so their events come out first;
+ * - an `{"error": ...}` line → {@link OllamaStreamErrorLine};
+ * - a body that ends without a `done: true` line → {@link OllamaIncompleteStreamError}
+ *   (`network`);
+ * - blank lines are skipped; a transport failure of the body (a reset connection, an abort)
+ *   is thrown as it is.
+ *
+ * Stopping early (`return()`) cancels the body, which releases the connection.
+ */
+export async function* readOllamaNdjson(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<ChatResponse, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let lineNumber = 0;
+  let finished = false;
+  const parse = (line: string): ChatResponse | undefined => {
+    lineNumber++;
+    if (BLANK.test(line)) return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new OllamaMalformedChunkError(lineNumber, 'is not valid JSON');
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new OllamaMalformedChunkError(lineNumber, 'is not a JSON object');
+    }
+    if ('error' in value) {
+      const error = (value as { error: unknown }).error;
+      throw new OllamaStreamErrorLine(
+        typeof error === 'string' ? error : (JSON.stringify(error) ?? 'unknown error'),
+      );
+    }
+    return value as ChatResponse;
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        buffer += decoder.decode();
+        const last = buffer === '' ? undefined : parse(buffer);
+        if (last) {
+          yield last;
+          if (last.done === true) {
+            finished = true;
+            return;
+          }
+        }
+        finished = true;
+        throw new OllamaIncompleteStreamError(lineNumber);
+      }
+      buffer += decoder.decode(value, { stream: true });
+      let start = 0;
+      for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n', start)) {
+        const chunk = parse(buffer.slice(start, end));
+        start = end + 1;
+        if (!chunk) continue;
+        yield chunk;
+        if (chunk.done === true) {
+          finished = true;
+          return;
+        }
+      }
+      buffer = buffer.slice(start);
+    }
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
+    else reader.releaseLock();
+  }
+}
+
+const BLANK = /^\s*$/;

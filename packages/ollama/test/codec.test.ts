@@ -8,6 +8,7 @@ import {
   type MessageMetadata,
   newRequestId,
   newSessionId,
+  ServerError,
   StreamBuilder,
   type StreamEvent,
   ToolIdMap,
@@ -24,7 +25,10 @@ import {
   mapOllamaUsage,
   OLLAMA_TOOL_ID_RULES,
   type OllamaChatResponseLike,
+  OllamaIncompleteStreamError,
+  OllamaMalformedChunkError,
   type OllamaRequestOptions,
+  OllamaStreamErrorLine,
   roundTripOllamaContent,
   TOOL_ERROR_PREFIX,
   toOllamaAdapterError,
@@ -669,12 +673,28 @@ describe('errors', () => {
     expect(
       toOllamaAdapterError(new Error('model runner has unexpectedly stopped'), ctx).error_class,
     ).toBe('server_error');
+    expect(toOllamaAdapterError(new OllamaIncompleteStreamError(3), ctx).error_class).toBe(
+      'network',
+    );
     expect(
-      toOllamaAdapterError(new Error('Did not receive done or success response in stream.'), ctx)
+      toOllamaAdapterError(new OllamaStreamErrorLine('model runner has unexpectedly stopped'), ctx)
         .error_class,
-    ).toBe('network');
+    ).toBe('server_error');
     expect(
-      toOllamaAdapterError(new SyntaxError('Unexpected end of JSON input'), ctx).error_class,
+      toOllamaAdapterError(new OllamaMalformedChunkError(2, 'is not valid JSON'), ctx),
+    ).toBeInstanceOf(ServerError);
+    // a reply that does not parse is server_error (decision 0071), whatever the parser's wording
+    expect(
+      toOllamaAdapterError(new SyntaxError('Unterminated string in JSON at position 9'), ctx)
+        .error_class,
+    ).toBe('server_error');
+    // a transport failure is recognised by its code, not by words like "terminated" or "socket"
+    const reset = new TypeError('terminated', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
+    expect(toOllamaAdapterError(reset, ctx).error_class).toBe('network');
+    expect(
+      toOllamaAdapterError(new TypeError('socket terminated (network)'), ctx).error_class,
     ).toBe('other');
     expect(
       toOllamaAdapterError(new DOMException('The operation timed out.', 'TimeoutError'), ctx)

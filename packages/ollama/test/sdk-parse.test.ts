@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { type LoopbackServer, loadResponseFile, startLoopbackServer } from '@yourtool/conformance';
 import { type ChatResponse, Ollama } from 'ollama';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOllamaCallTransport } from '../src/client.js';
 
 /**
  * Every recorded fixture must follow the documented `/api/chat` format and be something the
  * official ollama client itself accepts: streams through its NDJSON reader (`chat` with
  * `stream: true`) up to `done`, JSON replies through `chat`, errors as its ResponseError with the
- * recorded status. Recorded `/api/show` replies go through `show`.
+ * recorded status (a non-JSON error body through the adapter's fetch, see below). Recorded `/api/show` replies go through `show`.
  */
 const dir = fileURLToPath(new URL('./fixtures', import.meta.url));
 const files = readdirSync(dir).flatMap((scenario) =>
@@ -91,11 +92,24 @@ describe('fixtures follow the documented format and parse through the official c
         expect((error as Error).name).toBe('ResponseError');
         expect((error as { status_code: number }).status_code).toBe(response.status);
         expect((error as { error: string }).error).toBe((response.body as { error: string }).error);
-      } else {
+      } else if ((response.status ?? 200) === 200) {
         server.enqueue(response);
         await expect(client.chat({ ...request, stream: false })).rejects.toBeInstanceOf(
           SyntaxError,
         );
+      } else {
+        // A non-JSON error body: the bare client logs one to the console before reading it, so
+        // it goes through the client with the adapter's fetch (decision 0080), which keeps the
+        // client's ResponseError and the body's text.
+        server.enqueue(response);
+        const { client: quiet } = createOllamaCallTransport(
+          { host: server.url, headers: {}, timeoutMs: 5_000 },
+          new AbortController().signal,
+        );
+        const error = await quiet.chat({ ...request, stream: false }).catch((e: unknown) => e);
+        expect((error as Error).name).toBe('ResponseError');
+        expect((error as { status_code: number }).status_code).toBe(response.status);
+        expect((error as { error: string }).error).toBe(response.body);
       }
     });
   }

@@ -2,9 +2,11 @@ import {
   AdapterError,
   CancelledError,
   classifyHttpStatus,
+  classifyTransportFailure,
   createAdapterError,
   type ErrorClass,
   parseRetryAfter,
+  redactError,
   redactSecrets,
 } from '@yourtool/core';
 import { OLLAMA } from './request.js';
@@ -24,6 +26,11 @@ export interface OllamaErrorContext {
   model?: string;
   /** The API key (Ollama behind an authenticating proxy, or ollama.com), redacted everywhere. */
   apiKey?: string | null;
+  /**
+   * Further values to redact everywhere (the adapter passes its `extra_headers` values): from
+   * the message, `provider_message`, and the redacted copy of the original error kept as `cause`.
+   */
+  secrets?: ReadonlyArray<string | null | undefined>;
   /** Headers of the failed HTTP response, when one arrived (for `retry-after`). */
   headers?: Headers | null;
 }
@@ -46,6 +53,52 @@ export function classifyOllamaError(status: number | undefined, message: string)
   return classifyHttpStatus(status);
 }
 
+/**
+ * A line of an Ollama NDJSON stream that is not a JSON object (cut, garbled, or not JSON at all).
+ * The adapter's transport raises it instead of letting the ollama client drop the line. A
+ * `SyntaxError`: the provider answered and what it sent does not parse, which core classifies
+ * as `server_error` (decision 0071).
+ */
+export class OllamaMalformedChunkError extends SyntaxError {
+  /** 1-based number of the offending line in the response body. */
+  readonly line: number;
+
+  /** `reason` says what is wrong with the line, e.g. "is not valid JSON". */
+  constructor(line: number, reason: string) {
+    super(`ollama: line ${line} of the streamed reply ${reason}`);
+    this.name = 'OllamaMalformedChunkError';
+    this.line = line;
+  }
+}
+
+/** An Ollama NDJSON stream that ended without the `done: true` line (a `network` failure). */
+export class OllamaIncompleteStreamError extends Error {
+  /** Lines received before the stream ended. */
+  readonly lines: number;
+
+  /** `lines`: how many lines arrived before the end. */
+  constructor(lines: number) {
+    super(
+      `ollama: the stream ended after ${lines} line${lines === 1 ? '' : 's'}, before Ollama said it was done`,
+    );
+    this.name = 'OllamaIncompleteStreamError';
+    this.lines = lines;
+  }
+}
+
+/** An `{"error": "..."}` line inside an Ollama stream: Ollama failed after it began answering. */
+export class OllamaStreamErrorLine extends Error {
+  /** The error text Ollama sent. */
+  readonly provider_message: string;
+
+  /** `providerMessage`: the line's `error` text. */
+  constructor(providerMessage: string) {
+    super(`ollama: ${providerMessage}`);
+    this.name = 'OllamaStreamErrorLine';
+    this.provider_message = providerMessage;
+  }
+}
+
 /** The `ResponseError` the ollama client throws for non-2xx replies (not exported by it). */
 interface ResponseErrorLike {
   name: 'ResponseError';
@@ -61,44 +114,28 @@ function isResponseError(error: unknown): error is ResponseErrorLike {
   );
 }
 
-function causeCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host lookup failed',
-  ECONNRESET: 'connection reset',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_SOCKET: 'the connection closed before the reply was complete',
-  UND_ERR_HEADERS_TIMEOUT: 'no reply headers in time',
-  UND_ERR_BODY_TIMEOUT: 'the reply stalled',
-};
-
 /**
  * Maps anything the ollama client (or fetch beneath it) throws to an `AdapterError`, with
  * messages a person can act on: Ollama not running (connection refused) names the host and
- * `ollama serve`; a missing model names the model and `ollama pull`; a stream that ended early
- * or a dropped connection is `network`; a reply that is not JSON is `other`. API keys are
- * redacted from every message.
+ * `ollama serve`; a missing model names the model and `ollama pull`. Failures below HTTP are
+ * classified by type, never by message wording (core's `classifyTransportFailure`): a transport
+ * error code on the cause chain (a refused, reset or dropped connection) is `network`, a reply
+ * or stream line that does not parse is `server_error`, a stream that ends before `done` is
+ * `network`. The API key and `secrets` are redacted from every message, and `cause` is a
+ * redacted copy of the original error (core's `redactError`), never the original.
  */
 export function toOllamaAdapterError(error: unknown, context: OllamaErrorContext): AdapterError {
   if (error instanceof AdapterError) {
     if (!error.request_id) error.request_id = context.request_id;
     return error;
   }
-  const redact = (text: string) => redactSecrets(text, [context.apiKey]);
-  const fields = { request_id: context.request_id, provider: OLLAMA, cause: error };
+  const secrets = [context.apiKey, ...(context.secrets ?? [])];
+  const redact = (text: string) => redactSecrets(text, secrets);
+  const fields = {
+    request_id: context.request_id,
+    provider: OLLAMA,
+    cause: redactError(error, secrets),
+  };
   const model = context.model ?? 'the model';
 
   if (error instanceof Error && error.name === 'AbortError')
@@ -112,7 +149,7 @@ export function toOllamaAdapterError(error: unknown, context: OllamaErrorContext
   }
 
   if (isResponseError(error)) {
-    const providerMessage = redact(error.error);
+    const providerMessage = redact(String(error.error));
     const status = error.status_code;
     const errorClass = classifyOllamaError(status, providerMessage);
     let message = `ollama ${status}: ${providerMessage}`;
@@ -131,46 +168,58 @@ export function toOllamaAdapterError(error: unknown, context: OllamaErrorContext
     });
   }
 
-  const code = causeCode(error);
-  if (code === 'ECONNREFUSED') {
+  if (error instanceof OllamaStreamErrorLine) {
+    const providerMessage = redact(error.provider_message);
+    return createAdapterError(
+      classifyOllamaError(undefined, providerMessage),
+      `ollama: the stream failed: ${providerMessage}`,
+      { ...fields, provider_message: providerMessage },
+    );
+  }
+  if (error instanceof OllamaIncompleteStreamError) {
+    return createAdapterError('network', error.message, {
+      ...fields,
+      provider_message: 'stream ended before done',
+    });
+  }
+  if (error instanceof OllamaMalformedChunkError) {
+    return createAdapterError('server_error', error.message, {
+      ...fields,
+      provider_message: 'malformed stream line',
+    });
+  }
+
+  const raw = redact(error instanceof Error ? error.message : String(error));
+  const transport = classifyTransportFailure(error);
+  if (transport?.code === 'ECONNREFUSED') {
     return createAdapterError(
       'network',
       redact(
         `ollama: could not connect to Ollama at ${context.host} (connection refused). Is Ollama running? Start it with \`ollama serve\` (or the Ollama app), or point base_url at the right host.`,
       ),
-      { ...fields, provider_message: 'connection refused' },
+      { ...fields, provider_message: transport.description },
     );
   }
-  const description = code ? NETWORK_CODES[code] : undefined;
-  const raw = error instanceof Error ? error.message : String(error);
-  if (description || /fetch failed|terminated|socket|network/i.test(raw)) {
+  if (transport?.error_class === 'network') {
     return createAdapterError(
       'network',
-      redact(`ollama: request to ${context.host} failed (${description ?? raw})`),
-      { ...fields, provider_message: redact(description ?? raw) },
+      redact(`ollama: request to ${context.host} failed (${transport.description})`),
+      { ...fields, provider_message: transport.description },
     );
   }
-  if (/did not receive done/i.test(raw)) {
+  if (transport) {
     return createAdapterError(
-      'network',
-      'ollama: the stream ended before Ollama said it was done',
-      { ...fields, provider_message: redact(raw) },
+      transport.error_class,
+      `ollama: the reply from ${context.host} was not valid JSON (${raw})`,
+      { ...fields, provider_message: raw },
     );
   }
-  if (error instanceof SyntaxError) {
-    return createAdapterError('other', redact(`ollama: the reply was not valid JSON (${raw})`), {
-      ...fields,
-      provider_message: redact(raw),
-    });
-  }
-  // The ollama client throws a plain Error carrying the text of an in-stream `{"error": ...}`;
-  // anything else is unexpected.
+  // The ollama client reports an in-stream `{"error": ...}` line as a plain Error carrying its
+  // text (the adapter's own transport raises OllamaStreamErrorLine first; this is for callers
+  // of the codec that use the client directly); anything else is unexpected.
   const errorClass =
     error instanceof Error && error.constructor === Error
       ? classifyOllamaError(undefined, raw)
       : 'other';
-  return createAdapterError(errorClass, redact(`ollama: ${raw}`), {
-    ...fields,
-    provider_message: redact(raw),
-  });
+  return createAdapterError(errorClass, `ollama: ${raw}`, { ...fields, provider_message: raw });
 }
