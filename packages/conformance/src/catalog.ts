@@ -154,6 +154,7 @@ export type ScenarioName =
   | 'error-context_overflow'
   | 'error-invalid_request'
   | 'error-other'
+  | 'error-malformed-reply'
   | 'retry-after'
   | 'overloaded-then-success'
   | 'retries-exhausted'
@@ -311,7 +312,10 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
         'the provider’s context-window-exceeded error (status and body as it sends it)',
       ],
       ['invalid_request', 'a 400 invalid request error body'],
-      ['other', 'a 200 response whose body is not valid JSON'],
+      [
+        'other',
+        'a response that is neither a reply nor a provider error (a 302 from a captive portal)',
+      ],
     ] as const
   ).map(
     ([errorClass, fixture]): ScenarioDescription => ({
@@ -320,6 +324,12 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
       fixture,
     }),
   ),
+  {
+    name: 'error-malformed-reply',
+    checks:
+      'a 200 reply whose JSON body is cut inside a string maps to server_error (not network, whatever the parser says), after exactly one request',
+    fixture: 'a 200 application/json body cut mid-string (the suite supplies one)',
+  },
   {
     name: 'retry-after',
     checks: 'a rate limit with a 0.1 s retry hint is retried after exactly 100 ms, then succeeds',

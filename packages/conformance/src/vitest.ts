@@ -86,12 +86,21 @@ const ERROR_CLASSES: ErrorClass[] = [
 /** Fixtures the suite supplies when an adapter brings none: they look alike on every provider. */
 const DEFAULT_FIXTURES: Partial<Record<ScenarioName, ScenarioFixture>> = {
   'error-network': [{ type: 'hangup' }],
+  // A captive portal's redirect: neither a provider error (4xx/5xx) nor a reply.
   'error-other': [
+    {
+      type: 'text',
+      status: 302,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: '<html><body>Moved: the network sign-in page has no address for you</body></html>',
+    },
+  ],
+  'error-malformed-reply': [
     {
       type: 'text',
       status: 200,
       headers: { 'content-type': 'application/json' },
-      body: '{"truncated": ',
+      body: '{"truncated": "the reply stops inside a str',
     },
   ],
 };
@@ -991,6 +1000,21 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         expectNoSecret(s, error);
       });
     }
+
+    scenario('error-malformed-reply', async () => {
+      const s = setup('error-malformed-reply', { maxRetries: 0 });
+      const error = await s.adapter
+        .complete(request({ messages: [user(s, 'Hi')] }))
+        .catch((e: unknown) => e);
+      expect(error, 'failures are AdapterError subclasses').toBeInstanceOf(AdapterErrorClass);
+      expect(
+        (error as AdapterError).error_class,
+        'a reply that arrived but does not parse is server_error (the provider answered with something broken), ' +
+          'never network by the wording of the parser\'s message ("Unterminated string"): classify with core\'s classifyTransportFailure',
+      ).toBe('server_error');
+      expect(server.requests).toHaveLength(1);
+      expectNoSecret(s, error);
+    });
 
     scenario('retry-after', async () => {
       const s = setup('retry-after', { maxRetries: 2 });
