@@ -201,6 +201,7 @@ export abstract class AdapterBase implements ProviderAdapter {
       toAdapterError,
       timeoutMs: this.config.timeout_seconds * 1000,
       idleTimeoutMs: this.config.idle_timeout_seconds * 1000,
+      secrets: [this.config.api_key, ...Object.values(this.config.extra_headers)],
     };
   }
 }

@@ -7,6 +7,7 @@ import {
 import { AttemptDeadline, type AttemptLimits } from './deadline.js';
 import { type AdapterError, CancelledError, NetworkError } from './errors.js';
 import { type Logger, silentLogger, withLogFields } from './logger.js';
+import { redactError } from './redact.js';
 import { withRetry } from './retry.js';
 import type {
   CanonicalRequest,
@@ -43,6 +44,12 @@ export interface AdapterCallSetup {
    * (`idle_timeout_seconds` in ms). A passed deadline is a `network` failure.
    */
   idleTimeoutMs?: number;
+  /**
+   * Values that must never leave in an error (the API key, custom header values): a transport
+   * error the runtime keeps as the `cause` of a timeout or cancellation is a redacted copy
+   * ({@link redactError}).
+   */
+  secrets?: ReadonlyArray<string | null | undefined>;
 }
 
 /** Context handed to an adapter's transport for one attempt. */
@@ -115,7 +122,7 @@ export async function runCompleteCall(
             throw deadline.error({
               request_id: request.request_id,
               provider: setup.provider,
-              cause: error,
+              cause: redactError(error, setup.secrets),
             });
           }
           throw error;
@@ -134,7 +141,7 @@ export async function runCompleteCall(
             ? new CancelledError('the request was cancelled', {
                 request_id: request.request_id,
                 provider: setup.provider,
-                cause: error,
+                cause: redactError(error, setup.secrets),
               })
             : setup.toAdapterError(error, request),
       },
@@ -239,7 +246,7 @@ export async function* runStreamCall<Chunk>(
               throw deadline.error({
                 request_id: request.request_id,
                 provider: setup.provider,
-                cause: error,
+                cause: redactError(error, setup.secrets),
               });
             }
             throw error;
@@ -304,7 +311,7 @@ export async function* runStreamCall<Chunk>(
             ? deadline.error({
                 request_id: request.request_id,
                 provider: setup.provider,
-                cause: error,
+                cause: redactError(error, setup.secrets),
               })
             : setup.toAdapterError(error, request);
       }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type AdapterCallSetup,
   AttemptDeadline,
+  CancelledError,
   type CanonicalResponse,
   checkStreamInvariants,
   classifyTransportFailure,
@@ -218,6 +219,37 @@ describe('call deadlines', () => {
     expect(deadline.expired).toBe('idle');
     expect(deadline.signal.aborted).toBe(true);
     deadline.clear();
+  });
+});
+
+describe('causes the runtime keeps', () => {
+  it('never hold a secret the transport error quoted, after a timeout or a cancellation', async () => {
+    const secret = 'tenant-secret-value-0042';
+    const leaky = (signal: AbortSignal) =>
+      new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error(`aborted call for ${secret}`)), {
+          once: true,
+        }),
+      );
+    const timedOut = await runCompleteCall(
+      { ...setup({ timeoutMs: 20 }), maxRetries: 0, secrets: [secret] },
+      request(),
+      {},
+      ({ signal }) => leaky(signal),
+    ).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(NetworkError);
+    const controller = new AbortController();
+    const pending = runCompleteCall(
+      { ...setup(), secrets: [secret] },
+      request(),
+      { signal: controller.signal },
+      ({ signal }) => leaky(signal),
+    ).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 10);
+    const cancelled = await pending;
+    expect(inspect(timedOut, { depth: 10 })).not.toContain(secret);
+    expect(cancelled).toBeInstanceOf(CancelledError);
+    expect(inspect(cancelled, { depth: 10 }), 'without the secret').not.toContain(secret);
   });
 });
 
