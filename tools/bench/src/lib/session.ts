@@ -92,6 +92,28 @@ export function buildSession(shape: SessionShape): Message[] {
   const provider = model.slice(0, model.indexOf(':'));
   const start = Date.UTC(2026, 0, 1) * 1000;
   const out: Message[] = [];
+  // what a complete assistant message carries (canonical-format §5): model, provider, routing, usage
+  const assistantMeta = () => ({
+    model,
+    provider,
+    routing: {
+      mode: 'default',
+      chosen_model: model,
+      reason: 'global default',
+      rule_name: null,
+      confidence: null,
+      alternatives_considered: [],
+    },
+    usage: {
+      input_tokens: 1200 + out.length,
+      output_tokens: 80,
+      cached_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cost_usd: '0.0048',
+      pricing_version: 'bench',
+      latency_ms: 900,
+    },
+  });
   const push = (role: Message['role'], content: ContentBlock[], metadata = {}) => {
     const i = out.length;
     out.push(
@@ -134,7 +156,7 @@ export function buildSession(shape: SessionShape): Message[] {
           input: { query: words(random, 4), options: { recursive: true, max: turn % 50 } },
         },
       ],
-      { model, provider },
+      assistantMeta(),
     );
     const firstResult: ToolResultContentBlock[] = [{ type: 'text', text: words(random, 60) }];
     if (turn % 5 === 0) {
@@ -144,18 +166,31 @@ export function buildSession(shape: SessionShape): Message[] {
         source: { kind: 'base64', data: base64Blob(random, imageBytes) },
       });
     }
-    push('tool', [
-      { type: 'tool_result', tool_use_id: ids[0] as string, content: firstResult, is_error: false },
-    ]);
-    push('tool', [
-      {
-        type: 'tool_result',
-        tool_use_id: ids[1] as string,
-        content: [{ type: 'text', text: words(random, 30) }],
-        is_error: turn % 7 === 0,
-      },
-    ]);
-    push('assistant', [{ type: 'text', text: words(random, 40) }], { model, provider });
+    push(
+      'tool',
+      [
+        {
+          type: 'tool_result',
+          tool_use_id: ids[0] as string,
+          content: firstResult,
+          is_error: false,
+        },
+      ],
+      { parent_tool_use_id: ids[0] },
+    );
+    push(
+      'tool',
+      [
+        {
+          type: 'tool_result',
+          tool_use_id: ids[1] as string,
+          content: [{ type: 'text', text: words(random, 30) }],
+          is_error: turn % 7 === 0,
+        },
+      ],
+      { parent_tool_use_id: ids[1] },
+    );
+    push('assistant', [{ type: 'text', text: words(random, 40) }], assistantMeta());
   }
   return out.slice(0, shape.messages);
 }

@@ -63,6 +63,9 @@ function cloneSession(template: readonly Message[], sessionId: string): Message[
     ...m,
     id: newMessageId(),
     session_id: sessionId,
+    metadata: m.metadata.parent_tool_use_id
+      ? { ...m.metadata, parent_tool_use_id: toolId(m.metadata.parent_tool_use_id) }
+      : m.metadata,
     content: m.content.map((b): ContentBlock => {
       if (b.type === 'tool_use') return { ...b, id: toolId(b.id) };
       if (b.type === 'tool_result') return { ...b, tool_use_id: toolId(b.tool_use_id) };
