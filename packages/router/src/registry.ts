@@ -26,6 +26,8 @@ export const AdapterEntrySchema = z.strictObject({
   api_key: z.string().min(1).optional(),
   base_url: z.string().url().optional(),
   timeout_seconds: z.number().positive().optional(),
+  /** Longest silence between two stream chunks before the call fails as `network` (default 60). */
+  idle_timeout_seconds: z.number().positive().optional(),
   max_retries: z.number().int().nonnegative().optional(),
   extra_headers: z.record(z.string(), z.string()).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
@@ -182,6 +184,9 @@ export class ModelRegistry {
               ...(api_key ? { api_key } : {}),
               ...(entry.base_url ? { base_url: entry.base_url } : {}),
               ...(entry.timeout_seconds ? { timeout_seconds: entry.timeout_seconds } : {}),
+              ...(entry.idle_timeout_seconds
+                ? { idle_timeout_seconds: entry.idle_timeout_seconds }
+                : {}),
               ...(entry.max_retries !== undefined ? { max_retries: entry.max_retries } : {}),
               ...(entry.extra_headers ? { extra_headers: entry.extra_headers } : {}),
               ...(entry.options ? { options: entry.options } : {}),

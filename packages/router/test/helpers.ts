@@ -92,6 +92,7 @@ adapters:
     api_key_env: ANTHROPIC_API_KEY
     base_url: https://api.anthropic.com
     timeout_seconds: 600
+    idle_timeout_seconds: 45
     max_retries: 2
   openai:
     type: openai

@@ -46,6 +46,7 @@ describe('ModelRegistry', () => {
       base_url: 'https://api.anthropic.com',
       max_retries: 2,
       timeout_seconds: 600,
+      idle_timeout_seconds: 45,
     });
     expect(anthropic.runtime.wireNames['anthropic:claude-haiku-4-5']).toBe('claude-haiku-4-5');
     expect(registry.capabilitiesFor('llama')).toMatchObject({
