@@ -95,6 +95,21 @@ export interface ProviderAdapter {
   cancel(request_id: string): Promise<boolean>;
   /** Releases resources (connection pools). Further calls fail. */
   close(): Promise<void>;
+  /**
+   * Optional: learns a model's capabilities from the provider (Ollama's `/api/show`) before
+   * routing relies on them. The router's `prepare()` calls it for every registered model of the
+   * adapter whose {@link capabilitiesDetected} says `false`.
+   */
+  detectCapabilities?(
+    model: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<AdapterCapabilities>;
+  /**
+   * Optional: whether {@link capabilitiesFor} reports what the provider said about `model`
+   * (`true`) or conservative defaults because nothing was detected yet (`false`). Adapters whose
+   * capabilities are static omit it.
+   */
+  capabilitiesDetected?(model: string): boolean;
 }
 
 /**

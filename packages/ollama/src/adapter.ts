@@ -231,6 +231,17 @@ export class OllamaAdapter extends AdapterBase {
     return this.capabilitiesFor(model);
   }
 
+  /**
+   * Whether `/api/show` was read for `model`: `false` means {@link capabilitiesFor} still
+   * reports conservative defaults (with `capabilityOverrides` applied). Always `true` with the
+   * `detect_capabilities: false` option, which says the configured capabilities are final. The
+   * router's `prepare()` detects every model for which this is `false`.
+   */
+  capabilitiesDetected(model: string): boolean {
+    if (this.#options.detect_capabilities === false) return true;
+    return this.#detected.has(normalizeOllamaModelName(this.wireName(model)));
+  }
+
   /** What `/api/show` said about a model, if it was read. */
   modelInfo(model: string): OllamaModelInfo | undefined {
     return this.#detected.get(normalizeOllamaModelName(this.wireName(model)));

@@ -93,8 +93,10 @@ describe('capabilities from /api/show', () => {
   it('detects once, caches, and refreshes on demand', async () => {
     const { ollama } = adapter();
     expect(ollama.capabilitiesFor('ollama:qwen3:8b').supports_tools).toBe(false);
+    expect(ollama.capabilitiesDetected('ollama:qwen3:8b'), 'defaults until detected').toBe(false);
     server.enqueue(show('qwen3_8b'));
     const caps = await ollama.detectCapabilities('ollama:qwen3:8b');
+    expect(ollama.capabilitiesDetected('qwen3:8b')).toBe(true);
     expect(caps).toMatchObject({
       supports_tools: true,
       supports_thinking: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorClassSchema } from '../errors.js';
 
 /**
  * Coarse summary of why a turn picked its model, persisted on each assistant message
@@ -47,6 +48,18 @@ export function routingModeForPolicy(policy: RoutingPolicy): RoutingMode {
   return POLICY_TO_MODE[policy];
 }
 
+/** A model that failed during a turn and was replaced by a fallback. */
+export const FallbackAttemptSchema = z.object({
+  /** Canonical id of the model that failed. */
+  model: z.string().min(1),
+  /** How it failed. */
+  error_class: ErrorClassSchema,
+  /** The failure's message, for people (redacted like every adapter error). */
+  reason: z.string(),
+});
+/** A failed attempt recorded on a fallback's routing record. */
+export type FallbackAttempt = z.output<typeof FallbackAttemptSchema>;
+
 /** Compact record of a routing decision, attached to an assistant message's metadata. */
 export const RoutingDecisionRecordSchema = z.object({
   mode: RoutingModeSchema,
@@ -55,6 +68,12 @@ export const RoutingDecisionRecordSchema = z.object({
   rule_name: z.string().nullable().optional(),
   confidence: z.number().min(0).max(1).nullable().optional(),
   alternatives_considered: z.array(z.string()).default([]),
+  /**
+   * The earlier attempts of this turn that failed before this model was chosen as their
+   * fallback, oldest first (an extension of canonical-format §4.3; absent when the first choice
+   * answered). See docs/decisions/0090.
+   */
+  fallback_from: z.array(FallbackAttemptSchema).optional(),
 });
 /** A routing decision record. */
 export type RoutingDecisionRecord = z.output<typeof RoutingDecisionRecordSchema>;
