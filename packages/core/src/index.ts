@@ -16,6 +16,7 @@ export * from './ids.js';
 export * from './json-depth.js';
 export * from './logger.js';
 export * from './lossy.js';
+export * from './memory-store.js';
 export * from './messages.js';
 export * from './model-id.js';
 export * from './network-errors.js';
