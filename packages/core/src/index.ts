@@ -10,6 +10,7 @@ export * from './adapter-base.js';
 export * from './adapter-runtime.js';
 export * from './bus.js';
 export * from './deadline.js';
+export * from './decimal.js';
 export * from './errors.js';
 export * from './history.js';
 export * from './ids.js';

@@ -1,3 +1,4 @@
+import { sumDecimalStrings } from './decimal.js';
 import { YourtoolError } from './errors.js';
 import { isUlid, newSessionId, nowTimestamp } from './ids.js';
 import { checkJsonDepth } from './json-depth.js';
@@ -10,6 +11,7 @@ import type {
   MessagePage,
   SessionPatch,
   SessionRecord,
+  SessionStats,
   SessionStore,
   ToolCallRecord,
   ToolCallStatus,
@@ -100,7 +102,7 @@ export class MemorySessionStore implements SessionStore {
 
   /** Sessions, most recently updated first; `cursor` is the offset of the next page. */
   async listSessions(
-    options: { limit?: number; cursor?: string; workspace_path?: string } = {},
+    options: { limit?: number; cursor?: string; workspace_path?: string; withStats?: boolean } = {},
   ): Promise<{ sessions: SessionRecord[]; next_cursor: string | null }> {
     this.#open();
     const limit = options.limit ?? 50;
@@ -125,7 +127,11 @@ export class MemorySessionStore implements SessionStore {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
     const page = all.slice(offset, offset + limit);
     return {
-      sessions: page.map((r) => structuredClone(r)),
+      sessions: page.map((r) =>
+        options.withStats
+          ? { ...structuredClone(r), stats: this.#stats(r.id) }
+          : structuredClone(r),
+      ),
       next_cursor: offset + limit < all.length ? String(offset + limit) : null,
     };
   }
@@ -320,6 +326,34 @@ export class MemorySessionStore implements SessionStore {
   /** Further calls fail with `MemoryStoreError` (`store_closed`). */
   async close(): Promise<void> {
     this.#closed = true;
+  }
+
+  /** The figures of one session (zeros for an unknown one). */
+  async sessionStats(sessionId: string): Promise<SessionStats> {
+    this.#open();
+    return this.#stats(sessionId);
+  }
+
+  #stats(sessionId: string): SessionStats {
+    const order = this.#sessions.get(sessionId)?.order ?? [];
+    const costs: string[] = [];
+    let unpriced = 0;
+    let lastModel: string | null = null;
+    for (const id of order) {
+      const message = this.#messages.get(id);
+      if (message?.role !== 'assistant') continue;
+      if (message.metadata.model) lastModel = message.metadata.model;
+      const usage = message.metadata.usage;
+      if (!usage) continue;
+      if (usage.cost_usd === null) unpriced++;
+      else costs.push(usage.cost_usd);
+    }
+    return {
+      message_count: order.length,
+      last_model: lastModel,
+      total_cost_usd: sumDecimalStrings(costs),
+      unpriced_messages: unpriced,
+    };
   }
 
   #open(): void {

@@ -14,6 +14,23 @@ export interface SessionRecord {
   /** ISO-8601 UTC, microseconds. */
   created_at: string;
   updated_at: string;
+  /** Figures about the session's messages, when asked for (`listSessions({ withStats: true })`). */
+  stats?: SessionStats;
+}
+
+/** What a session holds, in figures: for session lists and cost displays. */
+export interface SessionStats {
+  /** Messages stored, every role and status. */
+  message_count: number;
+  /** Canonical id of the model of the newest assistant message, `null` before the first reply. */
+  last_model: string | null;
+  /**
+   * Exact sum of `usage.cost_usd` over the session's assistant messages, as a decimal string
+   * (`"0"` for none). Unpriced messages are not in it: see `unpriced_messages`.
+   */
+  total_cost_usd: string;
+  /** Assistant messages that carry usage but no price (`cost_usd: null`): never counted as free. */
+  unpriced_messages: number;
 }
 
 /** What creating a session takes. */
@@ -114,6 +131,8 @@ export interface SessionStore {
     /** Opaque cursor from a previous page. */
     cursor?: string;
     workspace_path?: string;
+    /** Adds {@link SessionStats} to each session (costs a query per page). */
+    withStats?: boolean;
   }): Promise<{ sessions: SessionRecord[]; next_cursor: string | null }>;
   updateSession(id: string, patch: SessionPatch): Promise<SessionRecord>;
 

@@ -125,6 +125,14 @@ describe('MemorySessionStore', () => {
       tool.id,
     ]);
     expect(second.next_cursor).toBeNull();
+    const withStats = await store.listSessions({ withStats: true });
+    expect(withStats.sessions.find((s) => s.id === sid)?.stats).toEqual({
+      message_count: 3,
+      last_model: 'anthropic:claude-sonnet-4-6',
+      total_cost_usd: '0.000105',
+      unpriced_messages: 0,
+    });
+    expect(listed.sessions[0]).not.toHaveProperty('stats');
     await store.close();
     await expect(store.getSession(sid)).rejects.toMatchObject({ code: 'store_closed' });
   });
