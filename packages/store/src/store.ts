@@ -17,8 +17,10 @@ import {
   redactSecrets,
   type SessionPatch,
   type SessionRecord,
+  type SessionStats,
   type SessionStore,
   silentLogger,
+  sumDecimalStrings,
   type ToolCallRecord,
   ToolIdConflictError,
   ToolIdMap,
@@ -103,6 +105,8 @@ export interface ListSessionsOptions {
   cursor?: string;
   /** Only sessions of this workspace. */
   workspace_path?: string;
+  /** Adds `stats` (message count, last model, exact total cost) to each session: two queries per page. */
+  withStats?: boolean;
 }
 
 /** Options of {@link SqlSessionStore.iterateMessages}. */
@@ -519,7 +523,76 @@ export class SqlSessionStore implements SessionStore {
       rows.length > limit && last
         ? encodeCursor({ at: Number(last.updated_at), id: last.id })
         : null;
+    if (options.withStats && sessions.length > 0) {
+      const stats = await this.#statsFor(sessions.map((session) => session.id));
+      for (const session of sessions) session.stats = stats.get(session.id) ?? emptyStats();
+    }
     return { sessions, next_cursor };
+  }
+
+  /**
+   * What a session holds, in figures: message count, the model of the newest assistant message,
+   * the exact sum of its assistant messages' `cost_usd`, and how many were unpriced. Zeros for a
+   * session without messages (or none at all). An assistant row whose metadata cannot be read is
+   * reported like any corrupt row and left out of the cost.
+   */
+  async sessionStats(sessionId: string): Promise<SessionStats> {
+    return this.#guard('sessionStats', async () => {
+      this.#ensureOpen();
+      checkKey(sessionId, 'sessionId');
+      return (await this.#statsFor([sessionId])).get(sessionId) ?? emptyStats();
+    });
+  }
+
+  async #statsFor(sessionIds: readonly string[]): Promise<Map<string, SessionStats>> {
+    const counts = await this.#db
+      .selectFrom('messages')
+      .select(['session_id', (eb) => eb.fn.countAll<number | string | bigint>().as('n')])
+      .where('session_id', 'in', sessionIds)
+      .groupBy('session_id')
+      .execute();
+    const assistants = await this.#db
+      .selectFrom('messages')
+      .select(['id', 'session_id', 'metadata_json'])
+      .where('session_id', 'in', sessionIds)
+      .where('role', '=', 'assistant')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const out = new Map<string, SessionStats>();
+    for (const row of counts)
+      out.set(row.session_id, { ...emptyStats(), message_count: Number(row.n) });
+    const costs = new Map<string, string[]>();
+    for (const row of assistants) {
+      const stats = out.get(row.session_id);
+      if (!stats) continue;
+      let metadata: { model?: unknown; usage?: { cost_usd?: unknown } | null };
+      try {
+        metadata = JSON.parse(row.metadata_json);
+      } catch (error) {
+        this.#reportCorrupt(
+          new CorruptRowError('messages', row.id, 'metadata_json is not valid JSON', {
+            cause: error,
+          }),
+        );
+        continue;
+      }
+      if (typeof metadata.model === 'string' && metadata.model) stats.last_model = metadata.model;
+      const usage = metadata.usage;
+      if (!usage || typeof usage !== 'object') continue;
+      const cost = usage.cost_usd;
+      if (cost === null) stats.unpriced_messages++;
+      else if (typeof cost === 'string' && /^\d+(?:\.\d+)?$/.test(cost)) {
+        const list = costs.get(row.session_id) ?? [];
+        list.push(cost);
+        costs.set(row.session_id, list);
+      }
+    }
+    for (const [id, list] of costs) {
+      const stats = out.get(id);
+      if (stats) stats.total_cost_usd = sumDecimalStrings(list);
+    }
+    return out;
   }
 
   /** Changes a session's workspace, active model or routing policy. */
@@ -1249,4 +1322,8 @@ export async function openStore(
     }
   }
   return store;
+}
+
+function emptyStats(): SessionStats {
+  return { message_count: 0, last_model: null, total_cost_usd: '0', unpriced_messages: 0 };
 }
