@@ -171,6 +171,12 @@ export interface SessionStore {
   /** The session's tool id map, rebuilt from `tool_calls.provider_id` / `provider`. */
   loadToolIdMap(sessionId: string): Promise<ToolIdMap>;
 
+  /**
+   * Optional: a session's figures ({@link SessionStats}) computed by the store (cheaper than
+   * loading the session). Callers fall back to loading the messages when it is absent.
+   */
+  sessionStats?(sessionId: string): Promise<SessionStats>;
+
   /** Releases connections. */
   close(): Promise<void>;
 }

@@ -1,0 +1,7 @@
+/**
+ * @yourtool/runtime: one call from two YAML documents to a working session stack.
+ *
+ * @packageDocumentation
+ */
+export * from './config.js';
+export * from './runtime.js';

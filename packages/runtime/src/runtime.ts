@@ -1,0 +1,305 @@
+import { readFileSync } from 'node:fs';
+import {
+  type AdapterRuntimeOptions,
+  createEventBus,
+  type EventBus,
+  type Logger,
+  MemorySessionStore,
+  type SessionStats,
+  type SessionStore,
+  silentLogger,
+  sumDecimalStrings,
+  YourtoolError,
+} from '@yourtool/core';
+import { type CostOptions, defaultPriceTable, type PriceTable } from '@yourtool/pricing';
+import {
+  type AdapterFactory,
+  type AvailabilityOptions,
+  AvailabilityTracker,
+  checkRoutingConfig,
+  ModelRegistry,
+  type RegistryConfig,
+  Router,
+  type RoutingConfig,
+} from '@yourtool/router';
+import {
+  type ConfirmHook,
+  SessionManager,
+  type SystemPromptPart,
+  type ToolHandler,
+  ToolRegistry,
+} from '@yourtool/session';
+import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
+
+/** The adapter packages `createRuntime` finds by an adapter entry's `type`. */
+export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; export: string }>> =
+  {
+    anthropic: { package: '@yourtool/anthropic', export: 'AnthropicAdapter' },
+    openai: { package: '@yourtool/openai', export: 'OpenAIAdapter' },
+    openrouter: { package: '@yourtool/openrouter', export: 'OpenRouterAdapter' },
+    ollama: { package: '@yourtool/ollama', export: 'OllamaAdapter' },
+  };
+
+/** `createRuntime` could not be set up: a missing adapter or store package, or a bad option. */
+export class RuntimeSetupError extends YourtoolError {}
+
+/** A document given as YAML text, a parsed value, or a file to read. */
+export type ConfigSource<T> = string | T | { file: string };
+
+/** Options of {@link createRuntime}. Only `models` is required. */
+export interface RuntimeOptions {
+  /**
+   * The model registry (models.yaml, contract §7.1): YAML text, a parsed document, or
+   * `{ file }`. `${NAME}` in values is read from `env`; an adapter entry may give
+   * `base_url_env: NAME` instead of `base_url`.
+   */
+  models: ConfigSource<RegistryConfig>;
+  /**
+   * Routing rules (routing.yaml): YAML text, a parsed document, or `{ file }`. Default: the
+   * first model of `models` as `global_default`. Every model name it uses must resolve.
+   */
+  routing?: ConfigSource<RoutingConfig>;
+  /**
+   * Where sessions live: a `SessionStore`, or a URL for `@yourtool/store`'s `openStore`
+   * (`sqlite:./sessions.db`, `postgres://...`; install `@yourtool/store`). Default: a
+   * `MemorySessionStore` (nothing survives the process).
+   */
+  store?: SessionStore | string;
+  /** Prices for every call. Default: the bundled table of `@yourtool/pricing`. */
+  pricing?: PriceTable;
+  /** Cost options (e.g. the cache write TTL your prompts use). */
+  costOptions?: CostOptions;
+  /** The tools every turn offers. */
+  tools?: ToolRegistry | readonly ToolHandler[];
+  /** Consent for tools with write, execute or network side effects. Without it they are refused. */
+  confirm?: ConfirmHook;
+  /** System prompt parts, composed in order. */
+  systemPrompt?: readonly SystemPromptPart[];
+  /** One logger for adapters, router, store and sessions. Default: silent. */
+  logger?: Logger;
+  /** Where `api_key_env`, `base_url_env` and `${NAME}` are read. Default `process.env`. */
+  env?: Env;
+  /**
+   * Adapter factories by `type`, for adapters other than the four known ones (or to replace
+   * one). The known types are loaded from their packages when a model uses them.
+   */
+  factories?: Record<string, AdapterFactory>;
+  /** Backoff of every adapter's retries (tests make it short). */
+  retry?: AdapterRuntimeOptions['retry'];
+  /** Availability tuning (failure threshold, cooldowns). */
+  availability?: AvailabilityOptions;
+  /** Model calls one turn may make. Default 8. */
+  maxSteps?: number;
+  /** `max_output_tokens` of each call. Default 4096. */
+  maxOutputTokens?: number;
+}
+
+/** Everything {@link createRuntime} wired, ready to use. */
+export interface Runtime {
+  /** The session manager: `createSession`, `send`, `sendAndWait`, `swapModel`, `cancel`. */
+  readonly sessions: SessionManager;
+  readonly store: SessionStore;
+  readonly registry: ModelRegistry;
+  readonly router: Router;
+  /** The one bus: `route.decided`, `llm.call_*`; availability listens to it. */
+  readonly bus: EventBus;
+  readonly availability: AvailabilityTracker;
+  readonly pricing: PriceTable;
+  readonly logger: Logger;
+  /** A session's figures: message count, last model, exact total cost, unpriced messages. */
+  sessionStats(sessionId: string): Promise<SessionStats>;
+  /** A session's exact total cost in USD, as a decimal string (unpriced calls are not in it). */
+  sessionCost(sessionId: string): Promise<string>;
+  /** Closes the adapters and the store. */
+  close(): Promise<void>;
+}
+
+function readSource<T>(source: ConfigSource<T>, what: string): { input: string | T; name: string } {
+  if (source !== null && typeof source === 'object' && 'file' in source) {
+    const file = (source as { file: unknown }).file;
+    if (typeof file !== 'string')
+      throw new RuntimeSetupError('invalid_option', `${what}.file must be a path`);
+    try {
+      return { input: readFileSync(file, 'utf8'), name: file };
+    } catch (error) {
+      throw new RuntimeSetupError(
+        'invalid_option',
+        `cannot read ${what} file ${file}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+  return { input: source as string | T, name: `<${what}>` };
+}
+
+async function loadFactory(type: string): Promise<AdapterFactory> {
+  const known = KNOWN_ADAPTER_PACKAGES[type];
+  if (!known) {
+    throw new RuntimeSetupError(
+      'unknown_adapter_type',
+      `no adapter for type "${type}": the known types are ${Object.keys(KNOWN_ADAPTER_PACKAGES).join(', ')}; pass a factory for it in the factories option`,
+    );
+  }
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(known.package)) as Record<string, unknown>;
+  } catch (error) {
+    throw new RuntimeSetupError(
+      'adapter_package_missing',
+      `models.yaml uses adapter type "${type}", which needs ${known.package}: install it (npm install ${known.package})`,
+      { cause: error },
+    );
+  }
+  const AdapterClass = module[known.export] as
+    | (new (
+        ...args: Parameters<AdapterFactory>
+      ) => ReturnType<AdapterFactory>)
+    | undefined;
+  if (typeof AdapterClass !== 'function') {
+    throw new RuntimeSetupError(
+      'adapter_package_missing',
+      `${known.package} does not export ${known.export}; is it a version this runtime supports?`,
+    );
+  }
+  return (config, runtime) => new AdapterClass(config, runtime);
+}
+
+async function openStoreUrl(url: string, logger: Logger): Promise<SessionStore> {
+  let module: { openStore?: (url: string, options?: { logger?: Logger }) => Promise<SessionStore> };
+  try {
+    module = (await import('@yourtool/store')) as typeof module;
+  } catch (error) {
+    throw new RuntimeSetupError(
+      'store_package_missing',
+      'a store URL needs @yourtool/store: install it (npm install @yourtool/store), or pass a SessionStore',
+      { cause: error },
+    );
+  }
+  if (typeof module.openStore !== 'function') {
+    throw new RuntimeSetupError(
+      'store_package_missing',
+      '@yourtool/store does not export openStore',
+    );
+  }
+  return module.openStore(url, { logger });
+}
+
+/** What a session holds, computed from its messages (for stores without `sessionStats`). */
+async function statsFromMessages(store: SessionStore, sessionId: string): Promise<SessionStats> {
+  const { messages } = await store.loadMessages(sessionId);
+  const costs: string[] = [];
+  let unpriced = 0;
+  let last: string | null = null;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    if (message.metadata.model) last = message.metadata.model;
+    const usage = message.metadata.usage;
+    if (!usage) continue;
+    if (usage.cost_usd === null) unpriced++;
+    else costs.push(usage.cost_usd);
+  }
+  return {
+    message_count: messages.length,
+    last_model: last,
+    total_cost_usd: sumDecimalStrings(costs),
+    unpriced_messages: unpriced,
+  };
+}
+
+/**
+ * Wires the whole stack from two YAML documents in one call: the model registry (adapters built
+ * by `type` from their installed packages, keys from the environment), the routing chain with
+ * availability on one event bus, the price table, a store, the tools, and the session manager.
+ * One logger goes everywhere.
+ *
+ * @example
+ * const runtime = await createRuntime({
+ *   models: { file: 'models.yaml' },
+ *   routing: 'global_default: sonnet',
+ *   store: 'sqlite:./sessions.db',
+ * });
+ * const session = await runtime.sessions.createSession({ workspace_path: process.cwd() });
+ * const result = await runtime.sessions.sendAndWait(session.id, 'Hello');
+ */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  if (!options || options.models === undefined) {
+    throw new RuntimeSetupError(
+      'invalid_option',
+      'createRuntime needs models (models.yaml text, a parsed document or { file })',
+    );
+  }
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? silentLogger;
+  const models = readSource(options.models, 'models');
+  const registryConfig = readModelsConfig(models.input, env, models.name);
+
+  const factories: Record<string, AdapterFactory> = { ...options.factories };
+  for (const type of new Set(Object.values(registryConfig.adapters).map((a) => a.type))) {
+    factories[type] ??= await loadFactory(type);
+  }
+  const registry = new ModelRegistry(registryConfig, {
+    factories,
+    env,
+    logger,
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
+
+  let routing: RoutingConfig;
+  if (options.routing === undefined) {
+    const first = Object.keys(registryConfig.models)[0];
+    if (!first) throw new RuntimeSetupError('invalid_option', 'models.yaml has no models');
+    routing = readRoutingConfig({ global_default: first }, env, '<routing>');
+  } else {
+    const source = readSource(options.routing, 'routing');
+    routing = readRoutingConfig(source.input, env, source.name);
+  }
+  checkRoutingConfig(routing, registry, '<routing>');
+
+  const bus = createEventBus();
+  const availability = new AvailabilityTracker(options.availability);
+  availability.connect(bus);
+  const router = new Router({ registry, availability, bus, config: routing, logger });
+  const pricing = options.pricing ?? defaultPriceTable();
+  const store =
+    typeof options.store === 'string'
+      ? await openStoreUrl(options.store, logger)
+      : (options.store ?? new MemorySessionStore());
+  const tools =
+    options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+
+  const sessions = new SessionManager({
+    store,
+    router,
+    pricing,
+    bus,
+    tools,
+    logger,
+    ...(options.costOptions ? { costOptions: options.costOptions } : {}),
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+    ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+  });
+
+  const sessionStats = (sessionId: string): Promise<SessionStats> =>
+    store.sessionStats ? store.sessionStats(sessionId) : statsFromMessages(store, sessionId);
+
+  return {
+    sessions,
+    store,
+    registry,
+    router,
+    bus,
+    availability,
+    pricing,
+    logger,
+    sessionStats,
+    sessionCost: async (sessionId) => (await sessionStats(sessionId)).total_cost_usd,
+    close: async () => {
+      await registry.close();
+      await store.close();
+    },
+  };
+}

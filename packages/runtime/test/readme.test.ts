@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import {
+  type LoopbackServer,
+  loadFixtureDirectory,
+  startLoopbackServer,
+} from '@yourtool/conformance';
+import { runReadmeExample } from '@yourtool/testkit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(() => server.close());
+
+it('the README example runs against recorded responses and prints what it says', async () => {
+  const fixtures = (name: string) =>
+    loadFixtureDirectory(fileURLToPath(new URL(`../../${name}/test/fixtures`, import.meta.url)));
+  server.enqueue(
+    ...(fixtures('anthropic')['tool-call-stream'] ?? []),
+    ...(fixtures('anthropic')['text-stream'] ?? []),
+    ...(fixtures('openai')['text-stream'] ?? []),
+  );
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-readme-0000000000';
+  process.env.ANTHROPIC_BASE_URL = server.url;
+  process.env.OPENAI_API_KEY = 'sk-readme-00000000000000';
+  process.env.OPENAI_BASE_URL = server.url;
+  // the other packages resolve to their builds (turbo builds them before the tests)
+  expect(
+    await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/runtime' }),
+  ).toBe(3);
+  expect(server.requests.map((r) => r.path)).toEqual([
+    '/v1/messages',
+    '/v1/messages',
+    '/chat/completions',
+  ]);
+});
