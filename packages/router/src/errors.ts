@@ -76,13 +76,83 @@ export class NoRouteError extends YourtoolError {
   /** Every candidate considered, with the reason it was rejected. */
   readonly trace: RouteTraceEntry[];
 
-  constructor(trace: RouteTraceEntry[]) {
+  /**
+   * An error listing every rejected candidate of `trace`. Subclasses pass their own `code` and
+   * the start of the message (`no model can take this turn` by default).
+   */
+  constructor(trace: RouteTraceEntry[], options: { code?: string; headline?: string } = {}) {
     const rejected = trace
-      .filter((t) => t.model !== null)
+      .filter((t) => t.model !== null && !t.accepted)
       .map((t) => `${t.model} (${t.reason})`)
       .join('; ');
-    super('no_route', `no model can take this turn${rejected ? `: ${rejected}` : ''}`);
+    super(
+      options.code ?? 'no_route',
+      `${options.headline ?? 'no model can take this turn'}${rejected ? `: ${rejected}` : ''}`,
+    );
     this.trace = trace;
+  }
+}
+
+/**
+ * A rule with `strict: true` matched the turn but none of its models (nor its own `fallbacks`)
+ * could take it. The turn is refused instead of going to any other model: strict rules are the
+ * privacy switch (decision 0092). A {@link NoRouteError}, so existing handlers still catch it.
+ */
+export class StrictRuleError extends NoRouteError {
+  /** Name of the strict rule. */
+  readonly rule: string;
+
+  /** An error naming the rule and every rejected candidate of `trace`. */
+  constructor(rule: string, trace: RouteTraceEntry[]) {
+    super(trace, {
+      code: 'strict_rule',
+      headline: `strict rule "${rule}" matched and none of its models can take this turn`,
+    });
+    this.rule = rule;
+  }
+}
+
+/** The routing step of an explicit choice. */
+export type ExplicitChoicePolicy = 'PER_MESSAGE_OVERRIDE' | 'MANUAL_STICKY';
+
+/**
+ * An explicit choice (`@model` in the message, or the session's `/model`) cannot be honoured:
+ * unknown name, not configured, unavailable, unable to take this history, capabilities not
+ * detected yet, or refused by a matching strict rule. Thrown unless the turn opts into falling
+ * through (decision 0091).
+ */
+export class ChoiceUnavailableError extends YourtoolError {
+  /** The choice as given. */
+  readonly choice: string;
+  /** Which explicit step it came from. */
+  readonly policy: ExplicitChoicePolicy;
+  /** Why it cannot be used. */
+  readonly reason: string;
+  /** Known names closest to the choice, best first; empty when the name resolved. */
+  readonly suggestions: string[];
+  /** The routing chain up to the refused choice. */
+  readonly trace: RouteTraceEntry[];
+
+  /** An error naming the choice, the reason and any close matches. */
+  constructor(fields: {
+    choice: string;
+    policy: ExplicitChoicePolicy;
+    reason: string;
+    suggestions: string[];
+    trace: RouteTraceEntry[];
+  }) {
+    const label =
+      fields.policy === 'PER_MESSAGE_OVERRIDE' ? `@${fields.choice}` : `/model ${fields.choice}`;
+    const hint =
+      fields.policy === 'PER_MESSAGE_OVERRIDE'
+        ? 'send with fallthrough to let routing choose'
+        : 'choose another with /model, or send with fallthrough to let routing choose';
+    super('choice_unavailable', `${label} cannot be used: ${fields.reason} (${hint})`);
+    this.choice = fields.choice;
+    this.policy = fields.policy;
+    this.reason = fields.reason;
+    this.suggestions = [...fields.suggestions];
+    this.trace = fields.trace;
   }
 }
 

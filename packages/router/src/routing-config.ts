@@ -49,6 +49,16 @@ export const RoutingRuleSchema = z
     use: z.string().min(1).optional(),
     /** A tier: its models, in registry order. */
     use_tier: z.string().min(1).optional(),
+    /**
+     * Refuse rather than fall through: when the rule matches, the turn goes to one of its models
+     * (or its `fallbacks`) or fails with `StrictRuleError` (the privacy switch, decision 0092).
+     */
+    strict: z.boolean().default(false),
+    /**
+     * Models (ids or aliases) to try after the rule's own, in order: while routing when those
+     * cannot take the turn, and within a turn when the chosen one fails (decision 0090).
+     */
+    fallbacks: z.array(z.string().min(1)).optional(),
   })
   .refine((rule) => (rule.use === undefined) !== (rule.use_tier === undefined), {
     message: 'a rule needs exactly one of "use" or "use_tier"',
@@ -65,6 +75,11 @@ export const RoutingConfigSchema = z.strictObject({
     .array(z.strictObject({ path: z.string().min(1), default: z.string().min(1) }))
     .default([]),
   rules: z.array(RoutingRuleSchema).default([]),
+  /**
+   * Per model (key: id or alias), the models to try next, in order, when it fails within a turn
+   * (LiteLLM-style; decision 0090).
+   */
+  fallbacks: z.record(z.string(), z.array(z.string().min(1))).default({}),
   pattern: z
     .strictObject({ min_confidence: z.number().min(0).max(1).default(0.7) })
     .default({ min_confidence: 0.7 }),

@@ -156,3 +156,48 @@ export const user = (text: string, extra: Message['content'] = []) =>
 export const PNG = PNG_1PX_BASE64;
 export const image = (media_type = 'image/png') =>
   ({ type: 'image', source: { kind: 'base64', data: PNG }, media_type }) as const;
+
+/** Conservative capabilities an adapter reports before it has asked the provider. */
+export const UNDETECTED: Partial<AdapterCapabilities> = {
+  supports_images: false,
+  supports_tools: false,
+  supports_thinking: false,
+  max_context_tokens: 4096,
+  max_output_tokens: 4096,
+};
+
+/** What the fake provider "says" about a model when asked. */
+export const DETECTED: Partial<AdapterCapabilities> = {
+  supports_images: true,
+  supports_tools: true,
+  max_context_tokens: 131_072,
+  max_output_tokens: 8192,
+};
+
+/**
+ * An adapter that learns capabilities only through `detectCapabilities` (like Ollama's
+ * `/api/show`): conservative before, the detected values after. `gate` holds detections until
+ * released; `failing` models reject; it counts calls and ignores the signal on purpose, so the
+ * router's own abort handling is what a test sees.
+ */
+export class DetectingAdapter extends DeclaringAdapter {
+  readonly detected = new Set<string>();
+  readonly calls: string[] = [];
+  readonly failing = new Set<string>();
+  gate: Promise<void> = Promise.resolve();
+
+  override capabilitiesFor(model: string): AdapterCapabilities {
+    return { ...FULL, ...(this.detected.has(model) ? DETECTED : UNDETECTED) };
+  }
+  async detectCapabilities(model: string): Promise<AdapterCapabilities> {
+    this.calls.push(model);
+    await this.gate;
+    if (this.failing.has(model))
+      throw new Error(`model "${model}" not found, try pulling it first`);
+    this.detected.add(model);
+    return this.capabilitiesFor(model);
+  }
+  capabilitiesDetected(model: string): boolean {
+    return this.detected.has(model);
+  }
+}

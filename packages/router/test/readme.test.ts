@@ -13,5 +13,5 @@ it('the README example runs and prints what it says', async () => {
         ),
       },
     }),
-  ).toBe(4);
+  ).toBe(7);
 });

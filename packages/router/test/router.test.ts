@@ -186,6 +186,7 @@ describe('capability checks against the history', () => {
       messages,
       max_output_tokens: 512,
       override: 'llama',
+      fallthrough: true,
     });
     expect(decision.model).toBe('anthropic:claude-sonnet-4-6');
     expect(decision.trace[0]).toMatchObject({
@@ -206,6 +207,7 @@ describe('capability checks against the history', () => {
         messages: [user('gif', [image('image/gif')])],
         max_output_tokens: 10,
         override: 'gpt5',
+        fallthrough: true,
       });
       expect.unreachable('no model of the registry takes GIFs');
     } catch (error) {
@@ -228,10 +230,16 @@ describe('capability checks against the history', () => {
       messages: toolHistory,
       max_output_tokens: 10,
       override: 'llama',
+      fallthrough: true,
     });
     expect(tools.trace[0]?.reason).toBe('session uses tools and this model has no tool support');
     const thinking = router.route(
-      turn('x', { override: 'gpt5', thinking: true, output_schema: { type: 'object' } }),
+      turn('x', {
+        override: 'gpt5',
+        fallthrough: true,
+        thinking: true,
+        output_schema: { type: 'object' },
+      }),
     );
     expect(thinking.trace[0]?.reason).toBe(
       'the turn asks for thinking, which this model does not support; the turn asks for structured output, which this model does not support',
@@ -240,7 +248,9 @@ describe('capability checks against the history', () => {
 
   it('rejects a model that takes no system prompt when the turn has one', () => {
     const { router } = setup({ perModel: { 'openai:gpt-5': { supports_system_prompt: false } } });
-    const decision = router.route(turn('hi', { override: 'gpt5', system_prompt: 'Be brief.' }));
+    const decision = router.route(
+      turn('hi', { override: 'gpt5', system_prompt: 'Be brief.', fallthrough: true }),
+    );
     expect(decision.trace[0]?.reason).toBe(
       'the turn has a system prompt and this model takes none',
     );
@@ -253,12 +263,14 @@ describe('capability checks against the history', () => {
   it('rejects a model whose context window or output limit is too small', () => {
     const { router } = setup();
     const long = router.route(
-      turn('word '.repeat(8000), { override: 'llama', max_output_tokens: 1000 }),
+      turn('word '.repeat(8000), { override: 'llama', max_output_tokens: 1000, fallthrough: true }),
     );
     expect(long.trace[0]?.reason).toMatch(
       /session needs about \d+ input \+ 1000 output tokens and this model's context window is 8192/,
     );
-    const output = router.route(turn('hi', { override: 'llama', max_output_tokens: 4096 }));
+    const output = router.route(
+      turn('hi', { override: 'llama', max_output_tokens: 4096, fallthrough: true }),
+    );
     expect(output.trace[0]?.reason).toBe(
       'the turn asks for up to 4096 output tokens and this model writes at most 2048',
     );
@@ -266,7 +278,9 @@ describe('capability checks against the history', () => {
 
   it('rejects unknown and not-configured models with the reason, and fails when nothing passes', () => {
     const { router } = setup({ env: { ANTHROPIC_API_KEY: 'k' } });
-    const decision = router.route(turn('hi', { override: 'gpt-6', sticky: 'gpt5' }));
+    const decision = router.route(
+      turn('hi', { override: 'gpt-6', sticky: 'gpt5', fallthrough: true }),
+    );
     expect(decision.trace[0]).toMatchObject({
       model: 'gpt-6',
       accepted: false,

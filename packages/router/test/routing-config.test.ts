@@ -19,6 +19,7 @@ describe('parseRoutingConfig', () => {
       global_default: 'sonnet',
       workspaces: [],
       rules: [],
+      fallbacks: {},
       pattern: { min_confidence: 0.7 },
     });
     const paths = (yaml: string) => {
