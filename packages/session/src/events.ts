@@ -1,5 +1,6 @@
 import type {
   AdapterError,
+  ErrorClass,
   Message,
   RouteTraceEntry,
   RoutingDecisionRecord,
@@ -11,7 +12,7 @@ import type {
 export type SessionEvent =
   | StreamEvent
   | {
-      /** The user message is stored. */
+      /** The user message is stored (once routing found a model for the turn). */
       type: 'session.user_message';
       message: Message;
     }
@@ -28,6 +29,28 @@ export type SessionEvent =
       type: 'session.assistant_message';
       step: number;
       message: Message;
+    }
+  | {
+      /**
+       * The step's model failed after its own retries (rate limit, server error, network) or
+       * overflowed its context, and the turn goes on with a fallback from routing.yaml's
+       * `fallbacks:` (decision 0095). A `session.routed` for `to` follows. Whatever the UI
+       * showed of the failed reply (`text.delta`s since the last `session.routed`) should be
+       * discarded: that row is stored with status `error` and is not part of the conversation
+       * any more.
+       */
+      type: 'session.fallback';
+      step: number;
+      /** Canonical id of the model that failed. */
+      from: string;
+      /** Canonical id of the model the turn goes on with. */
+      to: string;
+      /** How `from` failed. */
+      error_class: ErrorClass;
+      /** The failure's (redacted) message. */
+      reason: string;
+      /** Id of the failed attempt's stored assistant row (status `error`), or null if none was stored (it failed before its first event). */
+      discarded_message_id: string | null;
     }
   | {
       /** A tool ran (or was refused) and its result is stored. */
@@ -53,7 +76,7 @@ export interface TurnResult {
   messages: Message[];
   /** The last assistant message's stop reason, or `max_steps` when the step limit stopped the tool loop. */
   end: TurnEnd;
-  /** Model calls made. */
+  /** Tool-loop steps made (one model call each, plus the fallback calls within a step). */
   steps: number;
   /** Sum of the priced assistant messages' costs (decimal string); null if any was unpriced. */
   cost_usd: string | null;

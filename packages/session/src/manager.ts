@@ -7,6 +7,7 @@ import {
   createMessage,
   type ErrorClass,
   type EventBus,
+  type FallbackAttempt,
   type Logger,
   type Message,
   type MessageStatus,
@@ -29,7 +30,7 @@ import {
   YourtoolError,
 } from '@yourtool/core';
 import { buildUsage, type CostOptions, type PriceTable, sumCosts } from '@yourtool/pricing';
-import type { RouteDecision, Router } from '@yourtool/router';
+import type { RouteDecision, RouteInput, Router } from '@yourtool/router';
 import type { SessionEvent, TurnEnd, TurnResult } from './events.js';
 import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool, ToolRegistry } from './tools.js';
 
@@ -121,7 +122,26 @@ export interface SendOptions {
   providerOptions?: Record<string, Record<string, unknown>>;
   /** Structured output for this turn. */
   output_schema?: Record<string, unknown> | null;
+  /**
+   * When the explicit choice (`model`, or the session's `/model` choice) cannot be honoured
+   * (unknown name, not configured, unavailable, unable to take this history), let routing
+   * choose instead of throwing the router's `ChoiceUnavailableError`. Passed to the router as
+   * `RouteInput.fallthrough`.
+   */
+  fallthrough?: boolean;
 }
+
+/**
+ * The error classes a turn falls back on (to the next model of routing.yaml's `fallbacks:`):
+ * the retryable ones, once the adapter's own retries are spent, and a context overflow.
+ * Not auth, invalid_request, cancelled or other: another model would not fix those (decision 0095).
+ */
+export const FALLBACK_ERROR_CLASSES: ReadonlySet<ErrorClass> = new Set<ErrorClass>([
+  'rate_limit',
+  'server_error',
+  'network',
+  'context_overflow',
+]);
 
 interface ActiveTurn {
   controller: AbortController;
@@ -159,6 +179,9 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | ty
 const notRunText = (tool: string) =>
   `The turn was cancelled before ${tool} ran, so it was not run.`;
 
+/** How long a turn waits before detecting again the capabilities a prepare could not detect. */
+const PREPARE_RETRY_MS = 60_000;
+
 const ZERO_USAGE: TokenUsage = {
   input_tokens: 0,
   output_tokens: 0,
@@ -167,14 +190,15 @@ const ZERO_USAGE: TokenUsage = {
 };
 
 /**
- * The session manager (contract §3.3): for one turn it stores the user message, routes, builds
+ * The session manager (contract §3.3): for one turn it routes, stores the user message, builds
  * the canonical request (system prompt from its parts, tools from the registry), streams the
  * adapter's events through to the caller, assembles and stores the assistant message (ULID,
  * model, provider, routing record, usage with cost and pricing version), emits `llm.call_*`,
  * runs requested tools (asking consent for write, execute and network side effects), stores
  * their results, and loops until the model ends its turn or the step limit. Cancelling stores
  * the partial assistant message as `cancelled`, runs no further confirmation or tool, and
- * answers every tool use left without a result (decision 0067). Every wait of a turn (the
+ * answers every tool use left without a result (decision 0067). A call that fails in a way
+ * another model could fix goes on with routing.yaml's fallback (decisions 0095, 0096). Every wait of a turn (the
  * provider stream, the confirmation hook, a tool run) ends when the turn is cancelled.
  * Resuming a stored session on another model replays its whole history through the new adapter.
  */
@@ -184,6 +208,12 @@ export class SessionManager {
   readonly #tools: ToolRegistry;
   readonly #active = new Map<string, ActiveTurn>();
   readonly #toolIdMaps = new Map<string, ToolIdMap>();
+  /** Whether `router.prepare()` has run to its end with every detection done (decision 0097). */
+  #prepared = false;
+  /** After a prepare that reported failures: when the next turn may try again (epoch ms). */
+  #prepareRetryAt = 0;
+  /** The `router.prepare()` in progress, shared by the turns that wait for it. */
+  #preparing: Promise<void> | null = null;
 
   constructor(options: SessionManagerOptions) {
     this.#options = options;
@@ -218,7 +248,7 @@ export class SessionManager {
    */
   async swapModel(sessionId: string, model: string): Promise<SessionRecord> {
     const session = await this.#session(sessionId);
-    const messages = await this.history(sessionId);
+    const messages = withoutReplacedAttempts(await this.history(sessionId));
     const id = this.#options.router.checkSwap(model, {
       session_id: sessionId,
       messages,
@@ -258,7 +288,15 @@ export class SessionManager {
   /**
    * Runs one turn. Yields the stream events of every model call and the session's own events;
    * the last is `session.turn_complete`. An adapter failure is stored (the assistant message
-   * with status `error`), reported in the result and in `llm.call_failed`, then thrown.
+   * with status `error`), reported in the result and in `llm.call_failed`, then thrown, unless
+   * its class warrants a fallback (rate limit, server error, network, context overflow) and
+   * routing has one: then `session.fallback` is yielded and the step goes on with that model
+   * (decision 0095).
+   *
+   * The turn is routed before the user message is stored: a routing error (the router's
+   * `NoRouteError`, `StrictRuleError`, `ChoiceUnavailableError`) is thrown before any event,
+   * with nothing stored. Before the manager's first routing decision it awaits
+   * `router.prepare()` (decision 0097).
    *
    * A consumer that stops iterating early (`break`, `return()`, a throw in its loop body)
    * cancels the turn: the call in progress is cancelled and its assistant message stored as
@@ -301,23 +339,45 @@ export class SessionManager {
         error.message,
       );
     }
-    const history = loaded.messages;
+    // Attempts a fallback replaced are not part of the conversation (decision 0096).
+    const history = withoutReplacedAttempts(loaded.messages);
     const toolIdMap = await this.#toolIdMap(sessionId);
     const stored: Message[] = [];
+    const maxSteps = this.#options.maxSteps ?? 8;
+    const systemPrompt = this.#systemPrompt(session);
+    const tools = this.#tools.definitions();
+    const routeInput = (): RouteInput => ({
+      session_id: sessionId,
+      messages: [...history],
+      tools,
+      system_prompt: systemPrompt,
+      output_schema: options.output_schema ?? null,
+      max_output_tokens: this.#maxOutputTokens(),
+      thinking: options.thinking ?? false,
+      override: options.model ?? null,
+      sticky: session.active_model,
+      tier: options.tier ?? null,
+      workspace_path: session.workspace_path,
+      ...(options.fallthrough !== undefined ? { fallthrough: options.fallthrough } : {}),
+    });
 
+    // Route before storing (decision 0095): the user message is routed with the history in
+    // memory and stored only once a model can take it. A routing error (no model fits, an
+    // explicit choice that cannot be honoured, a strict rule's refusal) is thrown from here
+    // with nothing stored, so the session's next turn is not poisoned by it.
     const user = createMessage({
       session_id: sessionId,
       role: 'user',
       content: typeof input === 'string' ? [{ type: 'text', text: input }] : input,
     });
-    await store.appendMessage(user);
     history.push(user);
+    await this.#prepare(signal);
+    const firstInput = routeInput();
+    let firstDecision: RouteDecision | null = this.#options.router.route(firstInput);
+    await store.appendMessage(user);
     stored.push(user);
     yield { type: 'session.user_message', message: user };
 
-    const maxSteps = this.#options.maxSteps ?? 8;
-    const systemPrompt = this.#systemPrompt(session);
-    const tools = this.#tools.definitions();
     let end: TurnEnd = 'end_turn';
     let steps = 0;
     let failure: AdapterError | null = null;
@@ -402,41 +462,52 @@ export class SessionManager {
           break;
         }
         steps++;
-        const decision = this.#options.router.route({
-          session_id: sessionId,
-          messages: history,
-          tools,
-          system_prompt: systemPrompt,
-          output_schema: options.output_schema ?? null,
-          max_output_tokens: this.#maxOutputTokens(),
-          thinking: options.thinking ?? false,
-          override: options.model ?? null,
-          sticky: session.active_model,
-          tier: options.tier ?? null,
-          workspace_path: session.workspace_path,
-        });
-        yield {
-          type: 'session.routed',
-          step: steps,
-          model: decision.model,
-          decision: decision.record,
-          trace: decision.trace,
-        };
-
-        call = this.#call(decision, history, systemPrompt, toolIdMap, options, signal, sessionId);
-        let outcome: CallOutcome | undefined;
+        const input = firstDecision ? firstInput : routeInput();
+        let decision = firstDecision ?? this.#options.router.route(input);
+        firstDecision = null;
+        const failures: FallbackAttempt[] = [];
+        let outcome: CallOutcome;
+        // One model call, and a fallback call after each failure worth one (decision 0095).
         for (;;) {
-          const next = await call.next();
-          if (next.done) {
-            outcome = next.value;
-            break;
+          yield {
+            type: 'session.routed',
+            step: steps,
+            model: decision.model,
+            decision: decision.record,
+            trace: decision.trace,
+          };
+          call = this.#call(decision, history, systemPrompt, toolIdMap, options, signal, sessionId);
+          let done: CallOutcome | undefined;
+          for (;;) {
+            const next = await call.next();
+            if (next.done) {
+              done = next.value;
+              break;
+            }
+            yield next.value;
           }
-          yield next.value;
-        }
-        call = null;
-        if (outcome.message) {
-          keepAssistant(outcome.message);
-          yield { type: 'session.assistant_message', step: steps, message: outcome.message };
+          call = null;
+          outcome = done;
+          const fallback = this.#fallback(input, decision, failures, outcome.error, signal);
+          if (outcome.message) {
+            // A replaced attempt stays stored (status `error`) but leaves the conversation:
+            // the next model does not see it and its tool uses are not run.
+            if (fallback) stored.push(outcome.message);
+            else keepAssistant(outcome.message);
+            yield { type: 'session.assistant_message', step: steps, message: outcome.message };
+          }
+          if (!fallback || !outcome.error) break;
+          failures.push(fallback.attempt);
+          yield {
+            type: 'session.fallback',
+            step: steps,
+            from: decision.model,
+            to: fallback.decision.model,
+            error_class: outcome.error.error_class,
+            reason: outcome.error.message,
+            discarded_message_id: outcome.message?.id ?? null,
+          };
+          decision = fallback.decision;
         }
         if (outcome.error) {
           failure = outcome.error;
@@ -497,6 +568,90 @@ export class SessionManager {
     };
     yield { type: 'session.turn_complete', result };
     if (failure && !(failure instanceof CancelledError)) throw failure;
+  }
+
+  /**
+   * The model to try after `decision` failed with `error`, or null: no error, an error class
+   * no other model would fix, a cancelled turn, or no fallback configured or passing (the
+   * router's `NoRouteError`; the caller then throws the original error).
+   */
+  #fallback(
+    input: RouteInput,
+    decision: RouteDecision,
+    failures: readonly FallbackAttempt[],
+    error: AdapterError | null,
+    signal: AbortSignal,
+  ): { decision: RouteDecision; attempt: FallbackAttempt } | null {
+    if (!error || signal.aborted || !FALLBACK_ERROR_CLASSES.has(error.error_class)) return null;
+    const attempt: FallbackAttempt = {
+      model: decision.model,
+      error_class: error.error_class,
+      reason: error.message,
+    };
+    try {
+      return {
+        decision: this.#options.router.fallback(input, decision, [...failures, attempt]),
+        attempt,
+      };
+    } catch (refused) {
+      this.#logger.info?.(
+        {
+          event: 'no_fallback',
+          session_id: input.session_id ?? null,
+          model: decision.model,
+          error_class: error.error_class,
+          reason: errorText(refused),
+        },
+        `no fallback after ${decision.model} failed (${error.error_class})`,
+      );
+      return null;
+    }
+  }
+
+  /**
+   * Awaits `router.prepare()` once per manager, before the first routing decision, so models
+   * whose capabilities are detected at run time (Ollama) can be routed to (decision 0097).
+   * Detection failures are logged; routing then reports those models as "capabilities not
+   * detected yet", and the next turn tries again. The wait ends when `signal` aborts.
+   */
+  async #prepare(signal: AbortSignal): Promise<void> {
+    if (this.#prepared) return;
+    if (!this.#preparing && Date.now() < this.#prepareRetryAt) return;
+    let preparing = this.#preparing;
+    if (!preparing) {
+      preparing = this.#options.router
+        .prepare({ signal })
+        .then(
+          (report) => {
+            for (const failed of report.failed) {
+              this.#logger.warn(
+                {
+                  event: 'capability_detection_failed',
+                  model: failed.model,
+                  error: failed.error.message,
+                },
+                `could not detect the capabilities of ${failed.model}`,
+              );
+            }
+            if (signal.aborted) return;
+            if (report.failed.length === 0) this.#prepared = true;
+            else this.#prepareRetryAt = Date.now() + PREPARE_RETRY_MS;
+          },
+          (error: unknown) => {
+            if (signal.aborted) return;
+            this.#prepareRetryAt = Date.now() + PREPARE_RETRY_MS;
+            this.#logger.warn(
+              { event: 'router_prepare_failed', error: errorText(error) },
+              'router.prepare() failed; routing goes on without it',
+            );
+          },
+        )
+        .finally(() => {
+          this.#preparing = null;
+        });
+      this.#preparing = preparing;
+    }
+    await unlessAborted(preparing, signal);
   }
 
   /** One model call: streams its events, stores the assistant message, emits bus events. */
@@ -863,6 +1018,25 @@ interface CallOutcome {
   message: Message | null;
   stop_reason: TurnEnd;
   error: AdapterError | null;
+}
+
+/**
+ * The history without the attempts a fallback replaced (decision 0096): an assistant row with
+ * status `error` followed (directly, or through other such rows) by an assistant row whose
+ * routing record has `fallback_from`. Those rows stay stored, for the record and their cost,
+ * but are not replayed: the conversation went on with the fallback's reply.
+ */
+function withoutReplacedAttempts(messages: readonly Message[]): Message[] {
+  const kept: Message[] = [];
+  let replacing = false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as Message;
+    const isAssistant = message.role === 'assistant';
+    if (replacing && isAssistant && message.metadata.status === 'error') continue;
+    replacing = isAssistant && (message.metadata.routing?.fallback_from?.length ?? 0) > 0;
+    kept.push(message);
+  }
+  return kept.reverse();
 }
 
 /** The message of a thrown value, for a tool result. */

@@ -1,0 +1,493 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AnthropicAdapter } from '@yourtool/anthropic';
+import {
+  type ConformanceFixtures,
+  type LoopbackServer,
+  loadFixtureDirectory,
+  type ScriptedResponse,
+  startLoopbackServer,
+} from '@yourtool/conformance';
+import {
+  AuthError,
+  type BusEvent,
+  createEventBus,
+  createMemoryLogger,
+  ServerError,
+  validateHistory,
+} from '@yourtool/core';
+import { OllamaAdapter } from '@yourtool/ollama';
+import { OpenAIAdapter } from '@yourtool/openai';
+import { defaultPriceTable } from '@yourtool/pricing';
+import {
+  AvailabilityTracker,
+  ChoiceUnavailableError,
+  ModelRegistry,
+  NoRouteError,
+  parseRoutingConfig,
+  Router,
+  StrictRuleError,
+} from '@yourtool/router';
+import { openStore, type SqlSessionStore } from '@yourtool/store';
+import { PNG_1PX_BASE64 } from '@yourtool/testkit';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type SessionEvent, SessionManager, ToolRegistry } from '../src/index.js';
+
+const fixturesOf = (pkg: string): ConformanceFixtures =>
+  loadFixtureDirectory(fileURLToPath(new URL(`../../${pkg}/test/fixtures`, import.meta.url)));
+const anthropic = fixturesOf('anthropic');
+const openai = fixturesOf('openai');
+const ollama = fixturesOf('ollama');
+const fixture = (from: ConformanceFixtures, name: string): ScriptedResponse[] => {
+  const found = from[name];
+  if (!found) throw new Error(`no fixture ${name}`);
+  return found;
+};
+/** A 503 from the Messages API, as an overloaded deployment sends it. */
+const unavailable = (): ScriptedResponse => ({
+  type: 'json',
+  status: 503,
+  body: { type: 'error', error: { type: 'api_error', message: 'Service Unavailable' } },
+});
+/** `/api/show` of qwen3:8b, recorded (tools and thinking, 4096-token default window). */
+const showQwen = (): ScriptedResponse => ({
+  type: 'json',
+  body: JSON.parse(
+    readFileSync(new URL('../../ollama/test/show/qwen3_8b.json', import.meta.url), 'utf8'),
+  ) as unknown,
+});
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(() => server.close());
+
+interface Setup {
+  /** routing.yaml. */
+  routing?: string;
+  /** `max_retries` of the Anthropic adapter. */
+  anthropicRetries?: number;
+  /** Overrides every model's context window. */
+  contextTokens?: number;
+  /** Registers an Ollama adapter and `ollama:qwen3:8b` (alias `qwen`). */
+  withOllama?: boolean;
+  maxOutputTokens?: number;
+}
+
+interface Harness {
+  manager: SessionManager;
+  store: SqlSessionStore;
+  events: BusEvent[];
+  dbPath: string;
+}
+
+function registryYaml(setup: Setup): string {
+  const caps = setup.contextTokens
+    ? `, capabilities: { max_context_tokens: ${setup.contextTokens} }`
+    : '';
+  return `
+adapters:
+  anthropic:
+    type: anthropic
+    api_key: sk-ant-session-test-000000
+    base_url: ${server.url}
+    max_retries: ${setup.anthropicRetries ?? 0}
+  openai:
+    type: openai
+    api_key: sk-session-test-0000000000
+    base_url: ${server.url}
+    max_retries: 0
+${
+  setup.withOllama
+    ? `  ollama:
+    type: ollama
+    base_url: ${server.url}
+    max_retries: 0
+`
+    : ''
+}models:
+  openai:gpt-5: { adapter: openai, wire_name: gpt-5, tier: balanced, aliases: [gpt5]${caps} }
+  anthropic:claude-sonnet-4-6: { adapter: anthropic, wire_name: claude-sonnet-4-6, tier: balanced, aliases: [sonnet]${caps} }
+  anthropic:claude-haiku-4-5-text-only:
+    adapter: anthropic
+    wire_name: claude-haiku-4-5
+    aliases: [texthaiku]
+    capabilities: { supports_images: false }
+${setup.withOllama ? '  ollama:qwen3:8b: { adapter: ollama, wire_name: "qwen3:8b", aliases: [qwen] }\n' : ''}`;
+}
+
+const harnesses: Harness[] = [];
+async function harness(setup: Setup = {}): Promise<Harness> {
+  const dbPath = join(mkdtempSync(join(tmpdir(), 'session-routing-')), 'sessions.db');
+  const store = await openStore(`sqlite:${dbPath}`);
+  const logger = createMemoryLogger();
+  const bus = createEventBus();
+  const events: BusEvent[] = [];
+  bus.onAny((e) => events.push(e));
+  const registry = ModelRegistry.fromYaml(registryYaml(setup), {
+    factories: {
+      anthropic: (config, runtime) => new AnthropicAdapter(config, runtime),
+      openai: (config, runtime) => new OpenAIAdapter(config, runtime),
+      ollama: (config, runtime) => new OllamaAdapter(config, runtime),
+    },
+    logger,
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+  });
+  const availability = new AvailabilityTracker();
+  availability.connect(bus);
+  const router = new Router({
+    registry,
+    config: parseRoutingConfig(setup.routing ?? 'global_default: sonnet'),
+    availability,
+    bus,
+  });
+  const manager = new SessionManager({
+    store,
+    router,
+    pricing: defaultPriceTable(),
+    bus,
+    logger,
+    ...(setup.maxOutputTokens ? { maxOutputTokens: setup.maxOutputTokens } : {}),
+    tools: new ToolRegistry([
+      {
+        definition: {
+          name: 'read_file',
+          description: 'Read a UTF-8 text file from the workspace.',
+          input_schema: {
+            type: 'object',
+            properties: { path: { type: 'string' } },
+            required: ['path'],
+          },
+          side_effects: 'read',
+        },
+        run: async () => '# Project Foo\n\nA tool for testing sessions.',
+      },
+    ]),
+  });
+  const h = { manager, store, events, dbPath };
+  harnesses.push(h);
+  return h;
+}
+
+beforeEach(() => server.reset());
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((h) => h.store.close()));
+});
+
+async function collect(
+  stream: AsyncIterable<SessionEvent>,
+): Promise<{ events: SessionEvent[]; error: unknown }> {
+  const events: SessionEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+  } catch (error) {
+    return { events, error };
+  }
+  return { events, error: undefined };
+}
+
+/** The session's rows, read back through a fresh connection to the SQLite file. */
+async function storedRows(h: Harness, sessionId: string) {
+  const reopened = await openStore(`sqlite:${h.dbPath}`);
+  try {
+    const { messages, errors } = await reopened.loadMessages(sessionId);
+    expect(errors).toEqual([]);
+    return messages;
+  } finally {
+    await reopened.close();
+  }
+}
+
+const sessionKinds = (events: SessionEvent[]) =>
+  events.filter((e) => e.type.startsWith('session.')).map((e) => e.type);
+
+describe('route before storing', () => {
+  it('a message larger than every context is refused with nothing stored; the next turn works', async () => {
+    const h = await harness({ contextTokens: 6000, maxOutputTokens: 1024 });
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const huge = 'lorem ipsum dolor sit amet '.repeat(2000);
+    const { events, error } = await collect(h.manager.send(session.id, huge));
+    expect(error).toBeInstanceOf(NoRouteError);
+    expect(events, 'nothing is reported as stored').toEqual([]);
+    expect(server.requests).toHaveLength(0);
+    expect(await storedRows(h, session.id)).toEqual([]);
+
+    server.enqueue(...fixture(anthropic, 'text-stream'));
+    const result = await h.manager.sendAndWait(session.id, 'Say hello.');
+    expect(result.end).toBe('end_turn');
+    const rows = await storedRows(h, session.id);
+    expect(rows.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(rows[0]?.content).toEqual([{ type: 'text', text: 'Say hello.' }]);
+    expect(validateHistory(rows).ok).toBe(true);
+  });
+
+  it('a typo in @model throws ChoiceUnavailableError with suggestions and stores nothing; fallthrough lets routing choose', async () => {
+    const h = await harness();
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(
+      h.manager.send(session.id, 'Say hello.', { model: 'gtp5' }),
+    );
+    expect(error).toBeInstanceOf(ChoiceUnavailableError);
+    const refused = error as ChoiceUnavailableError;
+    expect(refused.choice).toBe('gtp5');
+    expect(refused.policy).toBe('PER_MESSAGE_OVERRIDE');
+    expect(refused.suggestions).toContain('gpt5');
+    expect(events).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+    expect(await storedRows(h, session.id)).toEqual([]);
+
+    server.enqueue(...fixture(anthropic, 'text-stream'));
+    const result = await h.manager.sendAndWait(session.id, 'Say hello.', {
+      model: 'gtp5',
+      fallthrough: true,
+    });
+    expect(result.end).toBe('end_turn');
+    expect(result.messages.at(-1)?.metadata.model).toBe('anthropic:claude-sonnet-4-6');
+    expect((await storedRows(h, session.id)).map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('a strict rule that cannot be honoured refuses the turn with nothing stored', async () => {
+    const h = await harness({
+      routing: `
+global_default: sonnet
+rules:
+  - { name: confidential, when: { message_matches: confidential }, use: texthaiku, strict: true }
+`,
+    });
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(
+      h.manager.send(session.id, [
+        { type: 'text', text: 'Describe this confidential scan.' },
+        {
+          type: 'image',
+          media_type: 'image/png',
+          source: { kind: 'base64', data: PNG_1PX_BASE64 },
+        },
+      ]),
+    );
+    expect(error).toBeInstanceOf(StrictRuleError);
+    expect((error as StrictRuleError).rule).toBe('confidential');
+    expect(events).toEqual([]);
+    expect(server.requests, 'nothing went to a cloud model').toHaveLength(0);
+    expect(await storedRows(h, session.id)).toEqual([]);
+
+    server.enqueue(...fixture(anthropic, 'text-stream'));
+    const result = await h.manager.sendAndWait(session.id, 'Say hello.');
+    expect(result.end).toBe('end_turn');
+    expect((await storedRows(h, session.id)).map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+});
+
+describe('prepare', () => {
+  it('detects capabilities before the first routing decision, once', async () => {
+    const h = await harness({
+      withOllama: true,
+      maxOutputTokens: 1024,
+      routing: `
+global_default: sonnet
+rules:
+  - { name: local, when: { tier: local }, use: qwen }
+`,
+    });
+    server.enqueue(
+      showQwen(),
+      ...fixture(ollama, 'text-stream'),
+      ...fixture(ollama, 'text-stream'),
+    );
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const first = await h.manager.sendAndWait(session.id, 'Say hello.', { tier: 'local' });
+    expect(first.messages.at(-1)?.metadata).toMatchObject({
+      model: 'ollama:qwen3:8b',
+      routing: { rule_name: 'local' },
+    });
+    const second = await h.manager.sendAndWait(session.id, 'Again.', { tier: 'local' });
+    expect(second.messages.at(-1)?.metadata.model).toBe('ollama:qwen3:8b');
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/show', '/api/chat', '/api/chat']);
+  });
+});
+
+describe('fallback within a turn', () => {
+  const fallbackRouting = `
+global_default: sonnet
+fallbacks:
+  sonnet: [gpt5]
+`;
+
+  it('a 503 storm on Anthropic falls back to OpenAI, and the record shows it', async () => {
+    const h = await harness({ routing: fallbackRouting, anthropicRetries: 2 });
+    server.enqueue(unavailable(), unavailable(), unavailable(), ...fixture(openai, 'text-stream'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(h.manager.send(session.id, 'Say hello.'));
+    expect(error).toBeUndefined();
+    expect(sessionKinds(events)).toEqual([
+      'session.user_message',
+      'session.routed',
+      'session.fallback',
+      'session.routed',
+      'session.assistant_message',
+      'session.turn_complete',
+    ]);
+    expect(events.find((e) => e.type === 'session.fallback')).toMatchObject({
+      step: 1,
+      from: 'anthropic:claude-sonnet-4-6',
+      to: 'openai:gpt-5',
+      error_class: 'server_error',
+      discarded_message_id: null,
+    });
+    const done = events.at(-1);
+    expect(done?.type === 'session.turn_complete' && done.result).toMatchObject({
+      end: 'end_turn',
+      error: null,
+    });
+
+    // three attempts on Anthropic (max_retries 2), then OpenAI
+    expect(server.requests).toHaveLength(4);
+    expect(server.requests[3]?.body).toMatchObject({ model: 'gpt-5' });
+
+    const rows = await storedRows(h, session.id);
+    expect(rows.map((m) => [m.role, m.metadata.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    expect(validateHistory(rows).ok).toBe(true);
+    const routing = rows[1]?.metadata.routing;
+    expect(rows[1]?.metadata.model).toBe('openai:gpt-5');
+    expect(routing?.chosen_model).toBe('openai:gpt-5');
+    expect(routing?.fallback_from).toMatchObject([
+      { model: 'anthropic:claude-sonnet-4-6', error_class: 'server_error' },
+    ]);
+
+    const types = h.events.map((e) => e.type);
+    expect(types.filter((t) => t === 'route.decided')).toHaveLength(2);
+    expect(h.events.filter((e) => e.type === 'llm.call_failed')).toMatchObject([
+      { model: 'anthropic:claude-sonnet-4-6', final: false },
+      { model: 'anthropic:claude-sonnet-4-6', final: false },
+      { model: 'anthropic:claude-sonnet-4-6', error_class: 'server_error', final: true },
+    ]);
+    expect(types.at(-1)).toBe('llm.call_completed');
+  });
+
+  it('without a fallback configured, the original error is thrown as before', async () => {
+    const h = await harness({ anthropicRetries: 2 });
+    server.enqueue(unavailable(), unavailable(), unavailable());
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(h.manager.send(session.id, 'Say hello.'));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(sessionKinds(events)).not.toContain('session.fallback');
+    const done = events.at(-1);
+    expect(done?.type === 'session.turn_complete' && done.result).toMatchObject({
+      end: 'error',
+      error: { error_class: 'server_error' },
+    });
+    expect(server.requests).toHaveLength(3);
+    expect((await storedRows(h, session.id)).map((m) => m.role)).toEqual(['user']);
+  });
+
+  it('does not fall back on an auth failure', async () => {
+    const h = await harness({ routing: fallbackRouting });
+    server.enqueue(...fixture(anthropic, 'error-auth'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(h.manager.send(session.id, 'Say hello.'));
+    expect(error).toBeInstanceOf(AuthError);
+    expect(sessionKinds(events)).not.toContain('session.fallback');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('falls back on a context overflow', async () => {
+    const h = await harness({ routing: fallbackRouting });
+    server.enqueue(
+      ...fixture(anthropic, 'error-context_overflow'),
+      ...fixture(openai, 'text-stream'),
+    );
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const result = await h.manager.sendAndWait(session.id, 'Say hello.');
+    expect(result.end).toBe('end_turn');
+    expect(result.messages.at(-1)?.metadata.routing?.fallback_from).toMatchObject([
+      { model: 'anthropic:claude-sonnet-4-6', error_class: 'context_overflow' },
+    ]);
+  });
+
+  it('after text was streamed: falls back, keeps the partial row as error, and never replays it', async () => {
+    const h = await harness({ routing: fallbackRouting });
+    server.enqueue(
+      ...fixture(anthropic, 'stream-error-mid-stream'),
+      ...fixture(openai, 'text-stream'),
+    );
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(h.manager.send(session.id, 'Say hello.'));
+    expect(error).toBeUndefined();
+    const fallbackAt = events.findIndex((e) => e.type === 'session.fallback');
+    expect(
+      events.slice(0, fallbackAt).some((e) => e.type === 'text.delta' && e.text === 'Hello'),
+      'the partial reply was streamed before the fallback',
+    ).toBe(true);
+    const rows = await storedRows(h, session.id);
+    expect(rows.map((m) => [m.role, m.metadata.status, m.metadata.model ?? null])).toEqual([
+      ['user', 'complete', null],
+      ['assistant', 'error', 'anthropic:claude-sonnet-4-6'],
+      ['assistant', 'complete', 'openai:gpt-5'],
+    ]);
+    expect(rows[1]?.content).toEqual([{ type: 'text', text: 'Hello' }]);
+    expect(events[fallbackAt]).toMatchObject({
+      error_class: 'network',
+      discarded_message_id: rows[1]?.id,
+    });
+    expect(validateHistory(rows).ok).toBe(true);
+    const openaiBody = server.requests[1]?.body as { messages: Array<{ role: string }> };
+    expect(openaiBody.messages.map((m) => m.role)).toEqual(['user']);
+
+    // the next turn replays the conversation without the replaced attempt
+    server.enqueue(...fixture(anthropic, 'text-stream'));
+    await h.manager.sendAndWait(session.id, 'Again.');
+    const next = server.requests[2]?.body as {
+      messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    };
+    expect(next.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    const fallbackText = rows[2]?.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    expect(fallbackText).toBe('Hello! How can I help you today?');
+    expect(
+      next.messages[1]?.content.map((b) => b.text).join(''),
+      'only the fallback reply, not "Hello" in front of it',
+    ).toBe(fallbackText);
+  });
+
+  it('falls back in a later step of the tool loop and replays the tool call on the fallback', async () => {
+    const h = await harness({ routing: fallbackRouting, anthropicRetries: 1 });
+    server.enqueue(
+      ...fixture(anthropic, 'tool-call-stream'),
+      unavailable(),
+      unavailable(),
+      ...fixture(openai, 'text-stream'),
+    );
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(h.manager.send(session.id, 'Summarize README.md'));
+    expect(error).toBeUndefined();
+    expect(sessionKinds(events)).toEqual([
+      'session.user_message',
+      'session.routed',
+      'session.assistant_message',
+      'session.tool_result',
+      'session.routed',
+      'session.fallback',
+      'session.routed',
+      'session.assistant_message',
+      'session.turn_complete',
+    ]);
+    expect(events.find((e) => e.type === 'session.fallback')).toMatchObject({ step: 2 });
+    const body = server.requests[3]?.body as {
+      model: string;
+      messages: Array<{ role: string; tool_call_id?: string }>;
+    };
+    expect(body.model).toBe('gpt-5');
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    const rows = await storedRows(h, session.id);
+    expect(rows.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(validateHistory(rows).ok).toBe(true);
+    expect(rows[3]?.metadata.routing?.fallback_from).toMatchObject([
+      { model: 'anthropic:claude-sonnet-4-6', error_class: 'server_error' },
+    ]);
+  });
+});
