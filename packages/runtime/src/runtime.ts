@@ -43,8 +43,11 @@ export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; 
 /** `createRuntime` could not be set up: a missing adapter or store package, or a bad option. */
 export class RuntimeSetupError extends YourtoolError {}
 
-/** A document given as YAML text, a parsed value, or a file to read. */
-export type ConfigSource<T> = string | T | { file: string };
+/**
+ * A document given as YAML text, a file to read (`{ file }`), or a parsed value (validated here,
+ * so a value read with any YAML parser will do).
+ */
+export type ConfigSource<T> = string | { file: string } | T | Readonly<Record<string, unknown>>;
 
 /** Options of {@link createRuntime}. Only `models` is required. */
 export interface RuntimeOptions {

@@ -12,33 +12,18 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AnthropicAdapter } from '@yourtool/anthropic';
 import { type LoopbackServer, loadResponseFile, startLoopbackServer } from '@yourtool/conformance';
+import type { ContentBlock, Logger, RouteDecidedEvent } from '@yourtool/core';
+import { sumCosts } from '@yourtool/pricing';
 import {
-  type ContentBlock,
-  createEventBus,
-  type Logger,
-  type RouteDecidedEvent,
-} from '@yourtool/core';
-import { OllamaAdapter } from '@yourtool/ollama';
-import { OpenAIAdapter } from '@yourtool/openai';
-import { defaultPriceTable, sumCosts } from '@yourtool/pricing';
-import {
-  type AdapterFactory,
-  AvailabilityTracker,
-  ModelRegistry,
-  parseRegistryConfig,
-  parseRoutingConfig,
-  Router,
+  ChoiceUnavailableError,
+  type ModelRegistry,
+  NoRouteError,
   SwapRefusedError,
 } from '@yourtool/router';
-import {
-  type SessionEvent,
-  SessionManager,
-  ToolRegistry,
-  type TurnResult,
-} from '@yourtool/session';
-import { openStore, type SqlSessionStore } from '@yourtool/store';
+import { createRuntime, type Runtime } from '@yourtool/runtime';
+import type { SessionEvent, SessionManager, TurnResult } from '@yourtool/session';
+import type { SqlSessionStore } from '@yourtool/store';
 import { parse as parseYaml } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,28 +77,23 @@ async function ollamaAnswers(host: string): Promise<boolean> {
   }
 }
 
-// ---- the registry, router and session manager ---------------------------------------------------
-
-const factories: Record<string, AdapterFactory> = {
-  anthropic: (config, runtime) => new AnthropicAdapter(config, runtime),
-  openai: (config, runtime) => new OpenAIAdapter(config, runtime),
-  ollama: (config, runtime) => new OllamaAdapter(config, runtime),
-};
+// ---- the whole stack, in one call ------------------------------------------------------------
 
 interface Stack {
+  runtime: Runtime;
   registry: ModelRegistry;
   manager: SessionManager;
   store: SqlSessionStore;
 }
 
 async function buildStack(dbUrl: string, decisions: RouteDecidedEvent[]): Promise<Stack> {
-  const doc = parseYaml(readFileSync(join(root, 'config/models.yaml'), 'utf8')) as {
+  const models = parseYaml(readFileSync(join(root, 'config/models.yaml'), 'utf8')) as {
     adapters: Record<string, { base_url?: string }>;
   };
   let env: Record<string, string | undefined> = process.env;
   if (!live) {
     for (const provider of ['anthropic', 'openai', 'ollama'] as const) {
-      const adapter = doc.adapters[provider];
+      const adapter = models.adapters[provider];
       const server = servers.get(provider);
       if (adapter && server) adapter.base_url = server.url;
     }
@@ -122,61 +102,62 @@ async function buildStack(dbUrl: string, decisions: RouteDecidedEvent[]): Promis
       OPENAI_API_KEY: 'sk-demo-offline-0000000000',
     };
   }
-  const registry = new ModelRegistry(parseRegistryConfig(doc, 'config/models.yaml'), {
-    factories,
+  const workspace = join(root, 'workspace');
+  const runtime = await createRuntime({
+    models,
+    routing: { file: join(root, 'config/routing.yaml') },
+    store: dbUrl,
     env,
     logger,
-  });
-  const bus = createEventBus({ logger });
-  const availability = new AvailabilityTracker();
-  availability.connect(bus);
-  bus.on('route.decided', (event) => decisions.push(event));
-  const router = new Router({
-    registry,
-    availability,
-    bus,
-    logger,
-    config: parseRoutingConfig(
-      readFileSync(join(root, 'config/routing.yaml'), 'utf8'),
-      'config/routing.yaml',
-    ),
-  });
-  const store = await openStore(dbUrl);
-  const workspace = join(root, 'workspace');
-  const tools = new ToolRegistry([
-    {
-      definition: {
-        name: 'read_file',
-        description: 'Read a UTF-8 text file from the workspace, by workspace-relative path.',
-        input_schema: {
-          type: 'object',
-          properties: { path: { type: 'string', description: 'Workspace-relative path' } },
-          required: ['path'],
-        },
-        side_effects: 'read',
-      },
-      run: async ({ path }) => {
-        const target = resolve(workspace, String(path));
-        if (!target.startsWith(`${workspace}/`))
-          throw new Error(`${String(path)} is outside the workspace`);
-        return readFile(target, 'utf8');
-      },
-    },
-  ]);
-  const manager = new SessionManager({
-    store,
-    router,
-    pricing: defaultPriceTable(),
-    bus,
-    tools,
-    logger,
+    // offline, the recorded overloads are retried after 0.2-0.4 s instead of 1-3 s
+    ...(live ? {} : { retry: { baseDelayMs: 200, maxDelayMs: 1000 } }),
     maxOutputTokens: 1024,
     systemPrompt: [
       'You are a concise assistant helping a developer understand a project.',
       ({ session }) => `The workspace is ${session.workspace_path}; read files with read_file.`,
     ],
+    tools: [
+      {
+        definition: {
+          name: 'read_file',
+          description: 'Read a UTF-8 text file from the workspace, by workspace-relative path.',
+          input_schema: {
+            type: 'object',
+            properties: { path: { type: 'string', description: 'Workspace-relative path' } },
+            required: ['path'],
+          },
+          side_effects: 'read',
+        },
+        run: async ({ path }) => {
+          const target = resolve(workspace, String(path));
+          if (!target.startsWith(`${workspace}/`))
+            throw new Error(`${String(path)} is outside the workspace`);
+          return readFile(target, 'utf8');
+        },
+      },
+    ],
   });
-  return { registry, manager, store };
+  runtime.bus.on('route.decided', (event) => decisions.push(event));
+  return {
+    runtime,
+    registry: runtime.registry,
+    manager: runtime.sessions,
+    store: runtime.store as SqlSessionStore,
+  };
+}
+
+/** Detects the Ollama models one at a time (the recordings answer /api/show in this order). */
+async function detectOllama(stack: Stack): Promise<void> {
+  for (const model of ['ollama:qwen3-vl:8b', 'ollama:llama3.2:3b']) {
+    const report = await stack.runtime.router.prepare({ models: [model] });
+    for (const failed of report.failed) throw failed.error;
+    const caps = stack.registry.capabilitiesFor(model);
+    say(
+      dim(
+        `ollama /api/show ${model}: tools ${caps.supports_tools}, images ${caps.supports_images}, context ${caps.max_context_tokens}`,
+      ),
+    );
+  }
 }
 
 // ---- printing a turn ----------------------------------------------------------------------------
@@ -209,6 +190,10 @@ async function turn(
       case 'session.routed':
         close();
         say(dim(`  route: ${event.model} (${event.decision.mode}: ${event.decision.reason})`));
+        break;
+      case 'session.fallback':
+        close();
+        say(yellow(`  ↪ ${event.from} failed (${event.error_class}); falling back to ${event.to}`));
         break;
       case 'text.delta':
         if (!open) process.stdout.write(`${green('ai>')} `);
@@ -295,16 +280,7 @@ async function main(): Promise<number> {
   const check = (what: string, ok: boolean) => checks.push([what, ok]);
 
   let stack = await buildStack(dbUrl, decisions);
-  for (const model of ['ollama:qwen3-vl:8b', 'ollama:llama3.2:3b']) {
-    if (!available.has('ollama')) break;
-    const adapter = stack.registry.adapterFor(model) as OllamaAdapter;
-    const caps = await adapter.detectCapabilities(model);
-    say(
-      dim(
-        `ollama /api/show ${model}: tools ${caps.supports_tools}, images ${caps.supports_images}, context ${caps.max_context_tokens}`,
-      ),
-    );
-  }
+  if (available.has('ollama')) await detectOllama(stack);
 
   const session = await stack.manager.createSession({ workspace_path: join(root, 'workspace') });
   say(dim(`session: ${session.id}`));
@@ -319,6 +295,25 @@ async function main(): Promise<number> {
       turns,
     );
     check('turn 1 ran a tool loop on Claude', result.steps === 2 && result.end === 'end_turn');
+  }
+
+  if (available.has('anthropic') && available.has('openai') && !live) {
+    heading('Turn 1b · Claude is overloaded: the turn falls back to GPT-5');
+    const before = decisions.length;
+    const result = await turn(
+      stack,
+      session.id,
+      'turn 1b',
+      'What language is it written in?',
+      turns,
+    );
+    const fallback = decisions.slice(before).find((d) => d.decision.fallback_from?.length);
+    check(
+      'turn 1b fell back from an overloaded Claude (3 attempts of 529) to GPT-5 within the turn',
+      result.end === 'end_turn' &&
+        fallback?.decision.chosen_model === 'openai:gpt-5' &&
+        fallback.decision.fallback_from?.[0]?.model === 'anthropic:claude-sonnet-4-6',
+    );
   }
 
   if (available.has('openai')) {
@@ -359,6 +354,28 @@ async function main(): Promise<number> {
     );
   }
 
+  if (available.has('ollama') && turns.some((t) => t.label === 'turn 3')) {
+    heading('A strict rule · confidential turns stay local, or do not run');
+    const text = 'This is confidential: draft the client contract summary.';
+    say(`${cyan('you>')} ${text}`);
+    const storedBefore = (await stack.store.loadMessages(session.id)).messages.length;
+    const openaiBefore = servers.get('openai')?.requests.length ?? 0;
+    try {
+      await stack.manager.sendAndWait(session.id, text, { fallthrough: true });
+      say(red('  the turn ran'));
+      check('the strict rule refused the confidential turn', false);
+    } catch (error) {
+      if (!(error instanceof NoRouteError || error instanceof ChoiceUnavailableError)) throw error;
+      say(red(`  ✗ ${error.message}`));
+      const storedAfter = (await stack.store.loadMessages(session.id)).messages.length;
+      check(
+        'the strict rule refused the confidential turn: nothing stored, nothing sent to a cloud model',
+        storedAfter === storedBefore &&
+          (servers.get('openai')?.requests.length ?? 0) === openaiBefore,
+      );
+    }
+  }
+
   if (available.has('ollama')) {
     heading('/model llama · a swap the history cannot survive');
     say(`${cyan('you>')} /model llama`);
@@ -378,8 +395,8 @@ async function main(): Promise<number> {
     say(dim(`  active model: ${still}`));
 
     heading('Resume · the stored session, reopened, on a local Ollama model');
-    await stack.store.close();
-    await stack.registry.close();
+    await stack.runtime.close();
+    if (!live) enqueueRecordings(servers.get('ollama'), 'ollama-resume');
     stack = await buildStack(dbUrl, decisions);
     const reopened = await stack.store.loadMessages(session.id);
     say(
@@ -387,13 +404,8 @@ async function main(): Promise<number> {
         `  reopened ${dbUrl}: ${reopened.messages.length} messages, ${reopened.errors.length} unreadable`,
       ),
     );
-    const adapter = stack.registry.adapterFor('qwen-vl') as OllamaAdapter;
-    if (live) await adapter.detectCapabilities('ollama:qwen3-vl:8b');
-    else {
-      // a new process detects the model again: the recording answers /api/show, then the chat
-      enqueueRecordings(servers.get('ollama'), 'ollama-resume');
-      await adapter.detectCapabilities('ollama:qwen3-vl:8b');
-    }
+    // a new process detects the models again: the recording answers /api/show, then the chat
+    await detectOllama(stack);
     say(`${cyan('you>')} /model qwen-vl`);
     const swapped = await stack.manager.swapModel(session.id, 'qwen-vl');
     say(green(`  ✓ session model is now ${swapped.active_model}`));
@@ -463,9 +475,7 @@ async function main(): Promise<number> {
     'every assistant message carries its usage, cost and pricing version',
     unpricedAssistant.length === 0,
   );
-  await stack.store.close();
-  await stack.registry.close();
-  for (const server of servers.values()) await server.close();
+  await stack.runtime.close();
 
   if (live) return 0;
   heading('Checks');
@@ -478,12 +488,15 @@ async function main(): Promise<number> {
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    say(red(`demo failed: ${(error as Error).stack ?? String(error)}`));
-    process.exitCode = 1;
-  },
-);
+main()
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      say(red(`demo failed: ${(error as Error).stack ?? String(error)}`));
+      process.exitCode = 1;
+    },
+  )
+  // a failed run must end too: the loopback servers would keep the process alive
+  .finally(() => Promise.all([...servers.values()].map((server) => server.close())));
