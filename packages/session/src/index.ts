@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export * from './define-tool.js';
 export * from './events.js';
 export * from './input.js';
 export * from './manager.js';
