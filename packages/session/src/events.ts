@@ -4,6 +4,7 @@ import type {
   Message,
   RouteTraceEntry,
   RoutingDecisionRecord,
+  SideEffects,
   StopReason,
   StreamEvent,
 } from '@yourtool/core';
@@ -53,6 +54,72 @@ export type SessionEvent =
       discarded_message_id: string | null;
     }
   | {
+      /**
+       * One attempt of the step's model call started, failed or succeeded (the adapter's
+       * bounded retry). A failed attempt with `will_retry` lets a UI show "retrying in
+       * `delay_ms`"; the last failed attempt has `will_retry: false` (a `session.fallback` or
+       * the turn's error follows).
+       */
+      type: 'session.attempt';
+      step: number;
+      /** Canonical id of the model called. */
+      model: string;
+      request_id: string;
+      phase: 'start' | 'failed' | 'succeeded';
+      /** 1 for the first attempt. */
+      attempt: number;
+      /** Retries made before this attempt. */
+      retry_count: number;
+      /** How the attempt failed (`phase: "failed"` only, else null). */
+      error_class: ErrorClass | null;
+      /** The failure's (redacted) message (`phase: "failed"` only, else null). */
+      message: string | null;
+      /** Whether another attempt follows (`phase: "failed"` only, else false). */
+      will_retry: boolean;
+      /** The wait before the next attempt in ms, when one follows; else null. */
+      delay_ms: number | null;
+    }
+  | {
+      /**
+       * A tool that needs consent (write, execute, network side effects) waits for an answer
+       * from the stream: the turn was sent with `confirmFromStream: true` (decision 0098).
+       * Call `respond(true)` to run it, `respond(false)` to refuse it, or answer by id with
+       * `manager.answerConfirmation(session_id, tool_use_id, allowed)`. The turn waits until
+       * then, or until it is cancelled (the tool is not run then). Keep iterating the stream
+       * while the question is open: the turn answers nothing on its own.
+       */
+      type: 'session.confirmation_requested';
+      step: number;
+      /** Id to answer by; the tool use id. */
+      request_id: string;
+      /** Canonical tool use id. */
+      tool_use_id: string;
+      tool_name: string;
+      side_effects: SideEffects;
+      /** The tool input the model asked for (already validated against the tool's schema). */
+      input: Record<string, unknown>;
+      /** Answers the request; `false` if it was already answered or the turn has ended. */
+      respond(allowed: boolean): boolean;
+    }
+  | {
+      /** A tool is about to run (its input is valid and, if needed, consent was given). */
+      type: 'session.tool_started';
+      step: number;
+      tool_name: string;
+      /** Canonical tool use id. */
+      tool_use_id: string;
+      input: Record<string, unknown>;
+    }
+  | {
+      /** What a running tool reported through `context.progress()`, in the order reported. */
+      type: 'session.tool_progress';
+      step: number;
+      tool_name: string;
+      /** Canonical tool use id. */
+      tool_use_id: string;
+      update: string | Record<string, unknown>;
+    }
+  | {
       /** A tool ran (or was refused) and its result is stored. */
       type: 'session.tool_result';
       step: number;
@@ -80,6 +147,17 @@ export interface TurnResult {
   steps: number;
   /** Sum of the priced assistant messages' costs (decimal string); null if any was unpriced. */
   cost_usd: string | null;
+  /**
+   * The final assistant text of the turn: the text blocks of its last assistant message,
+   * concatenated ("" when the turn stored no assistant message).
+   */
+  text: string;
+  /**
+   * What the whole session has cost so far, this turn included (exact decimal string, from
+   * `store.sessionStats()` when the store has it, else summed over the loaded messages); null
+   * when any of its assistant messages is unpriced or the figure could not be read (decision 0098).
+   */
+  session_cost_usd: string | null;
   /** The error that ended the turn, if one did. */
   error: AdapterError | null;
 }

@@ -20,6 +20,7 @@ import {
   type SessionStore,
   type StreamEvent,
   silentLogger,
+  sumDecimalStrings,
   type TokenUsage,
   type ToolIdMap,
   type ToolResultContentBlock,
@@ -129,6 +130,14 @@ export interface SendOptions {
    * `RouteInput.fallthrough`.
    */
   fallthrough?: boolean;
+  /**
+   * Ask consent for write, execute and network tools from the stream instead of the manager's
+   * `confirm` hook (which this turn then does not use): the turn yields
+   * `session.confirmation_requested` and waits for its `respond()` or
+   * {@link SessionManager.answerConfirmation}, or for the turn to be cancelled (decision 0098).
+   * Only for consumers that iterate `send()`: `sendAndWait` answers nothing.
+   */
+  confirmFromStream?: boolean;
 }
 
 /**
@@ -145,6 +154,61 @@ export const FALLBACK_ERROR_CLASSES: ReadonlySet<ErrorClass> = new Set<ErrorClas
 
 interface ActiveTurn {
   controller: AbortController;
+  /** Open stream confirmations of the turn, by tool use id: each answers its request. */
+  confirmations: Map<string, (allowed: boolean) => boolean>;
+}
+
+/**
+ * Events produced while the turn awaits something (a provider stream, a confirmation, a tool
+ * run), buffered until the turn's generator yields them, in order.
+ */
+class EventQueue {
+  #items: SessionEvent[] = [];
+  #wake: (() => void) | null = null;
+  #waiting: Promise<void> | null = null;
+
+  push(event: SessionEvent): void {
+    this.#items.push(event);
+    const wake = this.#wake;
+    this.#wake = null;
+    this.#waiting = null;
+    wake?.();
+  }
+
+  /** Takes every buffered event. */
+  drain(): SessionEvent[] {
+    return this.#items.splice(0);
+  }
+
+  /** Resolves once an event is buffered (at once if one is). */
+  ready(): Promise<void> {
+    if (this.#items.length > 0) return Promise.resolve();
+    this.#waiting ??= new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+    return this.#waiting;
+  }
+}
+
+/**
+ * Awaits `work`, yielding the events `queue` receives meanwhile as they arrive (and those left
+ * when it settles); returns what `work` resolves to, or throws what it rejects with.
+ */
+async function* pump<T>(
+  work: Promise<T>,
+  queue: EventQueue,
+): AsyncGenerator<SessionEvent, T, undefined> {
+  const settled = work.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  for (;;) {
+    const next = await Promise.race([settled, queue.ready().then(() => null)]);
+    for (const event of queue.drain()) yield event;
+    if (next === null) continue;
+    if (!next.ok) throw next.error;
+    return next.value;
+  }
 }
 
 /** What a wait raced against the turn's signal resolves to when the signal wins. */
@@ -267,6 +331,16 @@ export class SessionManager {
     return true;
   }
 
+  /**
+   * Answers a `session.confirmation_requested` of the session's running turn (a turn sent with
+   * `confirmFromStream: true`) by its tool use id: `true` runs the tool, `false` refuses it.
+   * Returns `false` when no such request is open (already answered, unknown id, no turn).
+   */
+  answerConfirmation(sessionId: string, toolUseId: string, allowed: boolean): boolean {
+    const respond = this.#active.get(sessionId)?.confirmations.get(toolUseId);
+    return respond ? respond(allowed) : false;
+  }
+
   /** Runs a turn and returns its result (events are consumed and dropped). */
   async sendAndWait(
     sessionId: string,
@@ -314,10 +388,12 @@ export class SessionManager {
     const onAbort = () => controller.abort();
     if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    this.#active.set(sessionId, { controller });
+    const turn: ActiveTurn = { controller, confirmations: new Map() };
+    this.#active.set(sessionId, turn);
     try {
-      yield* this.#turn(sessionId, input, options, controller);
+      yield* this.#turn(sessionId, input, options, turn);
     } finally {
+      turn.confirmations.clear();
       options.signal?.removeEventListener('abort', onAbort);
       this.#active.delete(sessionId);
     }
@@ -327,10 +403,12 @@ export class SessionManager {
     sessionId: string,
     input: string | ContentBlock[],
     options: SendOptions,
-    controller: AbortController,
+    turn: ActiveTurn,
   ): AsyncGenerator<SessionEvent, void, undefined> {
     const { store } = this.#options;
+    const { controller } = turn;
     const signal = controller.signal;
+    const queue = new EventQueue();
     const session = await this.#session(sessionId);
     const loaded = await store.loadMessages(sessionId);
     for (const error of loaded.errors) {
@@ -421,7 +499,7 @@ export class SessionManager {
 
     // The model call in progress, if any. A consumer that stops iterating (`break`) leaves the
     // turn while a call streams or before the tools ran: the `finally` below ends it.
-    let call: AsyncGenerator<StreamEvent, CallOutcome, undefined> | null = null;
+    let call: AsyncGenerator<SessionEvent, CallOutcome, undefined> | null = null;
     let settled = false;
     let throwing = false;
     /**
@@ -435,7 +513,7 @@ export class SessionManager {
       controller.abort();
       try {
         if (call) {
-          let next: IteratorResult<StreamEvent, CallOutcome | undefined>;
+          let next: IteratorResult<SessionEvent, CallOutcome | undefined>;
           do next = await call.next();
           while (!next.done);
           call = null;
@@ -476,7 +554,17 @@ export class SessionManager {
             decision: decision.record,
             trace: decision.trace,
           };
-          call = this.#call(decision, history, systemPrompt, toolIdMap, options, signal, sessionId);
+          call = this.#call(
+            decision,
+            history,
+            systemPrompt,
+            toolIdMap,
+            options,
+            signal,
+            sessionId,
+            queue,
+            steps,
+          );
           let done: CallOutcome | undefined;
           for (;;) {
             const next = await call.next();
@@ -522,7 +610,10 @@ export class SessionManager {
         for (const use of uses) {
           // #runTool checks the signal before the confirmation and before the run: after a
           // cancel, the remaining calls are answered without running.
-          const result = await this.#runTool(session, use, signal);
+          const result = yield* pump(
+            this.#runTool(session, use, signal, queue, steps, options, turn),
+            queue,
+          );
           await keepToolResult(use, result);
           yield {
             type: 'session.tool_result',
@@ -558,12 +649,17 @@ export class SessionManager {
     const costs = stored.flatMap((m) =>
       m.role === 'assistant' ? [m.metadata.usage?.cost_usd ?? null] : [],
     );
+    const lastAssistant = stored.findLast((m) => m.role === 'assistant');
     const result: TurnResult = {
       session_id: sessionId,
       messages: stored,
       end,
       steps,
       cost_usd: costs.includes(null) ? null : sumCosts(costs as string[]),
+      text: (lastAssistant?.content ?? [])
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join(''),
+      session_cost_usd: await this.#sessionCost(sessionId),
       error: failure instanceof CancelledError ? null : failure,
     };
     yield { type: 'session.turn_complete', result };
@@ -663,7 +759,9 @@ export class SessionManager {
     options: SendOptions,
     signal: AbortSignal,
     sessionId: string,
-  ): AsyncGenerator<StreamEvent, CallOutcome, undefined> {
+    queue: EventQueue,
+    step: number,
+  ): AsyncGenerator<SessionEvent, CallOutcome, undefined> {
     const { store } = this.#options;
     const request_id = newRequestId();
     const provider = parseModelId(decision.model).provider;
@@ -690,6 +788,25 @@ export class SessionManager {
         timestamp: nowTimestamp(),
       });
     const onAttempt = (attempt: AttemptEvent) => {
+      const failedAttempt = attempt.type === 'attempt.failed' ? attempt : null;
+      queue.push({
+        type: 'session.attempt',
+        step,
+        model: decision.model,
+        request_id,
+        phase:
+          attempt.type === 'attempt.start'
+            ? 'start'
+            : attempt.type === 'attempt.failed'
+              ? 'failed'
+              : 'succeeded',
+        attempt: attempt.attempt,
+        retry_count: attempt.retry_count,
+        error_class: failedAttempt?.error.error_class ?? null,
+        message: failedAttempt?.error.message ?? null,
+        will_retry: failedAttempt?.will_retry ?? false,
+        delay_ms: failedAttempt?.delay_ms ?? null,
+      });
       if (attempt.type === 'attempt.start') {
         emit({
           type: 'llm.call_started',
@@ -738,7 +855,13 @@ export class SessionManager {
           ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
         },
       );
-      for await (const event of stream) {
+      // Pulled by hand rather than `for await`, so attempt events (a retry's wait happens inside
+      // `next()`) are yielded while the stream is awaited, not after its next event.
+      const iterator = stream[Symbol.asyncIterator]();
+      for (;;) {
+        const next = yield* pump(iterator.next(), queue);
+        if (next.done) break;
+        const event = next.value;
         if (!message) {
           started = Date.now();
           message = createMessage({
@@ -763,6 +886,8 @@ export class SessionManager {
           ? thrown
           : new OtherAdapterError(String(thrown), { cause: thrown });
     }
+    // Attempt events reported after the last stream event.
+    for (const event of queue.drain()) yield event;
 
     const status: MessageStatus = error
       ? 'error'
@@ -912,6 +1037,10 @@ export class SessionManager {
     session: SessionRecord,
     use: ToolUseBlock,
     signal: AbortSignal,
+    queue: EventQueue,
+    step: number,
+    options: SendOptions,
+    turn: ActiveTurn,
   ): Promise<{ message: Message; is_error: boolean }> {
     const reply = (content: string | ToolResultContentBlock[], is_error: boolean) =>
       this.#toolReply(session, use, content, is_error);
@@ -926,7 +1055,9 @@ export class SessionManager {
       );
     }
     if (CONFIRMED_SIDE_EFFECTS.has(tool.definition.side_effects)) {
-      const confirm = this.#options.confirm;
+      const confirm: ConfirmHook | undefined = options.confirmFromStream
+        ? (request) => this.#askStream(request, queue, step, turn)
+        : this.#options.confirm;
       if (!confirm) {
         return reply(
           `${use.name} has ${tool.definition.side_effects} side effects and no confirmation handler is configured, so it was not run.`,
@@ -963,6 +1094,14 @@ export class SessionManager {
       if (!allowed) return reply(`The user declined to run ${use.name}.`, true);
       if (signal.aborted) return reply(notRunText(use.name), true);
     }
+    queue.push({
+      type: 'session.tool_started',
+      step,
+      tool_name: use.name,
+      tool_use_id: use.id,
+      input: use.input,
+    });
+    let running = true;
     try {
       const output = await unlessAborted(
         Promise.resolve().then(() =>
@@ -971,6 +1110,16 @@ export class SessionManager {
             tool_use_id: use.id,
             workspace_path: session.workspace_path,
             signal,
+            progress: (update) => {
+              if (!running) return;
+              queue.push({
+                type: 'session.tool_progress',
+                step,
+                tool_name: use.name,
+                tool_use_id: use.id,
+                update,
+              });
+            },
           }),
         ),
         signal,
@@ -984,6 +1133,74 @@ export class SessionManager {
       return reply(output, false);
     } catch (error) {
       return reply(`${use.name} failed: ${errorText(error)}`, true);
+    } finally {
+      running = false;
+    }
+  }
+
+  /**
+   * A confirmation asked from the stream (decision 0098): queues
+   * `session.confirmation_requested` and resolves with its answer. The caller races it against
+   * the turn's signal; the request is closed when answered or when the signal aborts.
+   */
+  #askStream(
+    request: ConfirmationRequest,
+    queue: EventQueue,
+    step: number,
+    turn: ActiveTurn,
+  ): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const close = () => {
+        turn.confirmations.delete(request.tool_use_id);
+        request.signal.removeEventListener('abort', close);
+      };
+      const respond = (allowed: boolean): boolean => {
+        if (turn.confirmations.get(request.tool_use_id) !== respond) return false;
+        close();
+        resolve(allowed === true);
+        return true;
+      };
+      turn.confirmations.set(request.tool_use_id, respond);
+      request.signal.addEventListener('abort', close, { once: true });
+      queue.push({
+        type: 'session.confirmation_requested',
+        step,
+        request_id: request.tool_use_id,
+        tool_use_id: request.tool_use_id,
+        tool_name: request.tool,
+        side_effects: request.side_effects,
+        input: request.input,
+        respond,
+      });
+    });
+  }
+
+  /**
+   * The session's running total cost (decision 0098): the store's `sessionStats()` when it has
+   * one, else summed over the loaded messages; null when any assistant message is unpriced or
+   * the figure cannot be read (logged).
+   */
+  async #sessionCost(sessionId: string): Promise<string | null> {
+    const { store } = this.#options;
+    try {
+      if (store.sessionStats) {
+        const stats = await store.sessionStats(sessionId);
+        return stats.unpriced_messages > 0 ? null : stats.total_cost_usd;
+      }
+      const costs: string[] = [];
+      for (const message of (await store.loadMessages(sessionId)).messages) {
+        const usage = message.role === 'assistant' ? message.metadata.usage : undefined;
+        if (!usage) continue;
+        if (usage.cost_usd === null || usage.cost_usd === undefined) return null;
+        costs.push(usage.cost_usd);
+      }
+      return sumDecimalStrings(costs);
+    } catch (error) {
+      this.#logger.warn(
+        { event: 'session_cost_unreadable', session_id: sessionId, error: errorText(error) },
+        'could not read the session cost',
+      );
+      return null;
     }
   }
 

@@ -16,6 +16,11 @@ export interface ToolCallContext {
   workspace_path: string;
   /** Aborts when the turn is cancelled. */
   signal: AbortSignal;
+  /**
+   * Reports progress while the tool runs: each call is yielded by the turn, in order, as a
+   * `session.tool_progress` event. Calls after the tool settled are dropped.
+   */
+  progress(update: string | Record<string, unknown>): void;
 }
 
 /**

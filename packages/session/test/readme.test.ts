@@ -23,6 +23,6 @@ it('the README example runs against recorded responses and prints what it says',
   // the other packages resolve to their builds (turbo builds them before the tests)
   expect(
     await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/session' }),
-  ).toBe(5);
+  ).toBe(6);
   expect(server.requests).toHaveLength(2);
 });

@@ -176,7 +176,11 @@ describe('SessionManager', () => {
     const { events, error } = await collect(h.manager.send(session.id, 'Summarize README.md'));
     expect(error).toBeUndefined();
 
-    const kinds = events.filter((e) => e.type.startsWith('session.')).map((e) => e.type);
+    // The per-attempt and tool-start events are covered by ui-events.test.ts.
+    const kinds = events
+      .filter((e) => e.type.startsWith('session.'))
+      .map((e) => e.type)
+      .filter((t) => t !== 'session.attempt' && t !== 'session.tool_started');
     expect(kinds).toEqual([
       'session.user_message',
       'session.routed',
