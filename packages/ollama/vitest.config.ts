@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     include: ['test/**/*.test.ts'],
     // any console call during a test fails it: nothing of ours or the ollama client's may write there
-    setupFiles: ['test/no-console.ts'],
+    setupFiles: ['@yourtool/testkit/no-console'],
   },
 });

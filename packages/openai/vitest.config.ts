@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     include: ['test/**/*.test.ts'],
     // any console output fails the test: the library logs through its logger only
-    setupFiles: ['test/no-console.setup.ts'],
+    setupFiles: ['@yourtool/testkit/no-console'],
   },
 });

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
 
 /**
- * Vitest setup file: any console call while a test runs (its hooks included) fails that test.
- * Nothing of this package or of the ollama client may write to the console: diagnostics go
- * through the adapter's logger. Messages printed while test files are collected (a skip reason)
- * are not inside a test and stay allowed.
+ * Vitest setup file (`setupFiles: ['@yourtool/testkit/no-console']`): any console call while a
+ * test runs (its hooks included) fails that test. Nothing of the adapters or of the SDKs they
+ * wrap may write to the console: diagnostics go through the adapter's logger. Messages printed
+ * while test files are collected (the conformance suite's skip reasons) are not inside a test
+ * and stay allowed.
  */
 const METHODS = [
   'log',
