@@ -1,12 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AnthropicAdapter } from '@yourtool/anthropic';
 import {
-  type ConformanceFixtures,
   type LoopbackServer,
-  loadFixtureDirectory,
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
@@ -34,23 +31,12 @@ import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SessionEvent, SessionManager, ToolRegistry } from '../src/index.js';
+import { collect, fixturesOf, requireFixture, unavailable } from './helpers.js';
 
-const fixturesOf = (pkg: string): ConformanceFixtures =>
-  loadFixtureDirectory(fileURLToPath(new URL(`../../${pkg}/test/fixtures`, import.meta.url)));
 const anthropic = fixturesOf('anthropic');
 const openai = fixturesOf('openai');
 const ollama = fixturesOf('ollama');
-const fixture = (from: ConformanceFixtures, name: string): ScriptedResponse[] => {
-  const found = from[name];
-  if (!found) throw new Error(`no fixture ${name}`);
-  return found;
-};
-/** A 503 from the Messages API, as an overloaded deployment sends it. */
-const unavailable = (): ScriptedResponse => ({
-  type: 'json',
-  status: 503,
-  body: { type: 'error', error: { type: 'api_error', message: 'Service Unavailable' } },
-});
+const fixture = requireFixture;
 /** `/api/show` of qwen3:8b, recorded (tools and thinking, 4096-token default window). */
 const showQwen = (): ScriptedResponse => ({
   type: 'json',
@@ -176,18 +162,6 @@ beforeEach(() => server.reset());
 afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((h) => h.store.close()));
 });
-
-async function collect(
-  stream: AsyncIterable<SessionEvent>,
-): Promise<{ events: SessionEvent[]; error: unknown }> {
-  const events: SessionEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
-}
 
 /** The session's rows, read back through a fresh connection to the SQLite file. */
 async function storedRows(h: Harness, sessionId: string) {

@@ -1,12 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AnthropicAdapter } from '@yourtool/anthropic';
 import {
   type ConformanceFixtures,
   type LoopbackServer,
-  loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
 import {
@@ -40,18 +38,11 @@ import {
   ToolRegistry,
   TurnInProgressError,
 } from '../src/index.js';
+import { collect, fixturesOf, requireFixture } from './helpers.js';
 
-const fixtures: ConformanceFixtures = loadFixtureDirectory(
-  fileURLToPath(new URL('../../anthropic/test/fixtures', import.meta.url)),
-);
-const openaiFixtures: ConformanceFixtures = loadFixtureDirectory(
-  fileURLToPath(new URL('../../openai/test/fixtures', import.meta.url)),
-);
-const fixture = (name: string, from: ConformanceFixtures = fixtures) => {
-  const found = from[name];
-  if (!found) throw new Error(`no fixture ${name}`);
-  return found;
-};
+const fixtures = fixturesOf('anthropic');
+const openaiFixtures = fixturesOf('openai');
+const fixture = (name: string, from: ConformanceFixtures = fixtures) => requireFixture(from, name);
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -155,18 +146,6 @@ beforeEach(() => server.reset());
 afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((h) => h.store.close()));
 });
-
-async function collect(
-  stream: AsyncIterable<SessionEvent>,
-): Promise<{ events: SessionEvent[]; error: unknown }> {
-  const events: SessionEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
-}
 
 describe('SessionManager', () => {
   it('runs a full tool loop through the real adapter, stores it, and reloads it intact', async () => {

@@ -1,15 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import {
-  type ConformanceFixtures,
-  type LoopbackServer,
-  loadFixtureDirectory,
-  type ScriptedResponse,
-  startLoopbackServer,
-} from '@yourtool/conformance';
+import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
 import { createMemoryLogger, type Message, type SessionStore } from '@yourtool/core';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
@@ -22,21 +15,10 @@ import {
   type ToolHandler,
   ToolRegistry,
 } from '../src/index.js';
+import { fixturesOf, requireFixture, unavailable } from './helpers.js';
 
-const fixtures: ConformanceFixtures = loadFixtureDirectory(
-  fileURLToPath(new URL('../../anthropic/test/fixtures', import.meta.url)),
-);
-const fixture = (name: string): ScriptedResponse[] => {
-  const found = fixtures[name];
-  if (!found) throw new Error(`no fixture ${name}`);
-  return found;
-};
-/** A 503 from the Messages API, as an overloaded deployment sends it. */
-const unavailable = (): ScriptedResponse => ({
-  type: 'json',
-  status: 503,
-  body: { type: 'error', error: { type: 'api_error', message: 'Service Unavailable' } },
-});
+const fixtures = fixturesOf('anthropic');
+const fixture = (name: string) => requireFixture(fixtures, name);
 
 let server: LoopbackServer;
 beforeAll(async () => {

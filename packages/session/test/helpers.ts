@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import {
+  type ConformanceFixtures,
+  loadFixtureDirectory,
+  type ScriptedResponse,
+} from '@yourtool/conformance';
+import type { SessionEvent } from '../src/index.js';
+
+/** The recorded fixtures of an adapter package (`anthropic`, `openai`, `ollama`). */
+export const fixturesOf = (pkg: string): ConformanceFixtures =>
+  loadFixtureDirectory(fileURLToPath(new URL(`../../${pkg}/test/fixtures`, import.meta.url)));
+
+/** One fixture by name; throws naming it when it is missing. */
+export function requireFixture(from: ConformanceFixtures, name: string): ScriptedResponse[] {
+  const found = from[name];
+  if (!found) throw new Error(`no fixture ${name}`);
+  return found;
+}
+
+/** A 503 from the Messages API, as an overloaded deployment sends it. */
+export const unavailable = (): ScriptedResponse => ({
+  type: 'json',
+  status: 503,
+  body: { type: 'error', error: { type: 'api_error', message: 'Service Unavailable' } },
+});
+
+/** Every event of a turn, and the error it ended with (if any). */
+export async function collect(
+  stream: AsyncIterable<SessionEvent>,
+): Promise<{ events: SessionEvent[]; error: unknown }> {
+  const events: SessionEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+  } catch (error) {
+    return { events, error };
+  }
+  return { events, error: undefined };
+}
