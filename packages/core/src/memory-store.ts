@@ -336,24 +336,7 @@ export class MemorySessionStore implements SessionStore {
 
   #stats(sessionId: string): SessionStats {
     const order = this.#sessions.get(sessionId)?.order ?? [];
-    const costs: string[] = [];
-    let unpriced = 0;
-    let lastModel: string | null = null;
-    for (const id of order) {
-      const message = this.#messages.get(id);
-      if (message?.role !== 'assistant') continue;
-      if (message.metadata.model) lastModel = message.metadata.model;
-      const usage = message.metadata.usage;
-      if (!usage) continue;
-      if (usage.cost_usd === null) unpriced++;
-      else costs.push(usage.cost_usd);
-    }
-    return {
-      message_count: order.length,
-      last_model: lastModel,
-      total_cost_usd: sumDecimalStrings(costs),
-      unpriced_messages: unpriced,
-    };
+    return sessionStatsOf(order.map((id) => this.#messages.get(id) as Message));
   }
 
   #open(): void {
@@ -493,4 +476,29 @@ export class MemorySessionStore implements SessionStore {
     while (at > 0 && !before(order[at - 1] as string)) at--;
     order.splice(at, 0, message.id);
   }
+}
+
+/**
+ * A session's figures ({@link SessionStats}) from its messages in order: the count, the model of
+ * the newest assistant message, the exact sum of priced assistant messages' `cost_usd`, and how
+ * many carried usage without a price. For stores without a cheaper `sessionStats`.
+ */
+export function sessionStatsOf(messages: readonly Message[]): SessionStats {
+  const costs: string[] = [];
+  let unpriced = 0;
+  let lastModel: string | null = null;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    if (message.metadata.model) lastModel = message.metadata.model;
+    const usage = message.metadata.usage;
+    if (!usage) continue;
+    if (usage.cost_usd === null) unpriced++;
+    else costs.push(usage.cost_usd);
+  }
+  return {
+    message_count: messages.length,
+    last_model: lastModel,
+    total_cost_usd: sumDecimalStrings(costs),
+    unpriced_messages: unpriced,
+  };
 }

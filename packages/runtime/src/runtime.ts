@@ -7,8 +7,8 @@ import {
   MemorySessionStore,
   type SessionStats,
   type SessionStore,
+  sessionStatsOf,
   silentLogger,
-  sumDecimalStrings,
   YourtoolError,
 } from '@yourtool/core';
 import { type CostOptions, defaultPriceTable, type PriceTable } from '@yourtool/pricing';
@@ -189,28 +189,6 @@ async function openStoreUrl(url: string, logger: Logger): Promise<SessionStore> 
   return module.openStore(url, { logger });
 }
 
-/** What a session holds, computed from its messages (for stores without `sessionStats`). */
-async function statsFromMessages(store: SessionStore, sessionId: string): Promise<SessionStats> {
-  const { messages } = await store.loadMessages(sessionId);
-  const costs: string[] = [];
-  let unpriced = 0;
-  let last: string | null = null;
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    if (message.metadata.model) last = message.metadata.model;
-    const usage = message.metadata.usage;
-    if (!usage) continue;
-    if (usage.cost_usd === null) unpriced++;
-    else costs.push(usage.cost_usd);
-  }
-  return {
-    message_count: messages.length,
-    last_model: last,
-    total_cost_usd: sumDecimalStrings(costs),
-    unpriced_messages: unpriced,
-  };
-}
-
 /**
  * Wires the whole stack from two YAML documents in one call: the model registry (adapters built
  * by `type` from their installed packages, keys from the environment), the routing chain with
@@ -287,7 +265,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
 
   const sessionStats = (sessionId: string): Promise<SessionStats> =>
-    store.sessionStats ? store.sessionStats(sessionId) : statsFromMessages(store, sessionId);
+    store.sessionStats
+      ? store.sessionStats(sessionId)
+      : store.loadMessages(sessionId).then(({ messages }) => sessionStatsOf(messages));
 
   return {
     sessions,

@@ -19,8 +19,8 @@ import {
   type SessionRecord,
   type SessionStore,
   type StreamEvent,
+  sessionStatsOf,
   silentLogger,
-  sumDecimalStrings,
   type TokenUsage,
   type ToolIdMap,
   type ToolResultContentBlock,
@@ -1183,18 +1183,10 @@ export class SessionManager {
   async #sessionCost(sessionId: string): Promise<string | null> {
     const { store } = this.#options;
     try {
-      if (store.sessionStats) {
-        const stats = await store.sessionStats(sessionId);
-        return stats.unpriced_messages > 0 ? null : stats.total_cost_usd;
-      }
-      const costs: string[] = [];
-      for (const message of (await store.loadMessages(sessionId)).messages) {
-        const usage = message.role === 'assistant' ? message.metadata.usage : undefined;
-        if (!usage) continue;
-        if (usage.cost_usd === null || usage.cost_usd === undefined) return null;
-        costs.push(usage.cost_usd);
-      }
-      return sumDecimalStrings(costs);
+      const stats = store.sessionStats
+        ? await store.sessionStats(sessionId)
+        : sessionStatsOf((await store.loadMessages(sessionId)).messages);
+      return stats.unpriced_messages > 0 ? null : stats.total_cost_usd;
     } catch (error) {
       this.#logger.warn(
         { event: 'session_cost_unreadable', session_id: sessionId, error: errorText(error) },
