@@ -57,6 +57,22 @@ export interface RouteTraceEntry {
   accepted: boolean;
   /** Why it was accepted, rejected or skipped. */
   reason: string;
+  /**
+   * Set when the candidate was rejected for its context window alone: the history does not fit,
+   * and everything else about the turn does. A shorter history (a session's compaction) would
+   * let it take the turn.
+   */
+  context_limited?: ContextLimit;
+}
+
+/** How far a history overshoots one model's context window (see {@link RouteTraceEntry}). */
+export interface ContextLimit {
+  /** The model's context window, in tokens. */
+  context_window: number;
+  /** The model's adapter's estimate of the request's input tokens. */
+  estimated_input_tokens: number;
+  /** The output tokens the turn asks for, which the window must also hold. */
+  max_output_tokens: number;
 }
 
 /** Emitted for every routing decision, with the whole chain. */

@@ -1,5 +1,6 @@
 import {
   type AdapterCapabilities,
+  type ContextLimit,
   type EventBus,
   type FallbackAttempt,
   type Logger,
@@ -132,6 +133,7 @@ type Verdict =
       caps: AdapterCapabilities;
       estimate: number;
       reason: string;
+      context_limited?: undefined;
     }
   | {
       ok: false;
@@ -139,6 +141,8 @@ type Verdict =
       reason: string;
       /** Close matches, when the name did not resolve. */
       suggestions?: string[];
+      /** Set when the context window alone rejected the model. */
+      context_limited?: ContextLimit;
       adapter?: undefined;
       caps?: undefined;
       estimate: number;
@@ -362,6 +366,7 @@ export class Router {
           model: verdict.model,
           accepted: verdict.ok,
           reason: verdict.ok ? candidate.reason : verdict.reason,
+          ...(verdict.context_limited ? { context_limited: verdict.context_limited } : {}),
         });
         if (verdict.ok) return this.#decide(input, candidate, verdict, trace);
         if (isExplicit(candidate.policy) && explicitStrict) {
@@ -503,6 +508,7 @@ export class Router {
         model: verdict.model,
         accepted: verdict.ok,
         reason: verdict.ok ? reason : verdict.reason,
+        ...(verdict.context_limited ? { context_limited: verdict.context_limited } : {}),
       });
       if (verdict.ok) {
         return this.#decide(input, candidate, verdict, trace, {
@@ -653,7 +659,25 @@ export class Router {
     const caps = this.#registry.capabilitiesFor(id);
     const estimate = estimateFor(adapter);
     const problems = capabilityProblems(caps, needs, estimate);
-    if (problems.length > 0) return { ok: false, model: id, reason: problems.join('; '), estimate };
+    if (problems.length > 0) {
+      // Only the window in the way (the same check passes with an empty history's estimate)?
+      const contextOnly = capabilityProblems(caps, needs, 0).length === 0;
+      return {
+        ok: false,
+        model: id,
+        reason: problems.join('; '),
+        estimate,
+        ...(contextOnly
+          ? {
+              context_limited: {
+                context_window: caps.max_context_tokens,
+                estimated_input_tokens: estimate,
+                max_output_tokens: needs.maxOutputTokens,
+              },
+            }
+          : {}),
+      };
+    }
     return { ok: true, model: id, adapter, caps, estimate, reason: candidate.reason };
   }
 

@@ -268,12 +268,23 @@ describe('capability checks against the history', () => {
     expect(long.trace[0]?.reason).toMatch(
       /session needs about \d+ input \+ 1000 output tokens and this model's context window is 8192/,
     );
+    // the window alone was in the way: the trace says by how much (what compaction reads)
+    expect(long.trace[0]?.context_limited).toMatchObject({
+      context_window: 8192,
+      max_output_tokens: 1000,
+    });
+    expect(long.trace[0]?.context_limited?.estimated_input_tokens).toBeGreaterThan(7192);
     const output = router.route(
       turn('hi', { override: 'llama', max_output_tokens: 4096, fallthrough: true }),
     );
     expect(output.trace[0]?.reason).toBe(
       'the turn asks for up to 4096 output tokens and this model writes at most 2048',
     );
+    expect(output.trace[0]?.context_limited, 'not a window problem').toBeUndefined();
+    const both = router.route(
+      turn('word '.repeat(8000), { override: 'llama', max_output_tokens: 4096, fallthrough: true }),
+    );
+    expect(both.trace[0]?.context_limited, 'a shorter history would not be enough').toBeUndefined();
   });
 
   it('rejects unknown and not-configured models with the reason, and fails when nothing passes', () => {
