@@ -58,6 +58,61 @@ models:
     source: https://developers.openai.com/api/docs/pricing
     notes: OpenAI charges nothing extra for cache writes and reports none.
 
+  # Gemini: Gemini API paid tier, standard (not batch, not flex/priority). Thinking tokens are
+  # billed as output. Context caching is billed per token read (below) plus storage per hour,
+  # which is not per request and is not modelled; Gemini reports no cache writes.
+  google:gemini-3-pro-preview:
+    input_per_mtok_usd: 2.00
+    output_per_mtok_usd: 12.00
+    cached_read_per_mtok_usd: 0.20
+    long_context:
+      above_input_tokens: 200000
+      input_per_mtok_usd: 4.00
+      output_per_mtok_usd: 18.00
+      cached_read_per_mtok_usd: 0.40
+    source: https://ai.google.dev/gemini-api/docs/pricing
+    notes: Prompts over 200k tokens are billed at the higher rates for the whole request.
+
+  google:gemini-3-flash-preview:
+    input_per_mtok_usd: 0.50
+    output_per_mtok_usd: 3.00
+    cached_read_per_mtok_usd: 0.05
+    source: https://ai.google.dev/gemini-api/docs/pricing
+    notes: Text, image and video input; audio input is billed higher and is not modelled.
+
+  google:gemini-2.5-pro:
+    input_per_mtok_usd: 1.25
+    output_per_mtok_usd: 10.00
+    cached_read_per_mtok_usd: 0.125
+    long_context:
+      above_input_tokens: 200000
+      input_per_mtok_usd: 2.50
+      output_per_mtok_usd: 15.00
+      cached_read_per_mtok_usd: 0.25
+    source: https://ai.google.dev/gemini-api/docs/pricing
+    notes: Prompts over 200k tokens are billed at the higher rates for the whole request.
+
+  google:gemini-2.5-flash:
+    input_per_mtok_usd: 0.30
+    output_per_mtok_usd: 2.50
+    cached_read_per_mtok_usd: 0.03
+    source: https://ai.google.dev/gemini-api/docs/pricing
+    notes: Text, image and video input; audio input is billed higher and is not modelled.
+
+  google:gemini-2.5-flash-lite:
+    input_per_mtok_usd: 0.10
+    output_per_mtok_usd: 0.40
+    cached_read_per_mtok_usd: 0.01
+    source: https://ai.google.dev/gemini-api/docs/pricing
+    notes: Text, image and video input; audio input is billed higher and is not modelled.
+
+  google:gemini-2.0-flash:
+    input_per_mtok_usd: 0.10
+    output_per_mtok_usd: 0.40
+    cached_read_per_mtok_usd: 0.025
+    source: https://ai.google.dev/gemini-api/docs/pricing
+    notes: Text, image and video input; audio input is billed higher and is not modelled.
+
   # Local models cost nothing per token: an explicit zero, never an accidental one.
   "ollama:*":
     input_per_mtok_usd: 0

@@ -37,6 +37,36 @@ function priced(result: ReturnType<typeof computeCost>) {
   return result;
 }
 
+describe('computeCost against hand-computed figures: Gemini', () => {
+  it('prices Gemini 2.5 Flash with cache reads (thinking is already in output_tokens)', () => {
+    const cost = priced(
+      computeCost(
+        { input_tokens: 200, output_tokens: 100, cached_input_tokens: 1_000 },
+        'google:gemini-2.5-flash',
+        table,
+      ),
+    );
+    // 200 × 0.30 + 100 × 2.50 + 1000 × 0.03 = 60 + 250 + 30 = 340 µ$
+    expect(cost.cost_usd).toBe('0.00034');
+  });
+
+  it('prices a Gemini 3 Pro prompt over 200k tokens at the long-context rates, whole', () => {
+    const usage = { input_tokens: 150_000, output_tokens: 1_000, cached_input_tokens: 60_000 };
+    const cost = priced(computeCost(usage, 'google:gemini-3-pro-preview', table));
+    // 150000 × 4 + 1000 × 18 + 60000 × 0.40 = 600000 + 18000 + 24000 = 642000 µ$
+    expect(cost.cost_usd).toBe('0.642');
+    const small = priced(
+      computeCost(
+        { input_tokens: 150_000, output_tokens: 1_000 },
+        'google:gemini-3-pro-preview',
+        table,
+      ),
+    );
+    // 150000 × 2 + 1000 × 12 = 312000 µ$
+    expect(small.cost_usd).toBe('0.312');
+  });
+});
+
 describe('computeCost against hand-computed figures', () => {
   it('prices the canonical-format example (8 in, 42 out on Sonnet 4.6) at 0.000654', () => {
     const cost = priced(

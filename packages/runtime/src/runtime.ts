@@ -35,6 +35,7 @@ import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
 export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; export: string }>> =
   {
     anthropic: { package: '@yourtool/anthropic', export: 'AnthropicAdapter' },
+    google: { package: '@yourtool/google', export: 'GoogleAdapter' },
     openai: { package: '@yourtool/openai', export: 'OpenAIAdapter' },
     openrouter: { package: '@yourtool/openrouter', export: 'OpenRouterAdapter' },
     ollama: { package: '@yourtool/ollama', export: 'OllamaAdapter' },

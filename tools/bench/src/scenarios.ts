@@ -3,6 +3,7 @@ import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
 import { STORE_OPS, type StoreDb, storeScenario } from './store/bench.js';
 import { streamingScenario } from './streaming/bench.js';
+import { googleStreamingScenario } from './streaming/google.js';
 import { STREAM_PROVIDERS } from './streaming/wire.js';
 
 /** A benchmark scenario: one process runs it. */
@@ -36,6 +37,14 @@ export const SCENARIOS: Scenario[] = [
       run: (options) => streamingScenario(provider, options),
     }),
   ),
+  {
+    id: 'streaming/google',
+    mode: 'interleaved',
+    reps: 9,
+    warmup: 3,
+    memoryReps: 3,
+    run: googleStreamingScenario,
+  },
   ...CODEC_TARGETS.map(
     (target): Scenario => ({
       id: `codec/${target}`,

@@ -49,7 +49,7 @@ const logger: Logger = {
 
 // ---- providers --------------------------------------------------------------------------------
 
-type Provider = 'anthropic' | 'openai' | 'ollama';
+type Provider = 'anthropic' | 'openai' | 'ollama' | 'google';
 const servers = new Map<Provider, LoopbackServer>();
 
 /** Queues the recorded responses of `recordings/<folder>`, in file order. */
@@ -92,7 +92,7 @@ async function buildStack(dbUrl: string, decisions: RouteDecidedEvent[]): Promis
   };
   let env: Record<string, string | undefined> = process.env;
   if (!live) {
-    for (const provider of ['anthropic', 'openai', 'ollama'] as const) {
+    for (const provider of ['anthropic', 'openai', 'ollama', 'google'] as const) {
       const adapter = models.adapters[provider];
       const server = servers.get(provider);
       if (adapter && server) adapter.base_url = server.url;
@@ -100,6 +100,7 @@ async function buildStack(dbUrl: string, decisions: RouteDecidedEvent[]): Promis
     env = {
       ANTHROPIC_API_KEY: 'sk-ant-demo-offline-000000',
       OPENAI_API_KEY: 'sk-demo-offline-0000000000',
+      GEMINI_API_KEY: 'gemini-demo-offline-000000',
     };
   }
   const workspace = join(root, 'workspace');
@@ -252,14 +253,15 @@ async function main(): Promise<number> {
   if (live) {
     if (process.env.ANTHROPIC_API_KEY) available.add('anthropic');
     if (process.env.OPENAI_API_KEY) available.add('openai');
+    if (process.env.GEMINI_API_KEY) available.add('google');
     if (await ollamaAnswers(process.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434'))
       available.add('ollama');
     say(
-      `live mode: ${[...available].join(', ') || 'no provider available'} (set ANTHROPIC_API_KEY, OPENAI_API_KEY, or run Ollama)`,
+      `live mode: ${[...available].join(', ') || 'no provider available'} (set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, or run Ollama)`,
     );
     if (available.size === 0) return 1;
   } else {
-    for (const provider of ['anthropic', 'openai', 'ollama'] as const) {
+    for (const provider of ['anthropic', 'openai', 'ollama', 'google'] as const) {
       await scriptedProvider(provider);
       available.add(provider);
     }
@@ -436,6 +438,41 @@ async function main(): Promise<number> {
       );
     }
     check('the resume on Ollama completed', result.end === 'end_turn');
+  }
+
+  if (available.has('google') && turns.some((t) => t.label === 'turn 2')) {
+    heading('/model gemini · Gemini 3 continues the tool-using history');
+    say(`${cyan('you>')} /model gemini`);
+    const swapped = await stack.manager.swapModel(session.id, 'gemini');
+    say(green(`  ✓ session model is now ${swapped.active_model}`));
+    const result = await turn(
+      stack,
+      session.id,
+      'gemini',
+      'Can I ship the sync feature under that license?',
+      turns,
+    );
+    check('the Gemini 3 step ran a tool loop', result.steps === 2 && result.end === 'end_turn');
+    if (!live) {
+      const [first, second] = (servers.get('google')?.requests ?? []).map(
+        (r) =>
+          (r.body as { contents?: Array<{ role: string; parts: Array<Record<string, unknown>> }> })
+            .contents ?? [],
+      );
+      const signatures = (contents: typeof first) =>
+        (contents ?? []).flatMap((c) =>
+          c.parts.flatMap((p) => (p.functionCall ? [String(p.thoughtSignature ?? 'none')] : [])),
+        );
+      const before = signatures(first);
+      const after = signatures(second);
+      say(dim(`  function-call signatures sent to Gemini: ${after.join(', ')}`));
+      check(
+        'Gemini 3 got the Claude and GPT-5 calls with the validator-skip signature, and its own call back with its own signature',
+        before.length >= 2 &&
+          before.every((s) => s === 'skip_thought_signature_validator') &&
+          after.at(-1) === 'CiQBDemoGeminiCallSig00000000000000000000',
+      );
+    }
   }
 
   // ---- summary ----------------------------------------------------------------------------------

@@ -1,0 +1,326 @@
+import type { GenerateContentResponse, Part } from '@google/genai';
+import {
+  type ContentBlock,
+  InvalidRequestError,
+  type Logger,
+  newToolUseId,
+  type StopReason,
+  StreamBuilder,
+  type StreamEvent,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
+import type { GeminiThoughtSignatures } from './signatures.js';
+import { GOOGLE } from './signatures.js';
+
+/** The usage counters of a Gemini `usageMetadata`. */
+export interface GeminiUsageLike {
+  promptTokenCount?: number | null;
+  candidatesTokenCount?: number | null;
+  cachedContentTokenCount?: number | null;
+  thoughtsTokenCount?: number | null;
+  toolUsePromptTokenCount?: number | null;
+}
+
+/**
+ * Maps Gemini usage to canonical token counts (decision 0015: the input buckets are disjoint).
+ * `promptTokenCount` includes the cached content, so `input_tokens` = prompt − cached (plus any
+ * tool-use prompt tokens, billed as input); `cached_input_tokens` = `cachedContentTokenCount`.
+ * `output_tokens` = candidates + thoughts: thinking is billed at the output rate. Gemini reports
+ * no cache writes (explicit caches are billed by storage time): `cache_creation_input_tokens`
+ * is 0. See decision 0113.
+ */
+export function mapGeminiUsage(usage: GeminiUsageLike | null | undefined): TokenUsage {
+  const prompt = usage?.promptTokenCount ?? 0;
+  const cached = Math.min(usage?.cachedContentTokenCount ?? 0, prompt);
+  return {
+    input_tokens: prompt - cached + (usage?.toolUsePromptTokenCount ?? 0),
+    output_tokens: (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0),
+    cached_input_tokens: cached,
+    cache_creation_input_tokens: 0,
+  };
+}
+
+/**
+ * Finish reasons that mean Gemini's filters withheld (part of) the reply: safety, blocklists,
+ * prohibited content, personal data, recitation, language, and their image variants.
+ */
+export const GEMINI_BLOCKED_FINISH_REASONS: ReadonlySet<string> = new Set([
+  'SAFETY',
+  'RECITATION',
+  'LANGUAGE',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
+
+/**
+ * Maps Gemini's finish reason to the canonical stop reason. Gemini answers `STOP` for a natural
+ * end, for a stop-sequence hit and for a reply holding function calls alike: a reply with
+ * function calls is `tool_use`; a `STOP` when the request carried stop sequences is
+ * `stop_sequence` (as for OpenAI, decision 0042); `MAX_TOKENS` is `max_tokens`; everything else
+ * (blocked replies included, see {@link GEMINI_BLOCKED_FINISH_REASONS}) is `end_turn`, with the
+ * raw value in `provider_raw.google.finish_reason`.
+ */
+export function mapGeminiFinishReason(
+  reason: string | null | undefined,
+  hasFunctionCalls: boolean,
+  stopSequencesSent = false,
+): StopReason {
+  if (reason === 'MAX_TOKENS') return 'max_tokens';
+  if (hasFunctionCalls) return 'tool_use';
+  if (reason === 'STOP' && stopSequencesSent) return 'stop_sequence';
+  return 'end_turn';
+}
+
+/** The reply as Gemini sent it, for the options of the decoder. */
+export interface GeminiDecodeOptions {
+  /** Whether the request carried stop sequences (a `STOP` is then `stop_sequence`). */
+  stopSequencesSent?: boolean;
+  logger?: Logger;
+  /** For messages and errors. */
+  request_id?: string;
+  /** Canonical model id, for the stream builder of a non-streamed decode. */
+  model?: string;
+}
+
+/** A chunk or whole reply, as far as the decoder reads it. */
+export type GeminiResponseLike = Pick<
+  GenerateContentResponse,
+  'candidates' | 'usageMetadata' | 'promptFeedback' | 'modelVersion' | 'responseId'
+>;
+
+/**
+ * Assembles Gemini reply parts (one whole reply, or a stream's chunks in order) into canonical
+ * events through core's `StreamBuilder`:
+ *
+ * | Gemini part | canonical |
+ * |---|---|
+ * | `thought: true` text | `thinking.delta`; its `thoughtSignature` on the thinking block |
+ * | text | `text.delta`; a `thoughtSignature` kept in `provider_raw` by text position |
+ * | `functionCall` (whole) | `tool.use_start`, one `tool.use_input_delta` (its args JSON), `tool.use_end`; signature kept by canonical id |
+ * | empty text with only a signature | the signature of the text block it ends, else an empty signed thinking block |
+ * | anything else (inline data, executable code) | dropped with a WARN |
+ *
+ * A part carrying a signature closes its block: later text starts a new block, so a signature
+ * goes back on the exact part it came with. Function calls without an id get a fresh canonical
+ * id, recorded in the `ToolIdMap` as their own Gemini id, so later turns send the same id back.
+ */
+export class GeminiReplyAssembler {
+  readonly #toolIdMap: ToolIdMap;
+  readonly #logger: Logger;
+  readonly #options: GeminiDecodeOptions;
+  #textKey = 0;
+  #thinkingKey = 0;
+  #toolCount = 0;
+  #textBlocks = 0;
+  /** The kind of block the last part went to, and whether that text block took a signature. */
+  #last: 'text' | 'thinking' | 'tool' | null = null;
+  #textOpen = false;
+  #hasFunctionCalls = false;
+  #finishReason: string | null = null;
+  #finishMessage: string | null = null;
+  #modelVersion: string | null = null;
+  #responseId: string | null = null;
+  readonly #signatures: Required<GeminiThoughtSignatures> = { text: {}, tool_use: {} };
+
+  /** `toolIdMap`: the session's map; `options`: stop sequences sent, logger. */
+  constructor(toolIdMap: ToolIdMap, options: GeminiDecodeOptions = {}) {
+    this.#toolIdMap = toolIdMap;
+    this.#logger = options.logger ?? silentLogger;
+    this.#options = options;
+  }
+
+  /** Maps one chunk (or the whole reply); completes the message when the reply says it ended. */
+  push(chunk: GeminiResponseLike, builder: StreamBuilder): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    if (chunk.modelVersion) this.#modelVersion = chunk.modelVersion;
+    if (chunk.responseId) this.#responseId = chunk.responseId;
+    if (chunk.usageMetadata) builder.updateUsage(mapGeminiUsage(chunk.usageMetadata));
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) events.push(...this.#part(part, builder));
+    const blockReason = chunk.promptFeedback?.blockReason;
+    if (blockReason && !candidate) {
+      throw this.#blocked(String(blockReason), chunk.promptFeedback?.blockReasonMessage ?? null);
+    }
+    if (candidate?.finishReason) {
+      this.#finishReason = String(candidate.finishReason);
+      this.#finishMessage = candidate.finishMessage ?? null;
+      if (GEMINI_BLOCKED_FINISH_REASONS.has(this.#finishReason)) {
+        if (builder.content().length === 0) {
+          throw this.#blocked(this.#finishReason, this.#finishMessage);
+        }
+        this.#logger.warn(
+          {
+            event: 'reply_blocked',
+            adapter: GOOGLE,
+            request_id: this.#options.request_id,
+            finish_reason: this.#finishReason,
+          },
+          `Gemini's filters cut the reply short (${this.#finishReason}); keeping what arrived before`,
+        );
+      }
+      events.push(...builder.complete(this.stopReason(), this.providerRaw()));
+    }
+    return events;
+  }
+
+  /** The canonical stop reason of what was assembled so far. */
+  stopReason(): StopReason {
+    return mapGeminiFinishReason(
+      this.#finishReason,
+      this.#hasFunctionCalls,
+      this.#options.stopSequencesSent ?? false,
+    );
+  }
+
+  /** Round-trip data for `metadata.provider_raw` (the reply's signatures among it). */
+  providerRaw(): Record<string, unknown> {
+    const signatures: GeminiThoughtSignatures = {};
+    if (Object.keys(this.#signatures.text).length > 0) signatures.text = this.#signatures.text;
+    if (Object.keys(this.#signatures.tool_use).length > 0)
+      signatures.tool_use = this.#signatures.tool_use;
+    const blocked =
+      this.#finishReason !== null && GEMINI_BLOCKED_FINISH_REASONS.has(this.#finishReason);
+    return {
+      [GOOGLE]: {
+        response_id: this.#responseId,
+        model_version: this.#modelVersion,
+        finish_reason: this.#finishReason,
+        ...(this.#finishMessage ? { finish_message: this.#finishMessage } : {}),
+        ...(blocked ? { blocked: true } : {}),
+        ...(Object.keys(signatures).length > 0 ? { thought_signatures: signatures } : {}),
+      },
+    };
+  }
+
+  #blocked(reason: string, detail: string | null): InvalidRequestError {
+    return new InvalidRequestError(
+      `google: Gemini's filters blocked the reply (${reason}) before any content${detail ? `: ${detail}` : ''}`,
+      {
+        provider: GOOGLE,
+        request_id: this.#options.request_id ?? '',
+        provider_message: reason,
+        retryable: false,
+      },
+    );
+  }
+
+  #part(part: Part, builder: StreamBuilder): StreamEvent[] {
+    const signature = part.thoughtSignature || undefined;
+    if (part.functionCall) {
+      const call = part.functionCall;
+      let canonicalId: string;
+      if (call.id) {
+        canonicalId = this.#toolIdMap.toCanonical(GOOGLE, call.id);
+      } else {
+        canonicalId = newToolUseId();
+        this.#toolIdMap.set({
+          canonical_id: canonicalId,
+          provider: GOOGLE,
+          provider_id: canonicalId,
+        });
+      }
+      this.#hasFunctionCalls = true;
+      if (signature) this.#signatures.tool_use[canonicalId] = signature;
+      const key = `tool-${this.#toolCount++}`;
+      const args = (call.args ?? {}) as Record<string, unknown>;
+      this.#last = 'tool';
+      this.#textOpen = false;
+      return [
+        ...builder.toolStart(key, canonicalId, call.name ?? 'unknown_tool'),
+        ...builder.toolInput(key, JSON.stringify(args)),
+        ...builder.toolEnd(key, args),
+      ];
+    }
+    if (typeof part.text === 'string' && part.thought === true) {
+      const key = `thinking-${this.#thinkingKey}`;
+      const events = builder.thinking(key, part.text, signature);
+      if (events.length > 0) this.#last = 'thinking';
+      this.#textOpen = false;
+      if (signature) this.#thinkingKey += 1;
+      return events;
+    }
+    if (typeof part.text === 'string') {
+      if (part.text === '') {
+        if (!signature) return [];
+        if (this.#last === 'text' && this.#textOpen) {
+          this.#signatures.text[String(this.#textBlocks - 1)] = signature;
+          this.#textKey += 1;
+          this.#textOpen = false;
+          return [];
+        }
+        // a signature with nothing before it to belong to: keep it as signed (empty) thinking
+        const key = `thinking-${this.#thinkingKey++}`;
+        this.#last = 'thinking';
+        return builder.thinking(key, '', signature);
+      }
+      if (!(this.#last === 'text' && this.#textOpen)) this.#textBlocks += 1;
+      // the same key after another block is a new block for the builder
+      const events = builder.text(`text-${this.#textKey}`, part.text);
+      this.#last = 'text';
+      this.#textOpen = true;
+      if (signature) {
+        this.#signatures.text[String(this.#textBlocks - 1)] = signature;
+        this.#textKey += 1;
+        this.#textOpen = false;
+      }
+      return events;
+    }
+    const kind = Object.keys(part).find((k) => k !== 'thoughtSignature') ?? 'unknown';
+    this.#logger.warn(
+      {
+        event: 'block_dropped',
+        adapter: GOOGLE,
+        request_id: this.#options.request_id,
+        block_type: kind,
+        reason: 'no canonical block for it',
+      },
+      `dropped a ${kind} part from the reply: the canonical format has no such block`,
+    );
+    return [];
+  }
+}
+
+/** A decoded `generateContent` reply. */
+export interface GeminiResponseDecoding {
+  content: ContentBlock[];
+  stop_reason: StopReason;
+  usage: TokenUsage;
+  provider_raw: Record<string, unknown>;
+}
+
+/**
+ * Decodes a whole `generateContent` reply: the same assembly as a stream
+ * ({@link GeminiReplyAssembler}), so both give the same blocks, signatures and ids.
+ */
+export function fromGeminiResponse(
+  response: GeminiResponseLike,
+  toolIdMap: ToolIdMap,
+  options: GeminiDecodeOptions = {},
+): GeminiResponseDecoding {
+  const builder = new StreamBuilder({
+    request_id: options.request_id ?? '',
+    model: options.model ?? `${GOOGLE}:unknown`,
+    provider: GOOGLE,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const assembler = new GeminiReplyAssembler(toolIdMap, options);
+  builder.start();
+  let events = assembler.push(response, builder);
+  if (!events.some((e) => e.type === 'message.complete')) {
+    events = builder.complete(assembler.stopReason(), assembler.providerRaw());
+  }
+  const complete = events.find((e) => e.type === 'message.complete');
+  if (complete?.type !== 'message.complete') throw new Error('unreachable: no message.complete');
+  return {
+    content: complete.final_content,
+    stop_reason: complete.stop_reason,
+    usage: complete.usage,
+    provider_raw: complete.provider_raw ?? assembler.providerRaw(),
+  };
+}

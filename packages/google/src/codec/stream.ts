@@ -1,0 +1,23 @@
+import type { Logger, StreamBuilder, StreamEvent, ToolIdMap } from '@yourtool/core';
+import { GeminiReplyAssembler, type GeminiResponseLike } from './response.js';
+
+/** Options of {@link createGeminiStreamMapper}. */
+export interface GeminiStreamOptions {
+  /** Whether the request carried stop sequences (a `STOP` is then `stop_sequence`). */
+  stopSequencesSent?: boolean;
+  logger?: Logger;
+  request_id?: string;
+}
+
+/**
+ * A stateful mapper from `generateContentStream` chunks to canonical events (one per stream).
+ * Each chunk holds the next parts of the reply; the chunk with a `finishReason` (and the final
+ * `usageMetadata`) completes the message. See {@link GeminiReplyAssembler} for the part table.
+ * A chunk blocked before anything arrived throws `InvalidRequestError` (the runtime then ends
+ * the stream with `stop_reason: "error"`).
+ */
+export function createGeminiStreamMapper(toolIdMap: ToolIdMap, options: GeminiStreamOptions = {}) {
+  const assembler = new GeminiReplyAssembler(toolIdMap, options);
+  return (chunk: GeminiResponseLike, builder: StreamBuilder): StreamEvent[] =>
+    assembler.push(chunk, builder);
+}

@@ -1,0 +1,44 @@
+import { fileURLToPath } from 'node:url';
+import {
+  type LoopbackServer,
+  loadFixtureDirectory,
+  startLoopbackServer,
+} from '@yourtool/conformance';
+import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(() => server.close());
+
+it('the README example runs against recorded responses and prints what it says', async () => {
+  const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+  server.enqueue(...(fixtures.text ?? []), ...(fixtures['tool-call-stream'] ?? []));
+  process.env.GEMINI_API_KEY = 'gemini-readme-0000000000';
+  process.env.GOOGLE_GEMINI_BASE_URL = server.url;
+  expect(
+    await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/google' }),
+  ).toBe(5);
+  expect(server.requests).toHaveLength(2);
+  expect(server.requests[1]?.path).toContain(':streamGenerateContent');
+  expect(server.requests[1]?.body).toMatchObject({
+    generationConfig: { thinkingConfig: { thinkingLevel: 'LOW', includeThoughts: true } },
+  });
+  expect(server.pending()).toBe(0);
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+  server.reset();
+  server.enqueue(...(fixtures.text ?? []));
+  expect(
+    await runReadmeCommonJsExample({
+      testUrl: import.meta.url,
+      env: { GEMINI_API_KEY: 'gemini-readme-0000000000', GOOGLE_GEMINI_BASE_URL: server.url },
+    }),
+  ).toBe(1);
+  expect(server.requests).toHaveLength(1);
+  expect(server.pending()).toBe(0);
+});
