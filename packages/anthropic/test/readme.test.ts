@@ -4,7 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { runReadmeExample } from '@yourtool/testkit';
+import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 let server: LoopbackServer;
@@ -22,5 +22,19 @@ it('the README example runs against recorded responses and prints what it says',
     await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/anthropic' }),
   ).toBe(5);
   expect(server.requests).toHaveLength(2);
+  expect(server.pending()).toBe(0);
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+  server.reset();
+  server.enqueue(...(fixtures.text ?? []));
+  expect(
+    await runReadmeCommonJsExample({
+      testUrl: import.meta.url,
+      env: { ANTHROPIC_API_KEY: 'sk-ant-readme-0000000000', ANTHROPIC_BASE_URL: server.url },
+    }),
+  ).toBe(1);
+  expect(server.requests).toHaveLength(1);
   expect(server.pending()).toBe(0);
 });

@@ -169,6 +169,8 @@ export type ScenarioName =
   | 'cancel-mid-text-signal'
   | 'cancel-mid-tool-input'
   | 'cancel-mid-tool-input-signal'
+  | 'cancel-complete'
+  | 'cancel-complete-signal'
   | 'already-aborted'
   | 'capability-honesty'
   | 'codec-round-trip';
@@ -407,6 +409,17 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     name: 'cancel-mid-tool-input-signal',
     checks: 'an AbortSignal mid tool input does the same',
     fixture: 'the same as cancel-mid-tool-input',
+  },
+  {
+    name: 'cancel-complete',
+    checks:
+      'cancel(request_id) while complete() waits for a reply body rejects promptly with CancelledError and closes the HTTP request at the server',
+    fixture: null,
+  },
+  {
+    name: 'cancel-complete-signal',
+    checks: 'an AbortSignal aborted while complete() waits does the same',
+    fixture: null,
   },
   {
     name: 'already-aborted',

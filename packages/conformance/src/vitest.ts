@@ -2,7 +2,6 @@ import {
   type AdapterError,
   AdapterError as AdapterErrorClass,
   type AttemptEvent,
-  CancelledError,
   type CanonicalRequestInput,
   type ContentBlock,
   conformsToToolIdRules,
@@ -10,6 +9,7 @@ import {
   createMemoryLogger,
   createMessage,
   type ErrorClass,
+  isCancelledError,
   type MemoryLogger,
   type Message,
   type MessageMetadata,
@@ -104,6 +104,16 @@ const DEFAULT_FIXTURES: Partial<Record<ScenarioName, ScenarioFixture>> = {
     },
   ],
 };
+
+/** A short description of what a call threw, for failure messages. */
+function describeError(error: unknown): string {
+  if (error === undefined) return 'nothing';
+  if (error instanceof Error) {
+    const errorClass = (error as { error_class?: unknown }).error_class;
+    return `${error.name}${typeof errorClass === 'string' ? ` (${errorClass})` : ''}: ${error.message}`;
+  }
+  return String(error);
+}
 
 function isJson(text: string): boolean {
   try {
@@ -1131,6 +1141,13 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       return { ...found, ...change };
     }
 
+    const ABORT_ADVICE =
+      'hand the attempt’s signal (the `signal` in the context runCompleteCall / runStreamCall ' +
+      'give your transport; core aborts it on cancel(request_id), on the caller’s signal and on ' +
+      'a passed deadline) to the HTTP call itself: the SDK’s per-request `signal` option, or ' +
+      '`fetch(url, { signal })`. Rejecting with CancelledError while the request runs on leaves ' +
+      'the provider generating (and billing) a reply nobody reads';
+
     const TIMEOUT_ADVICE =
       'pass timeoutSeconds / idleTimeoutSeconds from the context into the adapter config ' +
       '(timeout_seconds, idle_timeout_seconds) and run calls through core’s runCompleteCall / ' +
@@ -1154,23 +1171,27 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       expect(server.requests, 'and it is retried like one').toHaveLength(2);
     });
 
-    scenario('timeout-complete-stall', async () => {
+    /** The "text" reply's headers and the first half of its body, then silence. */
+    function stalledTextReply(): ScriptedResponse {
       const text = (options.fixtures.text ?? []).find((r) => r.type === 'json');
       if (text?.type !== 'json') {
         throw new Error('the "text" fixture must be a JSON response to derive from');
       }
       const body = JSON.stringify(text.body);
-      const stalled: ScriptedResponse = {
+      return {
         type: 'stream',
         contentType: 'application/json',
         ...(text.headers ? { headers: text.headers } : {}),
         chunks: [body.slice(0, Math.floor(body.length / 2))],
         ending: 'stall',
       };
+    }
+
+    scenario('timeout-complete-stall', async () => {
       const s = setup('timeout-complete-stall', {
         maxRetries: 1,
         times: 2,
-        responses: [stalled],
+        responses: [stalledTextReply()],
         timeoutSeconds: 0.3,
       });
       const error = (await s.adapter
@@ -1184,7 +1205,10 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       expect(error.attempts, 'retried like any network failure (1 + max_retries)').toBe(2);
       expect(server.requests).toHaveLength(2);
       await expect
-        .poll(() => server.requests.every((r) => r.aborted), { timeout: 2000 })
+        .poll(() => server.requests.every((r) => r.aborted), {
+          timeout: 2000,
+          message: `each timed-out attempt must close its HTTP request: ${ABORT_ADVICE}`,
+        })
         .toBe(true);
     });
 
@@ -1224,10 +1248,19 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       );
       expect(done.final_content).toEqual([{ type: 'text', text: streamedText(events) }]);
       expect(server.requests, 'events were yielded, so no retry').toHaveLength(1);
-      await expect.poll(() => server.requests[0]?.aborted, { timeout: 2000 }).toBe(true);
+      await expect
+        .poll(() => server.requests[0]?.aborted, {
+          timeout: 2000,
+          message: `the idle stream's HTTP request must be closed: ${ABORT_ADVICE}`,
+        })
+        .toBe(true);
     });
 
     // ---- cancellation -------------------------------------------------------------------------
+
+    const REGISTER_ADVICE =
+      'register every call under its request_id for cancel() (AdapterBase’s `inflight`, which ' +
+      'runCompleteCall / runStreamCall do for you) and answer true while it runs';
 
     async function cancelMidway(
       scenarioName: ScenarioName,
@@ -1262,7 +1295,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       if (how === 'cancel') {
         expect(
           await s.adapter.cancel(req.request_id),
-          'cancel() of an in-flight call returns true',
+          `cancel() of an in-flight stream must return true: ${REGISTER_ADVICE}`,
         ).toBe(true);
       } else {
         controller.abort();
@@ -1275,9 +1308,15 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
       const elapsed = performance.now() - started;
       expect(
         await s.adapter.cancel(req.request_id),
-        'cancel() of a finished call returns false (idempotent)',
+        'cancel() of a finished call must return false (idempotent): remove the call from the ' +
+          'in-flight registry when it settles (runStreamCall does)',
       ).toBe(false);
-      await expect.poll(() => server.requests[0]?.aborted, { timeout: 2000 }).toBe(true);
+      await expect
+        .poll(() => server.requests[0]?.aborted, {
+          timeout: 2000,
+          message: `the cancelled stream's HTTP request must be closed: ${ABORT_ADVICE}`,
+        })
+        .toBe(true);
       return { events, elapsed, s };
     }
 
@@ -1297,9 +1336,62 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         'signal',
         'text.delta',
       );
-      expect(completeEvent(events).stop_reason).toBe('cancelled');
+      expect(
+        completeEvent(events).stop_reason,
+        'the caller’s AbortSignal must end the stream like cancel(): pass options through to runStreamCall',
+      ).toBe('cancelled');
       expect(elapsed, 'the iterator must end promptly after the signal aborts').toBeLessThan(2000);
     });
+
+    /**
+     * Cancels a complete() whose reply stalls half-way through its body: the call must reject
+     * with CancelledError promptly and the HTTP request must be gone at the server.
+     */
+    const cancelComplete = (name: ScenarioName, how: 'cancel' | 'signal') => async () => {
+      const s = setup(name, { responses: [stalledTextReply()] });
+      const controller = new AbortController();
+      const req = request({ messages: [user(s, EXPECTED.text.prompt)] });
+      const outcome = s.adapter.complete(req, { signal: controller.signal }).then(
+        () => ({ settled: 'resolved' as const, error: undefined }),
+        (error: unknown) => ({ settled: 'rejected' as const, error }),
+      );
+      await server.waitForRequests(1, 5000).catch(() => {
+        throw new Error(`complete() sent no request within 5 s; ${describeScenario(name).checks}`);
+      });
+      const started = performance.now();
+      if (how === 'cancel') {
+        expect(
+          await s.adapter.cancel(req.request_id),
+          `cancel() of an in-flight complete() must return true: ${REGISTER_ADVICE}`,
+        ).toBe(true);
+      } else {
+        controller.abort();
+      }
+      const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 2000));
+      const result = await Promise.race([outcome, late]);
+      if (result === 'late') {
+        throw new Error(
+          `complete() did not settle within 2 s of the ${how === 'cancel' ? 'cancel(request_id)' : 'aborted signal'}: ${ABORT_ADVICE}`,
+        );
+      }
+      const elapsed = performance.now() - started;
+      expect(
+        result.settled === 'rejected' && isCancelledError(result.error),
+        `a cancelled complete() must reject with CancelledError (got ${
+          result.settled === 'resolved' ? 'a reply' : describeError(result.error)
+        }): map the abort to CancelledError (runCompleteCall does when its signal aborted)`,
+      ).toBe(true);
+      expect(elapsed, 'complete() must settle promptly after the cancel').toBeLessThan(2000);
+      await expect
+        .poll(() => server.requests[0]?.aborted, {
+          timeout: 2000,
+          message: `the cancelled complete()'s HTTP request must be closed at the server: ${ABORT_ADVICE}`,
+        })
+        .toBe(true);
+      expect(server.requests, 'a cancelled call is never retried').toHaveLength(1);
+    };
+    scenario('cancel-complete', cancelComplete('cancel-complete', 'cancel'));
+    scenario('cancel-complete-signal', cancelComplete('cancel-complete-signal', 'signal'));
 
     const cancelMidToolInput = (name: ScenarioName, how: 'cancel' | 'signal') => async () => {
       const { events } = await cancelMidway(name, how, 'tool.use_input_delta', [
@@ -1315,7 +1407,10 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
           : 'the in-flight tool use must end with the JSON that parses, here {}',
       ).toMatchObject({ final_input: expectedInput });
       const done = completeEvent(events);
-      expect(done.stop_reason).toBe('cancelled');
+      expect(
+        done.stop_reason,
+        'a cancelled stream completes with stop_reason cancelled (runStreamCall does this when the attempt’s signal aborts)',
+      ).toBe('cancelled');
       expect(done.final_content.find((b) => b.type === 'tool_use')).toMatchObject({
         name: 'read_file',
         input: expectedInput,
@@ -1330,14 +1425,24 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     scenario('already-aborted', async () => {
       const s = setup('already-aborted');
       const signal = AbortSignal.abort();
-      await expect(
-        s.adapter.complete(request({ messages: [user(s, 'Hi')] }), { signal }),
-      ).rejects.toBeInstanceOf(CancelledError);
+      const refused = await s.adapter
+        .complete(request({ messages: [user(s, 'Hi')] }), { signal })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(
+        isCancelledError(refused),
+        `complete() with an already-aborted signal must reject with CancelledError (got ${describeError(refused)}): check options.signal before sending (runCompleteCall does)`,
+      ).toBe(true);
       const { events, error } = await collectCheckedStream(
         s.adapter.stream(request({ messages: [user(s, 'Hi')], stream: true }), { signal }),
       );
-      expect(events).toEqual([]);
-      expect(error).toBeInstanceOf(CancelledError);
+      expect(events, 'an already-aborted stream yields no events').toEqual([]);
+      expect(
+        isCancelledError(error),
+        `stream() with an already-aborted signal must throw CancelledError (got ${describeError(error)}): check options.signal before sending (runStreamCall does)`,
+      ).toBe(true);
       expect(server.requests, 'nothing may be sent for an already-aborted signal').toHaveLength(0);
     });
 

@@ -1,4 +1,4 @@
-import { runReadmeExample } from '@yourtool/testkit';
+import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
 import { expect, it } from 'vitest';
 
 it('the README server example runs and prints what it says', async () => {
@@ -9,4 +9,13 @@ it('the README server example runs and prints what it says', async () => {
       heading: '## Example: the loopback server',
     }),
   ).toBe(3);
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  expect(
+    await runReadmeCommonJsExample({
+      testUrl: import.meta.url,
+      heading: '### CommonJS',
+    }),
+  ).toBe(2);
 });

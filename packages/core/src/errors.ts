@@ -38,7 +38,49 @@ export class YourtoolError extends Error {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
+    // the brand behind isYourtoolError / isAdapterError: it survives a second copy of core
+    Object.defineProperty(this, YOURTOOL_ERROR_BRAND, { value: true });
   }
+}
+
+/**
+ * Marks every {@link YourtoolError}. A registry-wide symbol (`Symbol.for`), so that an error
+ * made by one installed copy of `@yourtool/core` is recognised by another, where `instanceof`
+ * would say no (decision 0120).
+ */
+export const YOURTOOL_ERROR_BRAND: unique symbol = Symbol.for('yourtool.error');
+
+function branded(value: unknown): value is YourtoolError {
+  return (
+    value instanceof Error &&
+    (value as unknown as Record<symbol, unknown>)[YOURTOOL_ERROR_BRAND] === true &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}
+
+/**
+ * Whether `value` is a {@link YourtoolError} from any copy of `@yourtool/core` (checked by
+ * brand, not by `instanceof`).
+ */
+export function isYourtoolError(value: unknown): value is YourtoolError {
+  return branded(value);
+}
+
+/**
+ * Whether `value` is an {@link AdapterError} from any copy of `@yourtool/core`: branded, with
+ * a known `error_class`. Use it instead of `instanceof AdapterError` in code that may meet
+ * errors thrown by another package's copy of core.
+ */
+export function isAdapterError(value: unknown): value is AdapterError {
+  return (
+    branded(value) &&
+    ErrorClassSchema.safeParse((value as { error_class?: unknown }).error_class).success
+  );
+}
+
+/** Whether `value` is a {@link CancelledError} (error class `cancelled`) from any copy of core. */
+export function isCancelledError(value: unknown): value is CancelledError {
+  return isAdapterError(value) && value.error_class === 'cancelled';
 }
 
 /** Fields every {@link AdapterError} carries (contract §6.3). */

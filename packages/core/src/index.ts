@@ -32,8 +32,16 @@ export * from './schemas/stream.js';
 export * from './schemas/tool.js';
 export * from './session-store.js';
 export * from './stream/accumulator.js';
+export {
+  type ByteSource,
+  MalformedStreamError,
+  type StreamFormat,
+  type StreamReadOptions,
+} from './stream/body.js';
 export * from './stream/builder.js';
 export * from './stream/invariants.js';
+export * from './stream/ndjson.js';
+export * from './stream/sse.js';
 export * from './tokens.js';
 export * from './tool-id-map.js';
 export * from './tool-schema.js';

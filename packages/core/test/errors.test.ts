@@ -91,3 +91,31 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeNull();
   });
 });
+
+describe('brand checks (decision 0120)', () => {
+  it('recognise errors of this copy of core and of another one', async () => {
+    const { isAdapterError, isCancelledError, isYourtoolError, YOURTOOL_ERROR_BRAND } =
+      await import('../src/index.js');
+    const cancelled = new CancelledError();
+    expect(isAdapterError(cancelled)).toBe(true);
+    expect(isCancelledError(cancelled)).toBe(true);
+    expect(isCancelledError(new ServerError('boom'))).toBe(false);
+    // what a second installed copy of core would throw: same brand, another class identity
+    class ForeignAdapterError extends Error {
+      readonly code = 'adapter_cancelled';
+      readonly error_class = 'cancelled';
+      constructor() {
+        super('cancelled elsewhere');
+        Object.defineProperty(this, Symbol.for('yourtool.error'), { value: true });
+      }
+    }
+    const foreign = new ForeignAdapterError();
+    expect(foreign instanceof AdapterError).toBe(false);
+    expect(isAdapterError(foreign)).toBe(true);
+    expect(isCancelledError(foreign)).toBe(true);
+    expect(YOURTOOL_ERROR_BRAND).toBe(Symbol.for('yourtool.error'));
+    // look-alikes without the brand are not ours
+    expect(isYourtoolError(Object.assign(new Error('x'), { code: 'adapter_other' }))).toBe(false);
+    expect(isAdapterError({ error_class: 'cancelled', code: 'x' })).toBe(false);
+  });
+});

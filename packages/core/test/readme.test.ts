@@ -1,8 +1,12 @@
-import { runReadmeExample } from '@yourtool/testkit';
+import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
 import { expect, it } from 'vitest';
 
 it('the README example runs and prints what it says', async () => {
   expect(await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/core' })).toBe(
     3,
   );
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  expect(await runReadmeCommonJsExample({ testUrl: import.meta.url })).toBe(2);
 });

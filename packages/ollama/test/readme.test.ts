@@ -4,7 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { runReadmeExample } from '@yourtool/testkit';
+import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { showFixture } from './show.js';
 
@@ -31,5 +31,18 @@ it('the README example runs against recorded responses and prints what it says',
     await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/ollama' }),
   ).toBe(7);
   expect(server.requests.map((r) => r.path)).toEqual(['/api/show', '/api/chat', '/api/chat']);
+  expect(server.pending()).toBe(0);
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+  server.reset();
+  server.enqueue({ type: 'json', body: showFixture('qwen3_8b') }, ...(fixtures.text ?? []));
+  expect(
+    await runReadmeCommonJsExample({
+      testUrl: import.meta.url,
+      env: { OLLAMA_HOST: server.url },
+    }),
+  ).toBe(1);
   expect(server.pending()).toBe(0);
 });

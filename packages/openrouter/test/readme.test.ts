@@ -4,7 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { runReadmeExample } from '@yourtool/testkit';
+import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 let server: LoopbackServer;
@@ -24,5 +24,18 @@ it('the README example runs against recorded responses and prints what it says',
   expect(server.requests[0]?.headers['x-title']).toBe('Example app');
   expect(server.requests[1]?.body).toMatchObject({ reasoning: { max_tokens: 1024 } });
   expect(server.requests).toHaveLength(2);
+  expect(server.pending()).toBe(0);
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+  server.reset();
+  server.enqueue(...(fixtures.text ?? []));
+  expect(
+    await runReadmeCommonJsExample({
+      testUrl: import.meta.url,
+      env: { OPENROUTER_API_KEY: 'sk-or-v1-readme0000000000', OPENROUTER_BASE_URL: server.url },
+    }),
+  ).toBe(1);
   expect(server.pending()).toBe(0);
 });

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { runReadmeExample } from '@yourtool/testkit';
+import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
 import { expect, it } from 'vitest';
 
 it('the README example runs and prints what it says', async () => {
@@ -14,4 +14,8 @@ it('the README example runs and prints what it says', async () => {
       },
     }),
   ).toBe(7);
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  expect(await runReadmeCommonJsExample({ testUrl: import.meta.url })).toBe(2);
 });

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { materializeReadmeExample } from '@yourtool/testkit';
+import { materializeReadmeExample, runReadmeCommonJsExample } from '@yourtool/testkit';
 import { afterAll, expect, it } from 'vitest';
 import { POSTGRES_URL, postgresTarget } from './helpers/targets.js';
 
@@ -45,4 +45,8 @@ it("@yourtool/pricing's README repricing example runs on this store", async () =
     'readme-reprice',
   );
   expect(checks).toBe(2);
+});
+
+it('the README CommonJS form runs from the CommonJS build', async () => {
+  expect(await runReadmeCommonJsExample({ testUrl: import.meta.url })).toBe(1);
 });

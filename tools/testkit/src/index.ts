@@ -79,6 +79,84 @@ export async function runReadmeExample(options: RunReadmeExampleOptions): Promis
   return module.checks;
 }
 
+/** Options of {@link runReadmeCommonJsExample}. */
+export interface RunReadmeCommonJsOptions {
+  /** The test file's `import.meta.url`; the package is the folder above its `test/`. */
+  testUrl: string;
+  /** The heading the ```js block follows. Default `### CommonJS`. */
+  heading?: string;
+  /** Environment for the example (e.g. a loopback server's URL as the base URL). */
+  env?: Record<string, string>;
+  /** Deadline for the run. Default 30 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs a package's README CommonJS example in a separate `node` process, exactly as a
+ * CommonJS user would: `require` resolves the package's own name to its built `dist/*.cjs`
+ * (self-reference through `exports`) and its siblings to theirs, so this checks the
+ * published CommonJS build. Every `console.log(expr); // expected` line becomes a check as in
+ * {@link materializeReadmeExample}. Resolves to the number of checks that ran; rejects when the
+ * process fails, the deadline passes, or a check fails.
+ */
+export async function runReadmeCommonJsExample(options: RunReadmeCommonJsOptions): Promise<number> {
+  const { spawn } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  const at = (relative: string) => fileURLToPath(new URL(relative, options.testUrl));
+  const heading = options.heading ?? '### CommonJS';
+  const readme = at('../README.md');
+  const text = readFileSync(readme, 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`${readme}: no "${heading}" heading`);
+  const match = /```js\n([\s\S]*?)```/.exec(text.slice(start));
+  if (!match?.[1]) throw new Error(`${readme}: no \`\`\`js block after "${heading}"`);
+  if (!existsSync(at('../dist'))) {
+    throw new Error(`${at('..')}: no dist/ to require; build the package first (pnpm build)`);
+  }
+  const code = match[1].replace(/^(\s*)console\.log\((.*)\); \/\/ (.*)$/gm, '$1__check($2, $3);');
+  const prelude = [
+    "const { isDeepStrictEqual: __equal, inspect: __inspect } = require('node:util');",
+    'let __checks = 0;',
+    "process.on('exit', () => process.stdout.write('\\nreadme-checks=' + __checks + '\\n'));",
+    'function __check(actual, expected) {',
+    '  __checks++;',
+    '  if (!__equal(actual, expected)) {',
+    "    throw new Error('README example: expected ' + __inspect(expected) + ', got ' + __inspect(actual));",
+    '  }',
+    '}',
+  ].join('\n');
+  const file = at('./.generated/readme-commonjs.cjs');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${prelude}\n${code}`);
+  return new Promise<number>((resolve, reject) => {
+    const child = spawn(process.execPath, [file], {
+      cwd: dirname(file),
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`the CommonJS example did not finish within ${options.timeoutMs ?? 30_000} ms`),
+      );
+    }, options.timeoutMs ?? 30_000);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      const checks = /readme-checks=(\d+)/.exec(output);
+      if (exitCode !== 0 || !checks?.[1]) {
+        reject(new Error(`the CommonJS example failed (exit ${exitCode}):\n${output}`));
+      } else resolve(Number(checks[1]));
+    });
+  });
+}
+
 /**
  * A 1×1 transparent PNG, base64: for tests that need an image block. (The published
  * `@yourtool/conformance` carries the same bytes as `TEST_PNG_BASE64` for its scenarios.)

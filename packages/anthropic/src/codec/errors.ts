@@ -5,12 +5,13 @@ import {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import {
-  AdapterError,
+  type AdapterError,
   CancelledError,
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
   type ErrorClass,
+  isAdapterError,
   parseRetryAfter,
   redactError,
   redactSecrets,
@@ -96,7 +97,8 @@ export function toAnthropicAdapterError(
   requestId: string,
   secrets: AnthropicErrorSecrets,
 ): AdapterError {
-  if (error instanceof AdapterError) {
+  // by brand: an error from another installed copy of core passes through too (decision 0120)
+  if (isAdapterError(error)) {
     if (!error.request_id) error.request_id = requestId;
     return error;
   }

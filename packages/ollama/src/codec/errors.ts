@@ -1,10 +1,11 @@
 import {
-  AdapterError,
+  type AdapterError,
   CancelledError,
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
   type ErrorClass,
+  isAdapterError,
   parseRetryAfter,
   redactError,
   redactSecrets,
@@ -125,7 +126,8 @@ function isResponseError(error: unknown): error is ResponseErrorLike {
  * redacted copy of the original error (core's `redactError`), never the original.
  */
 export function toOllamaAdapterError(error: unknown, context: OllamaErrorContext): AdapterError {
-  if (error instanceof AdapterError) {
+  // by brand: an error from another installed copy of core passes through too (decision 0120)
+  if (isAdapterError(error)) {
     if (!error.request_id) error.request_id = context.request_id;
     return error;
   }

@@ -1,10 +1,11 @@
 import {
-  AdapterError,
+  type AdapterError,
   CancelledError,
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
   type ErrorClass,
+  isAdapterError,
   parseRetryAfter,
   redactError,
   redactSecrets,
@@ -133,7 +134,8 @@ export function toOpenAIAdapterError(
   options: ToOpenAIAdapterErrorOptions = {},
 ): AdapterError {
   const provider = options.provider ?? OPENAI;
-  if (error instanceof AdapterError) {
+  // by brand: an error from another installed copy of core passes through too (decision 0120)
+  if (isAdapterError(error)) {
     if (!error.request_id) error.request_id = requestId;
     return error;
   }
