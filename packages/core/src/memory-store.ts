@@ -488,8 +488,9 @@ export function sessionStatsOf(messages: readonly Message[]): SessionStats {
   let unpriced = 0;
   let lastModel: string | null = null;
   for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    if (message.metadata.model) lastModel = message.metadata.model;
+    // usage is on assistant messages, and on a session's compaction summaries (the summary call)
+    if (message.role !== 'assistant' && !message.metadata.usage) continue;
+    if (message.role === 'assistant' && message.metadata.model) lastModel = message.metadata.model;
     const usage = message.metadata.usage;
     if (!usage) continue;
     if (usage.cost_usd === null) unpriced++;

@@ -8,6 +8,7 @@ import type {
   StopReason,
   StreamEvent,
 } from '@yourtool/core';
+import type { CompactionRecord } from './compaction.js';
 
 /** Everything a turn reports, in order. Stream events of each model call pass through as is. */
 export type SessionEvent =
@@ -16,6 +17,19 @@ export type SessionEvent =
       /** The user message is stored (once routing found a model for the turn). */
       type: 'session.user_message';
       message: Message;
+    }
+  | {
+      /**
+       * The history was too long for every model that could otherwise take the turn, and the
+       * manager's compaction hook replaced older turns with the stored summary `message`
+       * (decision 0101). The turn is routed again; a `session.routed` follows.
+       */
+      type: 'session.compacted';
+      /** The stored summary (a `system` message with `metadata.compaction`). */
+      message: Message;
+      compaction: CompactionRecord;
+      /** Cost of the calls the hook made (a summary), `null` when it made none or one was unpriced. */
+      cost_usd: string | null;
     }
   | {
       /** The router chose a model for the next call. */

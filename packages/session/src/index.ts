@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export * from './compaction.js';
 export * from './define-tool.js';
 export * from './events.js';
 export * from './input.js';

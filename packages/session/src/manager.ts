@@ -16,22 +16,34 @@ import {
   nowTimestamp,
   OtherAdapterError,
   parseModelId,
+  type RouteTraceEntry,
   type SessionRecord,
   type SessionStore,
   type StreamEvent,
   sessionStatsOf,
   silentLogger,
   type TokenUsage,
+  type ToolDefinition,
   type ToolIdMap,
   type ToolResultContentBlock,
   type ToolUseBlock,
   toolResultBlock,
+  type Usage,
   validateMessage,
   validateToolInput,
   YourtoolError,
 } from '@yourtool/core';
 import { buildUsage, type CostOptions, type PriceTable, sumCosts } from '@yourtool/pricing';
 import type { RouteDecision, RouteInput, Router } from '@yourtool/router';
+import {
+  CompactionError,
+  type CompactionHook,
+  type CompactionReason,
+  type CompactionRecord,
+  type CompactionRequest,
+  compactedConversation,
+  compactionOf,
+} from './compaction.js';
 import type { SessionEvent, TurnEnd, TurnResult } from './events.js';
 import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool, ToolRegistry } from './tools.js';
 
@@ -106,6 +118,13 @@ export interface SessionManagerOptions {
   maxSteps?: number;
   /** `max_output_tokens` of each call. Default 4096. */
   maxOutputTokens?: number;
+  /**
+   * Opt-in context management (decision 0101): when routing finds the history too long for
+   * every model that could otherwise take the turn, this hook replaces older turns with a
+   * stored summary message (`summarizeOlderTurns({ model })`, `dropOldestTurns()`, or your own)
+   * and the turn is routed again. Without it such a turn fails with the router's `NoRouteError`.
+   */
+  compaction?: CompactionHook;
   logger?: Logger;
 }
 
@@ -312,7 +331,7 @@ export class SessionManager {
    */
   async swapModel(sessionId: string, model: string): Promise<SessionRecord> {
     const session = await this.#session(sessionId);
-    const messages = withoutReplacedAttempts(await this.history(sessionId));
+    const messages = conversationOf(await this.history(sessionId));
     const id = this.#options.router.checkSwap(model, {
       session_id: sessionId,
       messages,
@@ -418,7 +437,7 @@ export class SessionManager {
       );
     }
     // Attempts a fallback replaced are not part of the conversation (decision 0096).
-    const history = withoutReplacedAttempts(loaded.messages);
+    const history = conversationOf(loaded.messages);
     const toolIdMap = await this.#toolIdMap(sessionId);
     const stored: Message[] = [];
     const maxSteps = this.#options.maxSteps ?? 8;
@@ -450,8 +469,39 @@ export class SessionManager {
     });
     history.push(user);
     await this.#prepare(signal);
-    const firstInput = routeInput();
-    let firstDecision: RouteDecision | null = this.#options.router.route(firstInput);
+    const compacted: SessionEvent[] = [];
+    /**
+     * Routes; when the history is too long for every model that would otherwise take the turn
+     * and a compaction hook is set, compacts (storing the summary) and routes again once
+     * (decision 0101). The events of a compaction are left in `compacted`.
+     */
+    const routeOrCompact = async (): Promise<[RouteInput, RouteDecision]> => {
+      const first = routeInput();
+      try {
+        return [first, this.#options.router.route(first)];
+      } catch (error) {
+        const target = contextLimitedTarget(error);
+        if (!target || !this.#options.compaction) throw error;
+        const done = await this.#compact({
+          session,
+          history,
+          turnStart: history.indexOf(user),
+          reason: 'context_window',
+          target,
+          signal,
+          systemPrompt,
+          tools,
+        });
+        if (!done) throw error;
+        stored.push(done.message);
+        compacted.push(done.event);
+        const again = routeInput();
+        return [again, this.#options.router.route(again)];
+      }
+    };
+    const [firstInput, firstDecisionValue] = await routeOrCompact();
+    let firstDecision: RouteDecision | null = firstDecisionValue;
+    for (const event of compacted.splice(0)) yield event;
     await store.appendMessage(user);
     stored.push(user);
     yield { type: 'session.user_message', message: user };
@@ -540,9 +590,12 @@ export class SessionManager {
           break;
         }
         steps++;
-        const input = firstDecision ? firstInput : routeInput();
-        let decision = firstDecision ?? this.#options.router.route(input);
+        let input = firstInput;
+        let decision: RouteDecision;
+        if (firstDecision) decision = firstDecision;
+        else [input, decision] = await routeOrCompact();
         firstDecision = null;
+        for (const event of compacted.splice(0)) yield event;
         const failures: FallbackAttempt[] = [];
         let outcome: CallOutcome;
         // One model call, and a fallback call after each failure worth one (decision 0095).
@@ -647,7 +700,11 @@ export class SessionManager {
     }
 
     const costs = stored.flatMap((m) =>
-      m.role === 'assistant' ? [m.metadata.usage?.cost_usd ?? null] : [],
+      m.role === 'assistant'
+        ? [m.metadata.usage?.cost_usd ?? null]
+        : compactionOf(m) && m.metadata.usage
+          ? [m.metadata.usage.cost_usd]
+          : [],
     );
     const lastAssistant = stored.findLast((m) => m.role === 'assistant');
     const result: TurnResult = {
@@ -748,6 +805,159 @@ export class SessionManager {
       this.#preparing = preparing;
     }
     await unlessAborted(preparing, signal);
+  }
+
+  /**
+   * Runs the compaction hook for `target` (decision 0101) and applies what it returns: the
+   * summary message is stored (with the usage and cost of the calls the hook made) and
+   * `history` becomes the compacted conversation. Null when the hook cannot help. A hook that
+   * throws, or returns a cut the session cannot apply, is a {@link CompactionError}.
+   */
+  async #compact(args: {
+    session: SessionRecord;
+    history: Message[];
+    turnStart: number;
+    reason: CompactionReason;
+    target: CompactionRequest['target'];
+    signal: AbortSignal;
+    systemPrompt: string | null;
+    tools: ToolDefinition[];
+  }): Promise<{ message: Message; event: SessionEvent } | null> {
+    const hook = this.#options.compaction;
+    if (!hook) return null;
+    const { session, history, turnStart, target, signal, systemPrompt, tools } = args;
+    const { router } = this.#options;
+    const adapter = router.registry.adapterFor(target.model);
+    const estimateTokens = (messages: readonly Message[]) =>
+      adapter.estimateInputTokens(messages, tools, systemPrompt);
+    const usages: Usage[] = [];
+    let summarizer: string | null = null;
+    const request: CompactionRequest = {
+      session,
+      messages: [...history],
+      turn_start: turnStart,
+      reason: args.reason,
+      target,
+      estimateTokens,
+      limitsOf: (model) => {
+        const caps = router.registry.capabilitiesFor(router.registry.resolve(model));
+        return {
+          context_window: caps.max_context_tokens,
+          max_output_tokens: caps.max_output_tokens,
+        };
+      },
+      complete: async (call) => {
+        const prompt = createMessage({
+          session_id: session.id,
+          role: 'user',
+          content: [{ type: 'text', text: call.prompt }],
+        });
+        const decision = router.route({
+          session_id: session.id,
+          messages: [prompt],
+          tools: [],
+          system_prompt: call.system_prompt,
+          max_output_tokens: call.max_output_tokens,
+          override: call.model,
+          sticky: null,
+          workspace_path: session.workspace_path,
+        });
+        const response = await decision.adapter.complete(
+          {
+            request_id: newRequestId(),
+            model: decision.model,
+            messages: [prompt],
+            system_prompt: call.system_prompt,
+            max_output_tokens: call.max_output_tokens,
+          },
+          { signal, logger: this.#logger },
+        );
+        summarizer = decision.model;
+        usages.push(
+          buildUsage(response.usage, {
+            model: decision.model,
+            table: this.#options.pricing,
+            latencyMs: response.latency_ms,
+            logger: this.#logger,
+            ...this.#options.costOptions,
+          }),
+        );
+        return response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+      },
+      signal,
+    };
+    let result: Awaited<ReturnType<CompactionHook>>;
+    try {
+      result = await hook(request);
+    } catch (error) {
+      if (error instanceof YourtoolError && error.code === 'compaction_failed') throw error;
+      if (signal.aborted) throw error;
+      throw new CompactionError(`the compaction hook failed: ${errorText(error)}`, {
+        cause: error,
+      });
+    }
+    if (!result) return null;
+    const at = history.findIndex((m) => m.id === result.through_message_id);
+    if (at < 0 || at >= turnStart) {
+      throw new CompactionError(
+        `the compaction hook returned through_message_id "${result.through_message_id}", which is not a message before the current turn`,
+      );
+    }
+    if (history[at + 1]?.role !== 'user') {
+      throw new CompactionError(
+        `the compaction hook cut after message ${result.through_message_id}, which is not followed by a user message: a cut must fall between turns so tool calls keep their results`,
+      );
+    }
+    const cutAt = history[at] as Message;
+    const kept = history.slice(at + 1);
+    const replaced = history.slice(0, at + 1).filter((m) => !compactionOf(m)).length;
+    const record: CompactionRecord = {
+      through_message_id: compactionOf(cutAt)?.through_message_id ?? cutAt.id,
+      strategy: result.strategy,
+      replaced_messages: replaced,
+      reason: args.reason,
+      target_model: target.model,
+      tokens_before: estimateTokens(history),
+      tokens_after: 0,
+    };
+    const usage = combineUsages(usages);
+    let message = createMessage({
+      session_id: session.id,
+      role: 'system',
+      content: [{ type: 'text', text: result.summary }],
+      metadata: {
+        status: 'complete',
+        compaction: record,
+        ...(summarizer && usage
+          ? { model: summarizer, provider: parseModelId(summarizer).provider, usage }
+          : {}),
+      },
+    });
+    record.tokens_after = estimateTokens([message, ...kept]);
+    message = { ...message, metadata: { ...message.metadata, compaction: record } };
+    await this.#options.store.appendMessage(message);
+    history.splice(0, history.length, message, ...kept);
+    this.#logger.info?.(
+      {
+        event: 'session_compacted',
+        session_id: session.id,
+        strategy: record.strategy,
+        replaced_messages: replaced,
+        target_model: target.model,
+        tokens_before: record.tokens_before,
+        tokens_after: record.tokens_after,
+      },
+      `compacted ${replaced} messages to fit ${target.model}`,
+    );
+    return {
+      message,
+      event: {
+        type: 'session.compacted',
+        message,
+        compaction: record,
+        cost_usd: usage ? usage.cost_usd : null,
+      },
+    };
   }
 
   /** One model call: streams its events, stores the assistant message, emits bus events. */
@@ -1242,10 +1452,51 @@ function withoutReplacedAttempts(messages: readonly Message[]): Message[] {
     const message = messages[i] as Message;
     const isAssistant = message.role === 'assistant';
     if (replacing && isAssistant && message.metadata.status === 'error') continue;
+    if (compactionOf(message)) {
+      // a summary stored between a failed attempt and its fallback does not end the pair
+      kept.push(message);
+      continue;
+    }
     replacing = isAssistant && (message.metadata.routing?.fallback_from?.length ?? 0) > 0;
     kept.push(message);
   }
   return kept.reverse();
+}
+
+/** The usages of a compaction's calls as one (tokens and costs summed), or null for none. */
+function combineUsages(usages: readonly Usage[]): Usage | null {
+  const [first] = usages;
+  if (!first) return null;
+  if (usages.length === 1) return first;
+  const costs = usages.map((u) => u.cost_usd);
+  const sum = (pick: (u: Usage) => number) => usages.reduce((n, u) => n + pick(u), 0);
+  return {
+    input_tokens: sum((u) => u.input_tokens),
+    output_tokens: sum((u) => u.output_tokens),
+    cached_input_tokens: sum((u) => u.cached_input_tokens),
+    cache_creation_input_tokens: sum((u) => u.cache_creation_input_tokens),
+    cost_usd: costs.includes(null) ? null : sumCosts(costs as string[]),
+    pricing_version: first.pricing_version,
+    latency_ms: sum((u) => u.latency_ms),
+  };
+}
+
+/** The conversation stored messages amount to: replaced attempts out, the latest compaction applied. */
+function conversationOf(messages: readonly Message[]): Message[] {
+  return compactedConversation(withoutReplacedAttempts(messages));
+}
+
+/**
+ * The first candidate a routing error rejected for its context window alone (the router's
+ * `RouteTraceEntry.context_limited`), as a compaction target; null for any other error.
+ */
+function contextLimitedTarget(error: unknown): CompactionRequest['target'] | null {
+  if (!(error instanceof Error) || !('trace' in error) || !Array.isArray(error.trace)) return null;
+  for (const entry of error.trace as RouteTraceEntry[]) {
+    if (entry.model && entry.context_limited)
+      return { model: entry.model, ...entry.context_limited };
+  }
+  return null;
 }
 
 /** The message of a thrown value, for a tool result. */

@@ -30,7 +30,16 @@ import {
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SessionEvent, SessionManager, ToolRegistry } from '../src/index.js';
+import {
+  CompactionError,
+  type CompactionHook,
+  compactionOf,
+  dropOldestTurns,
+  type SessionEvent,
+  SessionManager,
+  summarizeOlderTurns,
+  ToolRegistry,
+} from '../src/index.js';
 import { collect, fixturesOf, requireFixture, unavailable } from './helpers.js';
 
 const anthropic = fixturesOf('anthropic');
@@ -61,6 +70,8 @@ interface Setup {
   /** Registers an Ollama adapter and `ollama:qwen3:8b` (alias `qwen`). */
   withOllama?: boolean;
   maxOutputTokens?: number;
+  /** The manager's compaction hook. */
+  compaction?: CompactionHook;
 }
 
 interface Harness {
@@ -137,6 +148,7 @@ async function harness(setup: Setup = {}): Promise<Harness> {
     bus,
     logger,
     ...(setup.maxOutputTokens ? { maxOutputTokens: setup.maxOutputTokens } : {}),
+    ...(setup.compaction ? { compaction: setup.compaction } : {}),
     tools: new ToolRegistry([
       {
         definition: {
@@ -467,5 +479,151 @@ fallbacks:
     expect(rows[3]?.metadata.routing?.fallback_from).toMatchObject([
       { model: 'anthropic:claude-sonnet-4-6', error_class: 'server_error' },
     ]);
+  });
+});
+
+describe('compaction (decision 0101)', () => {
+  // about 1,000 tokens a message: four turns fill a 6,000-token window with 1,024 for output
+  const paragraph = (n: number) => `Paragraph ${n}. ${'lorem ipsum dolor sit amet '.repeat(150)}`;
+  const setupCompaction = (compaction?: CompactionHook) =>
+    harness({
+      contextTokens: 6000,
+      maxOutputTokens: 1024,
+      ...(compaction ? { compaction } : {}),
+    });
+  /** Sends turns until routing refuses one for its length; returns how many were taken. */
+  async function fill(h: Harness, sessionId: string): Promise<number> {
+    for (let n = 1; n <= 10; n++) {
+      server.enqueue(...fixture(anthropic, 'text-stream'));
+      const { error } = await collect(h.manager.send(sessionId, paragraph(n)));
+      if (error) {
+        expect(error).toBeInstanceOf(NoRouteError);
+        expect((error as NoRouteError).trace.some((t) => t.context_limited)).toBe(true);
+        server.reset();
+        return n - 1;
+      }
+    }
+    throw new Error('the history never outgrew the window');
+  }
+  /** How many turns a session takes before routing refuses one for its length (no hook). */
+  async function capacity(): Promise<number> {
+    const baseline = await setupCompaction();
+    const session = await baseline.manager.createSession({ workspace_path: '/w' });
+    return fill(baseline, session.id);
+  }
+  const lastBody = () =>
+    (server.requests.at(-1)?.body ?? {}) as {
+      system?: Array<{ text: string }> | string;
+      messages: Array<{ role: string; content: unknown }>;
+    };
+  const systemText = (body: ReturnType<typeof lastBody>) =>
+    typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('');
+
+  it('without a hook, a history that outgrew every window is refused (the baseline)', async () => {
+    const h = await setupCompaction();
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const taken = await fill(h, session.id);
+    expect(taken).toBeGreaterThanOrEqual(2);
+    expect((await storedRows(h, session.id)).length).toBe(taken * 2);
+  });
+
+  it('dropOldestTurns drops whole old turns into a stored note; nothing stored is deleted; later turns replay the compacted view', async () => {
+    const h = await setupCompaction(dropOldestTurns());
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    // the same growth that the baseline refuses
+    const taken = await capacity();
+    let compacted: SessionEvent | undefined;
+    for (let n = 1; n <= taken + 2; n++) {
+      server.enqueue(...fixture(anthropic, 'text-stream'));
+      const { events, error } = await collect(h.manager.send(session.id, paragraph(n)));
+      expect(error, `turn ${n}`).toBeUndefined();
+      compacted ??= events.find((e) => e.type === 'session.compacted');
+    }
+    if (compacted?.type !== 'session.compacted') throw new Error('no compaction happened');
+    expect(compacted.compaction).toMatchObject({
+      strategy: 'drop_oldest',
+      reason: 'context_window',
+    });
+    expect(compacted.compaction.tokens_after).toBeLessThan(compacted.compaction.tokens_before);
+    expect(compacted.cost_usd).toBeNull();
+
+    const rows = await storedRows(h, session.id);
+    expect(rows.filter((m) => m.role === 'user')).toHaveLength(taken + 2);
+    const summaries = rows.filter((m) => compactionOf(m));
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    expect(validateHistory(rows).ok).toBe(true);
+
+    // the last request: the note in the system prompt, the oldest paragraphs gone, the newest there
+    const body = lastBody();
+    expect(systemText(body)).toMatch(/earlier messages of this conversation were removed/);
+    const sent = JSON.stringify(body.messages);
+    expect(sent).not.toContain('Paragraph 1.');
+    expect(sent).toContain(`Paragraph ${taken + 2}.`);
+    expect(body.messages[0]?.role).toBe('user');
+  });
+
+  it('summarizeOlderTurns writes the summary with the chosen model, prices it, and the next turn carries it', async () => {
+    const h = await setupCompaction(summarizeOlderTurns({ model: 'gpt5', maxSummaryTokens: 256 }));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const taken = await capacity();
+    for (let n = 1; n <= taken; n++) {
+      server.enqueue(...fixture(anthropic, 'text-stream'));
+      await h.manager.sendAndWait(session.id, paragraph(n));
+    }
+    // the turn that does not fit: one summary call to GPT-5, then the turn on Claude
+    server.enqueue(...fixture(openai, 'text'), ...fixture(anthropic, 'text-stream'));
+    const { events, error } = await collect(h.manager.send(session.id, paragraph(taken + 1)));
+    expect(error).toBeUndefined();
+    const kinds = sessionKinds(events);
+    expect(kinds.slice(0, 3)).toEqual([
+      'session.compacted',
+      'session.user_message',
+      'session.routed',
+    ]);
+    const event = events.find((e) => e.type === 'session.compacted');
+    if (event?.type !== 'session.compacted') throw new Error('no compaction');
+    expect(event.compaction.strategy).toBe('summarize');
+    expect(event.message.metadata.model).toBe('openai:gpt-5');
+    expect(event.cost_usd).toMatch(/^0\.\d+$/);
+
+    const summaryCall = (server.requests.at(-2)?.body ?? {}) as {
+      model: string;
+      messages: Array<{ role: string; content: string }>;
+    };
+    expect(summaryCall.model).toBe('gpt-5');
+    expect(JSON.stringify(summaryCall.messages)).toContain('Paragraph 1.');
+    expect(systemText(lastBody())).toContain('Hello! How can I help you today?');
+    expect(JSON.stringify(lastBody().messages)).not.toContain('Paragraph 1.');
+
+    const done = events.find((e) => e.type === 'session.turn_complete');
+    if (done?.type !== 'session.turn_complete') throw new Error('no result');
+    const claudeCost = done.result.messages.find((m) => m.role === 'assistant')?.metadata.usage
+      ?.cost_usd;
+    expect(Number(done.result.cost_usd)).toBeCloseTo(
+      Number(claudeCost) + Number(event.cost_usd),
+      9,
+    );
+    const stats = await h.store.sessionStats(session.id);
+    expect(Number(stats.total_cost_usd)).toBeGreaterThan(Number(claudeCost) * (taken + 1));
+    expect(stats.last_model).toBe('anthropic:claude-sonnet-4-6');
+  });
+
+  it('a hook that cuts inside a turn is a CompactionError naming the problem, and nothing more is stored', async () => {
+    const h = await setupCompaction(({ messages }) => ({
+      through_message_id: (messages[0] as { id: string }).id, // a user message: its reply would be orphaned
+      summary: 'x',
+      strategy: 'bad',
+    }));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const taken = await capacity();
+    for (let n = 1; n <= taken; n++) {
+      server.enqueue(...fixture(anthropic, 'text-stream'));
+      await h.manager.sendAndWait(session.id, paragraph(n));
+    }
+    const before = await storedRows(h, session.id);
+    const { error } = await collect(h.manager.send(session.id, paragraph(taken + 1)));
+    expect(error).toBeInstanceOf(CompactionError);
+    expect((error as Error).message).toMatch(/not followed by a user message/);
+    expect(await storedRows(h, session.id)).toEqual(before);
   });
 });

@@ -551,11 +551,12 @@ export class SqlSessionStore implements SessionStore {
       .where('session_id', 'in', sessionIds)
       .groupBy('session_id')
       .execute();
+    // usage is on assistant messages and on compaction summaries (system messages)
     const assistants = await this.#db
       .selectFrom('messages')
-      .select(['id', 'session_id', 'metadata_json'])
+      .select(['id', 'session_id', 'role', 'metadata_json'])
       .where('session_id', 'in', sessionIds)
-      .where('role', '=', 'assistant')
+      .where('role', 'in', ['assistant', 'system'])
       .orderBy('created_at')
       .orderBy('id')
       .execute();
@@ -577,7 +578,8 @@ export class SqlSessionStore implements SessionStore {
         );
         continue;
       }
-      if (typeof metadata.model === 'string' && metadata.model) stats.last_model = metadata.model;
+      if (row.role === 'assistant' && typeof metadata.model === 'string' && metadata.model)
+        stats.last_model = metadata.model;
       const usage = metadata.usage;
       if (!usage || typeof usage !== 'object') continue;
       const cost = usage.cost_usd;
