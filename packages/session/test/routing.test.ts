@@ -444,6 +444,46 @@ fallbacks:
     ).toBe(fallbackText);
   });
 
+  it('after a partial tool call was streamed: falls back, runs no tool, and never replays the partial call', async () => {
+    const h = await harness({ routing: fallbackRouting });
+    const [whole] = fixture(anthropic, 'tool-call-stream');
+    if (whole?.type !== 'stream') throw new Error('tool-call-stream is not a stream fixture');
+    const cut = whole.chunks.findIndex((c) => c.includes('{\\"pa'));
+    expect(cut, 'the fixture streams the tool input in pieces').toBeGreaterThan(0);
+    server.enqueue(
+      { ...whole, chunks: whole.chunks.slice(0, cut + 1), ending: 'destroy' },
+      ...fixture(openai, 'text-stream'),
+    );
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const { events, error } = await collect(h.manager.send(session.id, 'Read README.md.'));
+    expect(error).toBeUndefined();
+    expect(events.find((e) => e.type === 'session.fallback')).toMatchObject({
+      from: 'anthropic:claude-sonnet-4-6',
+      to: 'openai:gpt-5',
+      error_class: 'network',
+    });
+    expect(
+      events.some((e) => e.type === 'session.tool_started' || e.type === 'session.tool_result'),
+    ).toBe(false);
+    const rows = await storedRows(h, session.id);
+    expect(rows.map((m) => [m.role, m.metadata.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'error'],
+      ['assistant', 'complete'],
+    ]);
+    expect(validateHistory(rows).ok).toBe(true);
+    const openaiBody = server.requests[1]?.body as {
+      messages: Array<{ role: string; tool_calls?: unknown }>;
+    };
+    expect(openaiBody.messages.map((m) => m.role)).toEqual(['user']);
+
+    server.enqueue(...fixture(anthropic, 'text-stream'));
+    await h.manager.sendAndWait(session.id, 'Again.');
+    const next = JSON.stringify(server.requests[2]?.body);
+    expect(next).not.toContain('tool_use');
+    expect(next).not.toContain('toolu_01T1x1fJ34qAmk2tNTrN7Up6');
+  });
+
   it('falls back in a later step of the tool loop and replays the tool call on the fallback', async () => {
     const h = await harness({ routing: fallbackRouting, anthropicRetries: 1 });
     server.enqueue(
