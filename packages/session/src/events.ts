@@ -20,9 +20,10 @@ export type SessionEvent =
     }
   | {
       /**
-       * The history was too long for every model that could otherwise take the turn, and the
-       * manager's compaction hook replaced older turns with the stored summary `message`
-       * (decision 0101). The turn is routed again; a `session.routed` follows.
+       * The history was too long for every model that could otherwise take the turn (or a
+       * provider refused it as too long, with no fallback configured), and the manager's
+       * compaction hook replaced older turns with the stored summary `message` (decision 0101).
+       * The step is routed again; a `session.routed` follows.
        */
       type: 'session.compacted';
       /** The stored summary (a `system` message with `metadata.compaction`). */

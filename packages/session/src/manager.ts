@@ -598,6 +598,7 @@ export class SessionManager {
         for (const event of compacted.splice(0)) yield event;
         const failures: FallbackAttempt[] = [];
         let outcome: CallOutcome;
+        let overflowCompacted = false;
         // One model call, and a fallback call after each failure worth one (decision 0095).
         for (;;) {
           yield {
@@ -630,12 +631,66 @@ export class SessionManager {
           call = null;
           outcome = done;
           const fallback = this.#fallback(input, decision, failures, outcome.error, signal);
+          // No fallback for a context overflow: compact, then try the same routing again once
+          // (decision 0101). The retry's record names the overflowed attempt in fallback_from.
+          let retry: RouteDecision | null = null;
+          let compactedEvent: SessionEvent | null = null;
+          const overflow = outcome.error?.error_class === 'context_overflow' ? outcome.error : null;
+          if (!fallback && overflow && this.#options.compaction && !overflowCompacted) {
+            overflowCompacted = true;
+            const done = signal.aborted
+              ? null
+              : await this.#compact({
+                  session,
+                  history,
+                  turnStart: history.indexOf(user),
+                  reason: 'context_overflow',
+                  target: {
+                    model: decision.model,
+                    context_window: decision.capabilities.max_context_tokens,
+                    estimated_input_tokens: decision.estimated_input_tokens,
+                    max_output_tokens: this.#maxOutputTokens(),
+                  },
+                  signal,
+                  systemPrompt,
+                  tools,
+                });
+            if (done) {
+              stored.push(done.message);
+              compactedEvent = done.event;
+              try {
+                input = routeInput();
+                const again = this.#options.router.route(input);
+                const attempt: FallbackAttempt = {
+                  model: decision.model,
+                  error_class: overflow.error_class,
+                  reason: overflow.message,
+                };
+                failures.push(attempt);
+                retry = { ...again, record: { ...again.record, fallback_from: [...failures] } };
+              } catch (refused) {
+                this.#logger.warn(
+                  {
+                    event: 'no_route_after_compaction',
+                    session_id: sessionId,
+                    reason: errorText(refused),
+                  },
+                  'the compacted history found no model; the context overflow stands',
+                );
+              }
+            }
+          }
           if (outcome.message) {
             // A replaced attempt stays stored (status `error`) but leaves the conversation:
             // the next model does not see it and its tool uses are not run.
-            if (fallback) stored.push(outcome.message);
+            if (fallback || retry) stored.push(outcome.message);
             else keepAssistant(outcome.message);
             yield { type: 'session.assistant_message', step: steps, message: outcome.message };
+          }
+          if (compactedEvent) yield compactedEvent;
+          if (retry) {
+            decision = retry;
+            continue;
           }
           if (!fallback || !outcome.error) break;
           failures.push(fallback.attempt);

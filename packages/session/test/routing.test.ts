@@ -648,6 +648,50 @@ describe('compaction (decision 0101)', () => {
     expect(stats.last_model).toBe('anthropic:claude-sonnet-4-6');
   });
 
+  it('a provider context overflow with no fallback compacts and retries the same model once', async () => {
+    const h = await setupCompaction(dropOldestTurns());
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    for (let n = 1; n <= 2; n++) {
+      server.enqueue(...fixture(anthropic, 'text-stream'));
+      await h.manager.sendAndWait(session.id, paragraph(n));
+    }
+    server.enqueue(
+      ...fixture(anthropic, 'error-context_overflow'),
+      ...fixture(anthropic, 'text-stream'),
+    );
+    const { events, error } = await collect(h.manager.send(session.id, paragraph(3)));
+    expect(error).toBeUndefined();
+    const compacted = events.find((e) => e.type === 'session.compacted');
+    if (compacted?.type !== 'session.compacted') throw new Error('no compaction');
+    expect(compacted.compaction).toMatchObject({
+      reason: 'context_overflow',
+      target_model: 'anthropic:claude-sonnet-4-6',
+    });
+    const rows = await storedRows(h, session.id);
+    // the overflow came before any event (a 400), so no attempt row: user, summary, reply
+    expect(rows.slice(-3).map((m) => [m.role, m.metadata.status])).toEqual([
+      ['user', 'complete'],
+      ['system', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    expect(rows.some((m) => m.metadata.status === 'error')).toBe(false);
+    expect(rows.at(-1)?.metadata.routing?.fallback_from).toMatchObject([
+      { model: 'anthropic:claude-sonnet-4-6', error_class: 'context_overflow' },
+    ]);
+    const retried = JSON.stringify(server.requests[server.requests.length - 1]?.body);
+    expect(retried).not.toContain('Paragraph 1.');
+    expect(retried).toContain('Paragraph 3.');
+
+    // reloaded: the overflowed attempt is not replayed, the compacted view is
+    server.enqueue(...fixture(anthropic, 'text-stream'));
+    await h.manager.sendAndWait(session.id, 'Again.');
+    const next = lastBody();
+    // an overflow aims at a quarter of the window: both earlier turns went
+    expect(next.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(next.messages)).toContain('Paragraph 3.');
+    expect(JSON.stringify(next.messages)).not.toContain('Paragraph 1.');
+  });
+
   it('a hook that cuts inside a turn is a CompactionError naming the problem, and nothing more is stored', async () => {
     const h = await setupCompaction(({ messages }) => ({
       through_message_id: (messages[0] as { id: string }).id, // a user message: its reply would be orphaned
