@@ -57,6 +57,17 @@ export class TurnInProgressError extends YourtoolError {
   }
 }
 
+/** Thrown when a turn's options contradict each other or the method they were passed to. */
+export class InvalidSendOptionError extends YourtoolError {
+  /** The option at fault. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super('invalid_send_option', message);
+    this.option = option;
+  }
+}
+
 /** Thrown when a session id is not in the store. */
 export class UnknownSessionError extends YourtoolError {
   constructor(sessionId: string) {
@@ -154,7 +165,8 @@ export interface SendOptions {
    * `confirm` hook (which this turn then does not use): the turn yields
    * `session.confirmation_requested` and waits for its `respond()` or
    * {@link SessionManager.answerConfirmation}, or for the turn to be cancelled (decision 0098).
-   * Only for consumers that iterate `send()`: `sendAndWait` answers nothing.
+   * Only for consumers that iterate `send()`: `sendAndWait` drops the events, so it refuses
+   * this option with {@link InvalidSendOptionError} rather than wait for an answer that cannot come.
    */
   confirmFromStream?: boolean;
 }
@@ -366,6 +378,12 @@ export class SessionManager {
     input: string | ContentBlock[],
     options: SendOptions = {},
   ): Promise<TurnResult> {
+    if (options.confirmFromStream) {
+      throw new InvalidSendOptionError(
+        'confirmFromStream',
+        'sendAndWait cannot take confirmFromStream: it drops the stream, so no session.confirmation_requested could be answered and the turn would wait until cancelled. Iterate send() instead, or pass a confirm hook to the SessionManager.',
+      );
+    }
     let result: TurnResult | undefined;
     for await (const event of this.send(sessionId, input, options)) {
       if (event.type === 'session.turn_complete') result = event.result;

@@ -9,6 +9,7 @@ import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  InvalidSendOptionError,
   type SessionEvent,
   SessionManager,
   type SessionManagerOptions,
@@ -186,6 +187,18 @@ describe('stream events a UI needs', () => {
     server.enqueue(...fixture('text-stream'));
     const second = await manager.sendAndWait(session.id, 'Again.');
     expect(second.session_cost_usd).toBe('0.002262');
+  });
+
+  it('sendAndWait refuses confirmFromStream at once (it could never answer), with nothing stored', async () => {
+    const { manager, store } = await harness([readFile('write', () => 'written')]);
+    const session = await manager.createSession({ workspace_path: '/w' });
+    const refused = manager.sendAndWait(session.id, 'Summarize README.md', {
+      confirmFromStream: true,
+    });
+    await expect(refused).rejects.toBeInstanceOf(InvalidSendOptionError);
+    await expect(refused).rejects.toMatchObject({ option: 'confirmFromStream' });
+    expect(server.requests).toHaveLength(0);
+    expect((await store.loadMessages(session.id)).messages).toEqual([]);
   });
 
   it('asks for consent from the stream and runs the tool once respond(true) answers', async () => {
