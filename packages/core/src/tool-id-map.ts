@@ -8,6 +8,12 @@ export interface ToolIdRules {
   pattern?: RegExp;
   /** Longest id the provider accepts. */
   maxLength?: number;
+  /**
+   * Derives a candidate id for `canonicalId`; `attempt` counts up from 0 when a candidate was
+   * taken by another canonical id or broke the rules. Tried before the built-in derivations.
+   * Must be deterministic (the same id for the same input), so replays send the same ids.
+   */
+  derive?: (canonicalId: string, attempt: number) => string;
 }
 
 /** Anthropic: tool use ids must match `^[a-zA-Z0-9_-]+$`. */
@@ -48,12 +54,23 @@ function fingerprint(value: string): string {
   return hash.toString(36).padStart(7, '0');
 }
 
+/** `length` characters of `[a-z0-9]` derived from `value` (fingerprints of it, chained). */
+function alphanumeric(value: string, length: number): string {
+  let out = '';
+  for (let round = 0; out.length < length; round++) out += fingerprint(`${value}|${round}`);
+  return out.slice(0, length);
+}
+
 /**
  * Derives a provider-conforming id for a canonical id, deterministically: the canonical id
  * itself when it already conforms (canonical `tu_<ulid>` ids conform to every known provider);
- * otherwise the id with disallowed characters replaced by `_`, shortened to fit, and suffixed
- * with a fingerprint of the original so distinct ids stay distinct. `isTaken` reports ids
- * already used for another canonical id; a taken candidate is re-derived with a counter.
+ * otherwise, in order, the first candidate that satisfies the rules and is free: `rules.derive`
+ * when given; the id with disallowed characters replaced by `_`, shortened to fit, and suffixed
+ * with `_` and a fingerprint of the original; the same with letters and digits only; and a
+ * fingerprint of letters and digits alone, `maxLength` long (16 without one), for strict
+ * patterns such as Mistral's nine alphanumerics. `isTaken` reports ids already used for another
+ * canonical id; then every derivation is tried again with a counter. Throws
+ * {@link ToolIdConflictError} when none satisfies the rules.
  */
 export function deriveProviderToolId(
   canonicalId: string,
@@ -62,15 +79,35 @@ export function deriveProviderToolId(
 ): string {
   if (conformsToToolIdRules(canonicalId, rules) && !isTaken(canonicalId)) return canonicalId;
   const sanitized = canonicalId.replace(/[^a-zA-Z0-9_-]/g, '_');
+  const alnum = canonicalId.replace(/[^a-zA-Z0-9]/g, '');
+  const fit = (head: string, suffix: string) => {
+    const room = rules.maxLength === undefined ? head.length : rules.maxLength - suffix.length;
+    return `${head.slice(0, Math.max(0, room))}${suffix}`;
+  };
   for (let attempt = 0; attempt < 1000; attempt++) {
-    const suffix = `_${fingerprint(attempt === 0 ? canonicalId : `${canonicalId}#${attempt}`)}`;
-    const room = rules.maxLength === undefined ? sanitized.length : rules.maxLength - suffix.length;
-    const candidate = `${sanitized.slice(0, Math.max(0, room))}${suffix}`;
-    if (conformsToToolIdRules(candidate, rules) && !isTaken(candidate)) return candidate;
+    const seed = attempt === 0 ? canonicalId : `${canonicalId}#${attempt}`;
+    const print = fingerprint(seed);
+    const candidates = [
+      ...(rules.derive ? [rules.derive(canonicalId, attempt)] : []),
+      fit(sanitized, `_${print}`),
+      fit(alnum, print),
+      alphanumeric(seed, rules.maxLength ?? 16),
+    ];
+    for (const candidate of candidates) {
+      if (conformsToToolIdRules(candidate, rules) && !isTaken(candidate)) return candidate;
+    }
   }
   throw new ToolIdConflictError(
-    `could not derive a free provider id for tool use "${canonicalId}"`,
+    `could not derive a provider id for tool use "${canonicalId}" that satisfies ${describeRules(rules)} and is free`,
   );
+}
+
+function describeRules(rules: ToolIdRules): string {
+  const parts = [
+    rules.pattern ? `pattern ${rules.pattern}` : null,
+    rules.maxLength !== undefined ? `maxLength ${rules.maxLength}` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' and ') : 'no rules';
 }
 
 /**

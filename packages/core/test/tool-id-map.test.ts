@@ -52,6 +52,41 @@ describe('ToolIdMap', () => {
     expect(conformsToToolIdRules(derived, ANTHROPIC_TOOL_ID_RULES)).toBe(true);
   });
 
+  it('derives ids for a strict pattern (Mistral: exactly nine letters or digits), collision-free', () => {
+    const mistral = { pattern: /^[a-zA-Z0-9]{9}$/, maxLength: 9 };
+    const map = new ToolIdMap();
+    const ids = new Set<string>();
+    const sources = [
+      'tu_01JZ8Q3K4M5N6P7R8S9T0V1W2X',
+      'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+      'call_abc123',
+      'fc_1',
+      ...Array.from(
+        { length: 500 },
+        (_, i) => `tu_01JZ8Q3K4M5N6P7R8S9T${String(i).padStart(6, '0')}`,
+      ),
+    ];
+    for (const id of sources) {
+      const derived = map.toProviderId('mistral', id, mistral);
+      expect(derived).toMatch(/^[a-zA-Z0-9]{9}$/);
+      ids.add(derived);
+      expect(map.toProviderId('mistral', id, mistral), 'stable on replay').toBe(derived);
+      expect(map.toCanonical('mistral', derived)).toBe(id);
+    }
+    expect(ids.size, 'no two canonical ids share one').toBe(sources.length);
+  });
+
+  it('tries rules.derive first, and names the rules when nothing can satisfy them', () => {
+    const rules = {
+      pattern: /^call-[0-9]+$/,
+      derive: (id: string, attempt: number) => `call-${id.length}${attempt}`,
+    };
+    expect(deriveProviderToolId('tu_x', rules)).toBe('call-40');
+    expect(() => deriveProviderToolId('tu_x', { pattern: /^Z{3}$/ })).toThrow(
+      /satisfies pattern \/\^Z\{3\}\$\//,
+    );
+  });
+
   it('round-trips through JSON', () => {
     const map = new ToolIdMap();
     const a = map.toCanonical('anthropic', 'toolu_1');
