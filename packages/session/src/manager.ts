@@ -1,5 +1,5 @@
 import {
-  AdapterError,
+  type AdapterError,
   type AttemptEvent,
   type BusEvent,
   CancelledError,
@@ -8,6 +8,8 @@ import {
   type ErrorClass,
   type EventBus,
   type FallbackAttempt,
+  isAdapterError,
+  isCancelledError,
   type Logger,
   type Message,
   type MessageStatus,
@@ -725,7 +727,7 @@ export class SessionManager {
         }
         if (outcome.error) {
           failure = outcome.error;
-          end = outcome.error instanceof CancelledError ? 'cancelled' : 'error';
+          end = isCancelledError(outcome.error) ? 'cancelled' : 'error';
           break;
         }
         end = outcome.stop_reason;
@@ -790,10 +792,10 @@ export class SessionManager {
         .flatMap((block) => (block.type === 'text' ? [block.text] : []))
         .join(''),
       session_cost_usd: await this.#sessionCost(sessionId),
-      error: failure instanceof CancelledError ? null : failure,
+      error: isCancelledError(failure) ? null : failure,
     };
     yield { type: 'session.turn_complete', result };
-    if (failure && !(failure instanceof CancelledError)) throw failure;
+    if (failure && !isCancelledError(failure)) throw failure;
   }
 
   /**
@@ -963,7 +965,7 @@ export class SessionManager {
     try {
       result = await hook(request);
     } catch (error) {
-      if (error instanceof YourtoolError && error.code === 'compaction_failed') throw error;
+      if (error instanceof CompactionError) throw error;
       if (signal.aborted) throw error;
       throw new CompactionError(`the compaction hook failed: ${errorText(error)}`, {
         cause: error,
@@ -1164,10 +1166,9 @@ export class SessionManager {
         yield event;
       }
     } catch (thrown) {
-      error =
-        thrown instanceof AdapterError
-          ? thrown
-          : new OtherAdapterError(String(thrown), { cause: thrown });
+      error = isAdapterError(thrown)
+        ? thrown
+        : new OtherAdapterError(String(thrown), { cause: thrown });
     }
     // Attempt events reported after the last stream event.
     for (const event of queue.drain()) yield event;
@@ -1179,7 +1180,8 @@ export class SessionManager {
         : complete?.stop_reason === 'error'
           ? 'error'
           : 'complete';
-    if (error instanceof CancelledError) error = null;
+    // (checked as unknown: a type guard would narrow the AdapterError type away)
+    if (isCancelledError(error as unknown)) error = null;
 
     let persisted: Message | null = null;
     if (message) {

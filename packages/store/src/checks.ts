@@ -1,4 +1,4 @@
-import { checkJsonDepth, type Message, redactSecrets, YourtoolError } from '@yourtool/core';
+import { checkJsonDepth, isYourtoolError, type Message, redactSecrets } from '@yourtool/core';
 import {
   InvalidStoreInputError,
   JsonTooDeepError,
@@ -148,7 +148,7 @@ export function toStoreError(
   error: unknown,
   secrets: readonly string[],
 ): unknown {
-  if (error instanceof YourtoolError || isAbort(error)) return error;
+  if (isYourtoolError(error) || isAbort(error)) return error;
   const raw = error instanceof Error ? error.message : String(error);
   const reason = redactSecrets(raw, secrets);
   const code = (error as { code?: unknown } | null)?.code;

@@ -6,6 +6,7 @@ import {
   epochMicrosToTimestamp,
   InvalidModelIdError,
   issuesFromZod,
+  isYourtoolError,
   type LoadedMessages,
   type Logger,
   type Message,
@@ -28,7 +29,6 @@ import {
   type Usage,
   UsageSchema,
   validateMessage,
-  YourtoolError,
 } from '@yourtool/core';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -1317,7 +1317,7 @@ export async function openStore(
       await store.migrate();
     } catch (error) {
       await store.close().catch(() => undefined);
-      if (error instanceof YourtoolError) throw error;
+      if (isYourtoolError(error)) throw error;
       throw new StoreConnectionError(redacted, `migrating: ${(error as Error).message}`, {
         cause: error,
       });
