@@ -23,6 +23,7 @@ import {
   type RoutingConfig,
 } from '@yourtool/router';
 import {
+  type CompactionHook,
   type ConfirmHook,
   SessionManager,
   type SystemPromptPart,
@@ -96,6 +97,12 @@ export interface RuntimeOptions {
   maxSteps?: number;
   /** `max_output_tokens` of each call. Default 4096. */
   maxOutputTokens?: number;
+  /**
+   * Opt-in compaction of histories too long for the models (`summarizeOlderTurns({ model })`,
+   * `dropOldestTurns()` from `@yourtool/session`, or your own hook). Default: none, such a turn
+   * is refused with the router's `NoRouteError`.
+   */
+  compaction?: CompactionHook;
 }
 
 /** Everything {@link createRuntime} wired, ready to use. */
@@ -263,6 +270,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+    ...(options.compaction ? { compaction: options.compaction } : {}),
   });
 
   const sessionStats = (sessionId: string): Promise<SessionStats> =>

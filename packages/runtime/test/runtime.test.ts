@@ -198,4 +198,33 @@ models:
     opened.push(runtime);
     expect(built).toBe(1);
   });
+
+  it('passes the compaction hook to the sessions: a history too long for the window is summarized away', async () => {
+    const { dropOldestTurns } = await import('@yourtool/session');
+    const runtime = await createRuntime({
+      models: `
+adapters:
+  anthropic: { type: anthropic, api_key: k-runtime-0000, base_url: "${server.url}", max_retries: 0 }
+models:
+  anthropic:claude-sonnet-4-6: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet], capabilities: { max_context_tokens: 4000 } }
+`,
+      maxOutputTokens: 512,
+      compaction: dropOldestTurns(),
+    });
+    opened.push(runtime);
+    const session = await runtime.sessions.createSession({ workspace_path: '/w' });
+    const kinds: string[] = [];
+    for (let n = 1; n <= 4; n++) {
+      server.enqueue(...fixture('text-stream', anthropicFixtures));
+      for await (const event of runtime.sessions.send(
+        session.id,
+        `Part ${n}. ${'lorem ipsum dolor sit amet '.repeat(300)}`,
+      )) {
+        kinds.push(event.type);
+      }
+    }
+    expect(kinds).toContain('session.compacted');
+    const stored = await runtime.store.loadMessages(session.id);
+    expect(stored.messages.filter((m) => m.role === 'user')).toHaveLength(4);
+  });
 });
