@@ -46,9 +46,10 @@ export function compactionOf(message: Message): CompactionRecord | null {
 /**
  * The conversation a session's stored messages amount to once compacted: the latest summary
  * first, then every message stored after the one it replaces through (older summaries left
- * out). Without a summary, the messages as they are. A summary whose `through_message_id` is
- * not among the messages is ignored (the whole history is kept: nothing is hidden by a record
- * that does not make sense).
+ * out). Without a summary, the messages as they are. When the latest summary's
+ * `through_message_id` is not among the messages before it, the whole history is kept, that
+ * summary where it stands and older ones left out: nothing is hidden by a record that does not
+ * make sense.
  */
 export function compactedConversation(messages: readonly Message[]): Message[] {
   let latest = -1;

@@ -27,14 +27,15 @@ import type { ServerCommand, ServerReply } from './server.js';
 import { buildWireStream, type ExpectedContent, type StreamProvider } from './wire.js';
 
 /** What one pass over a stream saw. */
-interface Seen {
+export interface Seen {
   textDeltas: number;
   toolFragments: number;
   text: string;
   tools: Array<{ name: string; input: Record<string, unknown> }>;
 }
 
-const PROMPT = 'Write the long answer, then call the tools.';
+/** The prompt of every streaming scenario's request. */
+export const PROMPT = 'Write the long answer, then call the tools.';
 
 /** Starts the loopback server process and returns its URL and a way to queue a response. */
 async function startServer() {
@@ -63,7 +64,7 @@ async function startServer() {
 }
 
 /** Iterates our adapter's canonical stream, as a user of the adapter would. */
-async function drainCanonical(events: AsyncIterable<StreamEvent>): Promise<Seen> {
+export async function drainCanonical(events: AsyncIterable<StreamEvent>): Promise<Seen> {
   const seen: Seen = { textDeltas: 0, toolFragments: 0, text: '', tools: [] };
   let final: ContentBlock[] = [];
   for await (const event of events) {
@@ -79,7 +80,7 @@ async function drainCanonical(events: AsyncIterable<StreamEvent>): Promise<Seen>
 }
 
 /** The request our adapters get: one user message, the tools, streaming on. */
-function canonicalRequest(model: string): CanonicalRequestInput {
+export function canonicalRequest(model: string): CanonicalRequestInput {
   const session_id = newSessionId();
   return {
     request_id: newRequestId(),
@@ -231,7 +232,11 @@ function contenders(
   }
 }
 
-function checkSeen(label: string, seen: Seen | undefined, expected: ExpectedContent): string {
+export function checkSeen(
+  label: string,
+  seen: Seen | undefined,
+  expected: ExpectedContent,
+): string {
   check(seen, `${label}: no repetition ran`);
   check(
     seen.textDeltas === expected.textDeltas,
@@ -258,39 +263,15 @@ export async function streamingScenario(
   const server = await startServer();
   try {
     const run = contenders(provider, server.url);
-    const last: Partial<Record<'ours' | 'baseline', Seen>> = {};
-    const timings = await interleave(
-      options,
-      {
-        ours: async () => {
-          last.ours = await run.ours();
-        },
-        baseline: async () => {
-          last.baseline = await run.baseline();
-        },
-      },
-      () => server.enqueue(provider),
+    const { checks, measurements } = await measureStreaming(options, wire, run, () =>
+      server.enqueue(provider),
     );
-    const checks: string[] = [];
-    if (options.only !== 'baseline') checks.push(checkSeen('adapter', last.ours, wire.expected));
-    if (options.only !== 'ours') checks.push(checkSeen('SDK', last.baseline, wire.expected));
-    const per1k = (t: Timing[], key: keyof Timing) =>
-      t.map((x) => (x[key] / wire.dataEvents) * 1000);
-    const measurement = (metric: string, key: keyof Timing) => ({
-      metric,
-      ours: per1k(timings.ours, key),
-      baseline: per1k(timings.baseline, key),
-      higherIsBetter: false,
-    });
     return {
       id: `streaming/${provider}`,
       group: 'streaming',
       title: `${provider}: ${wire.dataEvents.toLocaleString('en-US')} wire events (${wire.expected.textDeltas.toLocaleString('en-US')} text deltas, ${wire.expected.tools.length} tool calls${provider === 'ollama' ? ' sent whole' : ` in ${wire.expected.toolFragments.toLocaleString('en-US')} fragments`})`,
       baseline: `iterating the official SDK's raw stream (${provider === 'anthropic' ? '@anthropic-ai/sdk' : provider === 'ollama' ? 'ollama' : 'openai'}) over the same bytes`,
-      measurements: [
-        measurement('CPU ms / 1k events', 'cpuMs'),
-        measurement('wall ms / 1k events', 'wallMs'),
-      ],
+      measurements,
       checks,
       notes: [],
       maxRssBytes: peakRss(),
@@ -298,4 +279,46 @@ export async function streamingScenario(
   } finally {
     await server.close();
   }
+}
+
+/**
+ * Times both sides of a streaming scenario, interleaved, then checks what each last saw against
+ * the wire and reports CPU and wall time per 1,000 wire events.
+ */
+export async function measureStreaming(
+  options: RunOptions,
+  wire: { dataEvents: number; expected: ExpectedContent },
+  run: Record<'ours' | 'baseline', () => Promise<Seen>>,
+  enqueue: () => Promise<void>,
+): Promise<{ checks: string[]; measurements: ScenarioResult['measurements'] }> {
+  const last: Partial<Record<'ours' | 'baseline', Seen>> = {};
+  const timings = await interleave(
+    options,
+    {
+      ours: async () => {
+        last.ours = await run.ours();
+      },
+      baseline: async () => {
+        last.baseline = await run.baseline();
+      },
+    },
+    enqueue,
+  );
+  const checks: string[] = [];
+  if (options.only !== 'baseline') checks.push(checkSeen('adapter', last.ours, wire.expected));
+  if (options.only !== 'ours') checks.push(checkSeen('SDK', last.baseline, wire.expected));
+  const per1k = (t: Timing[], key: keyof Timing) => t.map((x) => (x[key] / wire.dataEvents) * 1000);
+  const measurement = (metric: string, key: keyof Timing) => ({
+    metric,
+    ours: per1k(timings.ours, key),
+    baseline: per1k(timings.baseline, key),
+    higherIsBetter: false,
+  });
+  return {
+    checks,
+    measurements: [
+      measurement('CPU ms / 1k events', 'cpuMs'),
+      measurement('wall ms / 1k events', 'wallMs'),
+    ],
+  };
 }
