@@ -1,7 +1,7 @@
 import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
-import { issuesFromZod } from './parse.js';
+import { issuesFromZod, type ParseIssue } from './parse.js';
 import type { AttemptEvent } from './retry.js';
 import {
   type AdapterCapabilities,
@@ -10,9 +10,10 @@ import {
   CanonicalRequestSchema,
   type CanonicalResponse,
 } from './schemas/adapter.js';
-import type { Message } from './schemas/message.js';
+import { type Message, MessageSchema } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { ToolDefinition } from './schemas/tool.js';
+import { isSealedMessage } from './sealed.js';
 import type { ToolIdMap } from './tool-id-map.js';
 import { imageSourceViolations } from './validate-message.js';
 
@@ -153,39 +154,65 @@ export class InflightCalls {
   }
 }
 
+/** The request schema without its messages, which {@link normalizeRequest} checks one by one. */
+const RequestShellSchema = CanonicalRequestSchema.omit({ messages: true });
+
 /**
  * Validates a canonical request written by a caller and fills its defaults. Throws
  * `InvalidRequestError` naming every offending path, the model id that is not `provider:name`,
  * or an image source no provider could use (nothing is sent to the provider).
+ *
+ * Sealed messages (`sealMessage`: validated once, then frozen) are taken as they are; every
+ * other message is checked against the schema, so a session's turn checks only what is new
+ * (decision 0102).
  */
 export function normalizeRequest(request: CanonicalRequestInput): CanonicalRequest {
-  const parsed = CanonicalRequestSchema.safeParse(request);
-  if (parsed.success) {
-    try {
-      parseModelId(parsed.data.model);
-    } catch (error) {
-      if (!(error instanceof InvalidModelIdError)) throw error;
-      throw new InvalidRequestError(`invalid canonical request: model: ${error.message}`, {
-        request_id: parsed.data.request_id,
-        retryable: false,
-        cause: error,
-      });
+  const issues: ParseIssue[] = [];
+  const shell = RequestShellSchema.safeParse(request);
+  if (!shell.success) issues.push(...issuesFromZod(shell.error));
+  const input: unknown = (request as { messages?: unknown } | null | undefined)?.messages;
+  const messages: Message[] = [];
+  if (!Array.isArray(input)) {
+    const wrong = CanonicalRequestSchema.shape.messages.safeParse(input);
+    if (!wrong.success) issues.push(...issuesFromZod(wrong.error, 'messages'));
+  } else {
+    for (let i = 0; i < input.length; i++) {
+      const candidate: unknown = input[i];
+      if (isSealedMessage(candidate)) {
+        messages.push(candidate);
+        continue;
+      }
+      const parsed = MessageSchema.safeParse(candidate);
+      if (parsed.success) messages.push(parsed.data);
+      else issues.push(...issuesFromZod(parsed.error, `messages[${i}]`));
     }
-    const images = imageSourceViolations(parsed.data.messages);
-    if (images.length > 0) {
-      throw new InvalidRequestError(
-        `invalid canonical request: ${images.map((v) => `${v.path}: ${v.message}`).join('; ')}`,
-        { request_id: parsed.data.request_id, retryable: false },
-      );
-    }
-    return parsed.data;
   }
-  const issues = issuesFromZod(parsed.error);
-  throw new InvalidRequestError(
-    `invalid canonical request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-    {
-      request_id: typeof request?.request_id === 'string' ? request.request_id : '',
+  if (issues.length > 0 || !shell.success) {
+    throw new InvalidRequestError(
+      `invalid canonical request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      {
+        request_id: typeof request?.request_id === 'string' ? request.request_id : '',
+        retryable: false,
+      },
+    );
+  }
+  const normalized: CanonicalRequest = { ...shell.data, messages };
+  try {
+    parseModelId(normalized.model);
+  } catch (error) {
+    if (!(error instanceof InvalidModelIdError)) throw error;
+    throw new InvalidRequestError(`invalid canonical request: model: ${error.message}`, {
+      request_id: normalized.request_id,
       retryable: false,
-    },
-  );
+      cause: error,
+    });
+  }
+  const images = imageSourceViolations(normalized.messages);
+  if (images.length > 0) {
+    throw new InvalidRequestError(
+      `invalid canonical request: ${images.map((v) => `${v.path}: ${v.message}`).join('; ')}`,
+      { request_id: normalized.request_id, retryable: false },
+    );
+  }
+  return normalized;
 }

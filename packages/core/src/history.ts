@@ -89,8 +89,11 @@ const ROLE_BLOCKS: Record<Message['role'], ReadonlySet<ContentBlock['type']>> = 
   tool: new Set(['tool_result']),
 };
 
+const NOT_WHITESPACE = /\S/;
+
+/** Whether a text is empty or whitespace only (what `trim()` would empty), without copying it. */
 function isBlank(text: string): boolean {
-  return text.trim() === '';
+  return !NOT_WHITESPACE.test(text);
 }
 
 /**
@@ -176,20 +179,25 @@ export function prepareHistory(
     return content.length === result.content.length ? result : { ...result, content };
   };
 
-  // Pass 1: filter blocks, hoist system text, collect tool results.
+  // Pass 1: filter blocks, hoist system text, collect tool results. Plain loops, and a
+  // message whose blocks all stay is kept as the same object: this runs over the whole history
+  // on every request.
   const conversation: Message[] = [];
   const conversationOrigin: number[] = [];
   const results: Array<{ message: Message; block: ToolResultBlock; origin: number }> = [];
-  messages.forEach((message, origin) => {
+  for (let origin = 0; origin < messages.length; origin++) {
+    const message = messages[origin] as Message;
+    const content = message.content;
     if (message.role === 'system') {
-      message.content.forEach((block, index) => {
+      for (let index = 0; index < content.length; index++) {
+        const block = content[index] as ContentBlock;
         if (block.type === 'text') {
           if (!isBlank(block.text)) systemParts.push(block.text);
         } else {
           drop(message, block.type, index, 'system messages carry text only');
         }
-      });
-      return;
+      }
+      continue;
     }
     if (message.metadata.status === 'partial') {
       repair({
@@ -199,33 +207,41 @@ export function prepareHistory(
         block_type: 'message',
         detail: `skipped message ${message.id}: it is still streaming (status partial)`,
       });
-      return;
+      continue;
     }
-    const kept: ContentBlock[] = [];
-    message.content.forEach((block, index) => {
-      if (!ROLE_BLOCKS[message.role].has(block.type)) {
+    const allowed = ROLE_BLOCKS[message.role];
+    // null while every block so far is kept as it is
+    let kept: ContentBlock[] | null = null;
+    const skip = (index: number) => {
+      if (kept === null) kept = content.slice(0, index);
+    };
+    for (let index = 0; index < content.length; index++) {
+      const block = content[index] as ContentBlock;
+      if (!allowed.has(block.type)) {
+        skip(index);
         drop(
           message,
           block.type,
           index,
           `a ${message.role} message cannot carry a ${block.type} block`,
         );
-        return;
+        continue;
       }
+      let keep = false;
       switch (block.type) {
         case 'text':
-          if (!isBlank(block.text)) kept.push(block);
-          return;
+          keep = !isBlank(block.text);
+          break;
         case 'image': {
           const problem = imageProblem(block);
           if (problem) drop(message, 'image', index, problem);
-          else kept.push(block);
-          return;
+          else keep = true;
+          break;
         }
         case 'thinking':
         case 'redacted_thinking':
-          if (block.type === 'thinking' && isBlank(block.text) && !block.signature) return;
-          if (keepThinking(block, message)) kept.push(block);
+          if (block.type === 'thinking' && isBlank(block.text) && !block.signature) break;
+          if (keepThinking(block, message)) keep = true;
           else {
             drop(
               message,
@@ -234,24 +250,26 @@ export function prepareHistory(
               `${block.type} from ${message.metadata.model ?? 'an unknown model'} can only be replayed to the model that produced it`,
             );
           }
-          return;
+          break;
         case 'tool_use':
-          if (caps.supports_tools) kept.push(block);
+          if (caps.supports_tools) keep = true;
           else drop(message, 'tool_use', index, `${target.model} does not support tools`);
-          return;
+          break;
         case 'tool_result':
           if (caps.supports_tools)
             results.push({ message, block: filterResultContent(message, block, index), origin });
           else drop(message, 'tool_result', index, `${target.model} does not support tools`);
-          return;
+          break;
       }
-    });
-    if (message.role === 'tool' || kept.length === 0) return;
-    conversation.push(
-      kept.length === message.content.length ? message : { ...message, content: kept },
-    );
+      if (!keep) skip(index);
+      else if (kept !== null) (kept as ContentBlock[]).push(block);
+    }
+    if (message.role === 'tool') continue;
+    const finalContent: ContentBlock[] = kept ?? content;
+    if (finalContent.length === 0) continue;
+    conversation.push(finalContent === content ? message : { ...message, content: finalContent });
     conversationOrigin.push(origin);
-  });
+  }
 
   // Pass 2: pair each tool use with its result, right after the assistant turn.
   const toolUseIds = new Set<string>();

@@ -30,6 +30,7 @@ export * from './schemas/message.js';
 export * from './schemas/routing.js';
 export * from './schemas/stream.js';
 export * from './schemas/tool.js';
+export * from './sealed.js';
 export * from './session-store.js';
 export * from './stream/accumulator.js';
 export {

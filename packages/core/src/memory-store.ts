@@ -88,6 +88,7 @@ export class MemorySessionStore implements SessionStore {
       schema_version: 1,
       created_at: now,
       updated_at: now,
+      revision: 0,
     };
     this.#sessions.set(id, { record, order: [] });
     return structuredClone(record);
@@ -178,7 +179,11 @@ export class MemorySessionStore implements SessionStore {
     this.#insertOrdered(session, checked);
     for (const call of calls) this.#calls.set(call.id, call);
     this.#answer(checked);
-    session.record = { ...session.record, updated_at: nowTimestamp() };
+    session.record = {
+      ...session.record,
+      updated_at: nowTimestamp(),
+      revision: (session.record.revision ?? 0) + 1,
+    };
   }
 
   /** Replaces a stored message's content and metadata (its role and session stay). */
@@ -212,7 +217,11 @@ export class MemorySessionStore implements SessionStore {
       }
     }
     this.#answer(checked);
-    session.record = { ...session.record, updated_at: nowTimestamp() };
+    session.record = {
+      ...session.record,
+      updated_at: nowTimestamp(),
+      revision: (session.record.revision ?? 0) + 1,
+    };
   }
 
   /** A session's messages, in order. */
@@ -292,6 +301,10 @@ export class MemorySessionStore implements SessionStore {
     const next = { ...message, metadata: { ...message.metadata, usage: parsed.data } };
     if (next.metadata.status === 'complete') this.#invariants(next);
     this.#messages.set(messageId, next);
+    const session = this.#sessions.get(next.session_id);
+    if (session) {
+      session.record = { ...session.record, revision: (session.record.revision ?? 0) + 1 };
+    }
   }
 
   /** Tool calls of a session with no answer yet, in creation order. */

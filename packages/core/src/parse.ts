@@ -1,11 +1,7 @@
 import type { z } from 'zod';
 import { YourtoolError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
-import {
-  ContentBlockSchema,
-  isKnownContentBlockType,
-  ToolResultContentBlockSchema,
-} from './schemas/content.js';
+import { isKnownContentBlockType } from './schemas/content.js';
 import {
   CURRENT_SCHEMA_VERSION,
   KNOWN_METADATA_FIELDS,
@@ -79,7 +75,11 @@ interface Tolerated {
   field?: string;
 }
 
-/** Removes unknown block types (recursively inside tool results), recording each skip. */
+/**
+ * Removes unknown block types (recursively inside tool results), recording each skip. Returns
+ * the very array given when nothing is removed: stored messages are read through here, and
+ * nearly all of them hold only known blocks.
+ */
 function filterBlocks(
   blocks: unknown,
   path: string,
@@ -87,41 +87,74 @@ function filterBlocks(
   nested: boolean,
 ): unknown {
   if (!Array.isArray(blocks)) return blocks;
-  const kept: unknown[] = [];
-  blocks.forEach((block, index) => {
-    const at = `${path}[${index}]`;
-    if (!isPlainObject(block)) {
-      kept.push(block); // malformed: let the schema name it
-      return;
-    }
-    if (!isKnownContentBlockType(block.type)) {
-      tolerated.push({ path: at, reason: 'unknown content block type skipped', type: block.type });
-      return;
-    }
-    const schema = nested ? ToolResultContentBlockSchema : ContentBlockSchema;
-    const known = schema.safeParse(block);
-    if (known.success) {
-      for (const key of Object.keys(block)) {
-        if (!(key in known.data)) {
-          tolerated.push({
-            path: `${at}.${key}`,
-            reason: 'unknown block field ignored',
-            field: key,
-          });
-        }
+  let kept: unknown[] | null = null;
+  for (let index = 0; index < blocks.length; index++) {
+    const block: unknown = blocks[index];
+    let next = block;
+    if (isPlainObject(block)) {
+      if (!isKnownContentBlockType(block.type)) {
+        tolerated.push({
+          path: `${path}[${index}]`,
+          reason: 'unknown content block type skipped',
+          type: block.type,
+        });
+        kept ??= blocks.slice(0, index);
+        continue;
+      }
+      if (block.type === 'tool_result' && !nested) {
+        const inner = filterBlocks(block.content, `${path}[${index}].content`, tolerated, true);
+        if (inner !== block.content) next = { ...block, content: inner };
       }
     }
-    if (block.type === 'tool_result' && !nested) {
-      kept.push({
-        ...block,
-        content: filterBlocks(block.content, `${at}.content`, tolerated, true),
-      });
-      return;
+    // malformed blocks stay: the schema names them
+    if (kept !== null) kept.push(next);
+    else if (next !== block) {
+      kept = blocks.slice(0, index);
+      kept.push(next);
     }
-    kept.push(block);
-  });
-  return kept;
+  }
+  return kept ?? blocks;
 }
+
+/**
+ * Records the fields of known blocks that the schema does not know (ignored on read): the
+ * blocks as given, walked beside the parsed blocks (unknown block types were skipped, so the
+ * parsed list is the given one without them).
+ */
+function unknownBlockFields(
+  given: unknown,
+  parsed: readonly object[],
+  path: string,
+  tolerated: Tolerated[],
+  nested: boolean,
+): void {
+  if (!Array.isArray(given)) return;
+  let j = 0;
+  for (let index = 0; index < given.length; index++) {
+    const block: unknown = given[index];
+    if (!isPlainObject(block) || !isKnownContentBlockType(block.type)) continue;
+    const out = parsed[j++];
+    if (out === undefined) return;
+    for (const key of Object.keys(block)) {
+      if (!(key in out)) {
+        tolerated.push({
+          path: `${path}[${index}].${key}`,
+          reason: 'unknown block field ignored',
+          field: key,
+        });
+      }
+    }
+    if (block.type === 'tool_result' && !nested && 'content' in out) {
+      const inner = (out as { content: unknown }).content;
+      if (Array.isArray(inner)) {
+        unknownBlockFields(block.content, inner, `${path}[${index}].content`, tolerated, true);
+      }
+    }
+  }
+}
+
+/** The metadata field names this version knows, for a quick lookup. */
+const KNOWN_METADATA = new Set(KNOWN_METADATA_FIELDS);
 
 /**
  * Reads a message from stored or foreign JSON (a string or an already-parsed value).
@@ -171,13 +204,12 @@ export function parseMessage(input: unknown, options: ParseMessageOptions = {}):
     });
   }
 
-  const cleaned: Record<string, unknown> = {
-    ...value,
-    content: filterBlocks(value.content, 'content', tolerated, false),
-  };
+  const content = filterBlocks(value.content, 'content', tolerated, false);
+  const cleaned: Record<string, unknown> =
+    content === value.content ? value : { ...value, content };
   if (isPlainObject(value.metadata)) {
     for (const key of Object.keys(value.metadata)) {
-      if (!KNOWN_METADATA_FIELDS.includes(key)) {
+      if (!KNOWN_METADATA.has(key)) {
         tolerated.push({
           path: `metadata.${key}`,
           reason: 'unknown metadata field preserved',
@@ -189,6 +221,7 @@ export function parseMessage(input: unknown, options: ParseMessageOptions = {}):
 
   const parsed = MessageSchema.safeParse(cleaned);
   if (!parsed.success) throw new MessageParseError(issuesFromZod(parsed.error), messageId);
+  unknownBlockFields(value.content, parsed.data.content, 'content', tolerated, false);
 
   for (const t of tolerated) {
     logger.warn(

@@ -14,6 +14,13 @@ export interface SessionRecord {
   /** ISO-8601 UTC, microseconds. */
   created_at: string;
   updated_at: string;
+  /**
+   * A counter the store raises with every write to the session's messages (append, update,
+   * usage update): a reader that keeps the history in memory reloads it when the counter is
+   * not what its own writes made it (decision 0103). Absent when the store keeps none; the
+   * session manager then reloads the history every turn.
+   */
+  revision?: number;
   /** Figures about the session's messages, when asked for (`listSessions({ withStats: true })`). */
   stats?: SessionStats;
 }

@@ -1,6 +1,7 @@
 import type { ContentBlock } from './schemas/content.js';
 import type { Message } from './schemas/message.js';
 import type { ToolDefinition } from './schemas/tool.js';
+import { isSealedMessage } from './sealed.js';
 
 const PIECES = /(\p{L}+)|(\p{N}+)|(\s+)|([^\p{L}\p{N}\s]+)/gu;
 const ASCII_WORD = /^[A-Za-z]+$/;
@@ -60,9 +61,46 @@ export function estimateBlockTokens(block: ContentBlock): number {
   }
 }
 
+/** Estimates of sealed messages and frozen tool definitions: they cannot change (decision 0102). */
+const messageEstimates = new WeakMap<object, number>();
+const toolEstimates = new WeakMap<object, number>();
+
+/**
+ * Estimates the tokens of one message: its blocks plus {@link MESSAGE_OVERHEAD_TOKENS}. The
+ * figure of a sealed message (`sealMessage`) is computed once and remembered.
+ */
+export function estimateMessageTokens(message: Message): number {
+  const cached = messageEstimates.get(message);
+  if (cached !== undefined) return cached;
+  let tokens = MESSAGE_OVERHEAD_TOKENS;
+  for (const block of message.content) tokens += estimateBlockTokens(block);
+  if (isSealedMessage(message)) messageEstimates.set(message, tokens);
+  return tokens;
+}
+
+/**
+ * Estimates the tokens of one tool definition in the tool list. The figure of a frozen
+ * definition (`freezeToolDefinition`) is computed once and remembered.
+ */
+export function estimateToolTokens(
+  tool: Pick<ToolDefinition, 'name' | 'description' | 'input_schema'>,
+): number {
+  const cached = toolEstimates.get(tool);
+  if (cached !== undefined) return cached;
+  const tokens =
+    TOOL_OVERHEAD_TOKENS +
+    estimateTextTokens(tool.name) +
+    estimateTextTokens(tool.description) +
+    estimateTextTokens(JSON.stringify(tool.input_schema));
+  if (Object.isFrozen(tool) && Object.isFrozen(tool.input_schema)) toolEstimates.set(tool, tokens);
+  return tokens;
+}
+
 /**
  * Heuristic input-token estimate for a request: messages, tool definitions and system prompt.
- * Adapters without a real tokenizer use it for `estimateInputTokens`.
+ * Adapters without a real tokenizer use it for `estimateInputTokens`. Sealed messages and
+ * frozen tool definitions are estimated once, so a session's turn sums remembered figures for
+ * its history and estimates only what is new.
  */
 export function estimateRequestTokens(
   messages: readonly Message[],
@@ -70,16 +108,7 @@ export function estimateRequestTokens(
   systemPrompt?: string | null,
 ): number {
   let tokens = systemPrompt ? estimateTextTokens(systemPrompt) + MESSAGE_OVERHEAD_TOKENS : 0;
-  for (const message of messages) {
-    tokens += MESSAGE_OVERHEAD_TOKENS;
-    for (const block of message.content) tokens += estimateBlockTokens(block);
-  }
-  for (const tool of tools) {
-    tokens +=
-      TOOL_OVERHEAD_TOKENS +
-      estimateTextTokens(tool.name) +
-      estimateTextTokens(tool.description) +
-      estimateTextTokens(JSON.stringify(tool.input_schema));
-  }
+  for (const message of messages) tokens += estimateMessageTokens(message);
+  for (const tool of tools) tokens += estimateToolTokens(tool);
   return tokens;
 }

@@ -9,6 +9,7 @@ import {
   type Role,
 } from './schemas/message.js';
 import type { ToolDefinition } from './schemas/tool.js';
+import { isSealedMessage } from './sealed.js';
 import { validateToolInput } from './tool-schema.js';
 
 /**
@@ -311,7 +312,11 @@ export function validateMessage(
 export function imageSourceViolations(messages: readonly Message[]): MessageViolation[] {
   const out: MessageViolation[] = [];
   for (let i = 0; i < messages.length; i++) {
-    const content = messages[i]?.content ?? [];
+    const message = messages[i];
+    // a sealed message cannot change: once its images passed, they pass (decision 0102)
+    if (message === undefined || imagesChecked.has(message)) continue;
+    const found = out.length;
+    const content = message.content;
     for (let k = 0; k < content.length; k++) {
       const block = content[k];
       if (block?.type === 'image') {
@@ -324,9 +329,13 @@ export function imageSourceViolations(messages: readonly Message[]): MessageViol
         }
       }
     }
+    if (out.length === found && isSealedMessage(message)) imagesChecked.add(message);
   }
   return out.filter((v) => v.rule === 'image-source');
 }
+
+/** Sealed messages whose images passed {@link imageSourceViolations}. */
+const imagesChecked = new WeakSet<object>();
 
 /** Invariants that span a whole history rather than one message. */
 export const HISTORY_RULES = {

@@ -1,5 +1,6 @@
 import {
   type AdapterError,
+  type AppendMessageOptions,
   type AttemptEvent,
   type BusEvent,
   CancelledError,
@@ -17,18 +18,23 @@ import {
   newToolUseId,
   nowTimestamp,
   OtherAdapterError,
+  parseMessage,
   parseModelId,
   type RouteTraceEntry,
   type SessionRecord,
+  type SessionStats,
   type SessionStore,
   type StreamEvent,
+  sealMessage,
   sessionStatsOf,
   silentLogger,
+  sumDecimalStrings,
   type TokenUsage,
   type ToolDefinition,
   type ToolIdMap,
   type ToolResultContentBlock,
   type ToolUseBlock,
+  timestampToEpochMicros,
   toolResultBlock,
   type Usage,
   validateMessage,
@@ -189,6 +195,8 @@ interface ActiveTurn {
   controller: AbortController;
   /** Open stream confirmations of the turn, by tool use id: each answers its request. */
   confirmations: Map<string, (allowed: boolean) => boolean>;
+  /** What the turn wrote to its session (decision 0103). */
+  writes: TurnWrites;
 }
 
 /**
@@ -304,7 +312,8 @@ export class SessionManager {
   readonly #logger: Logger;
   readonly #tools: ToolRegistry;
   readonly #active = new Map<string, ActiveTurn>();
-  readonly #toolIdMaps = new Map<string, ToolIdMap>();
+  /** Sessions' histories as this manager last loaded and wrote them (decision 0103). */
+  readonly #histories = new Map<string, KnownHistory>();
   /** Whether `router.prepare()` has run to its end with every detection done (decision 0097). */
   #prepared = false;
   /** After a prepare that reported failures: when the next turn may try again (epoch ms). */
@@ -345,7 +354,7 @@ export class SessionManager {
    */
   async swapModel(sessionId: string, model: string): Promise<SessionRecord> {
     const session = await this.#session(sessionId);
-    const messages = conversationOf(await this.history(sessionId));
+    const messages = conversationOf((await this.#loadHistory(session)).messages);
     const id = this.#options.router.checkSwap(model, {
       session_id: sessionId,
       messages,
@@ -427,13 +436,14 @@ export class SessionManager {
     const onAbort = () => controller.abort();
     if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const turn: ActiveTurn = { controller, confirmations: new Map() };
+    const turn: ActiveTurn = { controller, confirmations: new Map(), writes: new TurnWrites() };
     this.#active.set(sessionId, turn);
     try {
       yield* this.#turn(sessionId, input, options, turn);
     } finally {
       turn.confirmations.clear();
       options.signal?.removeEventListener('abort', onAbort);
+      this.#settleHistory(sessionId, turn.writes);
       this.#active.delete(sessionId);
     }
   }
@@ -444,21 +454,16 @@ export class SessionManager {
     options: SendOptions,
     turn: ActiveTurn,
   ): AsyncGenerator<SessionEvent, void, undefined> {
-    const { store } = this.#options;
     const { controller } = turn;
     const signal = controller.signal;
     const queue = new EventQueue();
+    const { writes } = turn;
     const session = await this.#session(sessionId);
-    const loaded = await store.loadMessages(sessionId);
-    for (const error of loaded.errors) {
-      this.#logger.warn(
-        { event: 'history_row_unreadable', session_id: sessionId, row: error.rowId },
-        error.message,
-      );
-    }
+    const loaded = await this.#loadHistory(session);
+    writes.start = loaded.revision;
     // Attempts a fallback replaced are not part of the conversation (decision 0096).
     const history = conversationOf(loaded.messages);
-    const toolIdMap = await this.#toolIdMap(sessionId);
+    const { toolIdMap } = loaded;
     const stored: Message[] = [];
     const maxSteps = this.#options.maxSteps ?? 8;
     const systemPrompt = this.#systemPrompt(session);
@@ -506,6 +511,7 @@ export class SessionManager {
           session,
           history,
           turnStart: history.indexOf(user),
+          writes,
           reason: 'context_window',
           target,
           signal,
@@ -522,7 +528,7 @@ export class SessionManager {
     const [firstInput, firstDecisionValue] = await routeOrCompact();
     let firstDecision: RouteDecision | null = firstDecisionValue;
     for (const event of compacted.splice(0)) yield event;
-    await store.appendMessage(user);
+    await this.#write(writes, 'append', user);
     stored.push(user);
     yield { type: 'session.user_message', message: user };
 
@@ -545,7 +551,7 @@ export class SessionManager {
       use: ToolUseBlock,
       result: { message: Message; is_error: boolean },
     ) => {
-      await store.appendMessage(result.message);
+      await this.#write(writes, 'append', result.message);
       unanswered.delete(use.id);
       history.push(result.message);
       stored.push(result.message);
@@ -638,6 +644,7 @@ export class SessionManager {
             sessionId,
             queue,
             steps,
+            writes,
           );
           let done: CallOutcome | undefined;
           for (;;) {
@@ -664,6 +671,7 @@ export class SessionManager {
                   session,
                   history,
                   turnStart: history.indexOf(user),
+                  writes,
                   reason: 'context_overflow',
                   target: {
                     model: decision.model,
@@ -791,7 +799,7 @@ export class SessionManager {
       text: (lastAssistant?.content ?? [])
         .flatMap((block) => (block.type === 'text' ? [block.text] : []))
         .join(''),
-      session_cost_usd: await this.#sessionCost(sessionId),
+      session_cost_usd: await this.#sessionCost(sessionId, writes),
       error: isCancelledError(failure) ? null : failure,
     };
     yield { type: 'session.turn_complete', result };
@@ -892,6 +900,7 @@ export class SessionManager {
     session: SessionRecord;
     history: Message[];
     turnStart: number;
+    writes: TurnWrites;
     reason: CompactionReason;
     target: CompactionRequest['target'];
     signal: AbortSignal;
@@ -1010,7 +1019,7 @@ export class SessionManager {
     });
     record.tokens_after = estimateTokens([message, ...kept]);
     message = { ...message, metadata: { ...message.metadata, compaction: record } };
-    await this.#options.store.appendMessage(message);
+    await this.#write(args.writes, 'append', message);
     history.splice(0, history.length, message, ...kept);
     this.#logger.info?.(
       {
@@ -1046,8 +1055,8 @@ export class SessionManager {
     sessionId: string,
     queue: EventQueue,
     step: number,
+    writes: TurnWrites,
   ): AsyncGenerator<SessionEvent, CallOutcome, undefined> {
-    const { store } = this.#options;
     const request_id = newRequestId();
     const provider = parseModelId(decision.model).provider;
     let finalFailureEmitted = false;
@@ -1160,7 +1169,7 @@ export class SessionManager {
               routing: decision.record,
             },
           });
-          await store.appendMessage(message, { toolIdMap });
+          await this.#write(writes, 'append', message, { toolIdMap });
         }
         if (event.type === 'message.complete') complete = event;
         yield event;
@@ -1221,7 +1230,7 @@ export class SessionManager {
           );
         }
       }
-      await store.updateMessage(persisted, { toolIdMap });
+      await this.#write(writes, 'update', persisted, { toolIdMap });
     }
 
     if (
@@ -1275,6 +1284,7 @@ export class SessionManager {
     model: string,
     sessionId: string,
   ): ContentBlock[] {
+    if (!content.some((block) => block.type === 'tool_use')) return content;
     const seen = new Set<string>();
     for (const message of history) {
       for (const block of message.content) if (block.type === 'tool_use') seen.add(block.id);
@@ -1461,17 +1471,27 @@ export class SessionManager {
   }
 
   /**
-   * The session's running total cost (decision 0098): the store's `sessionStats()` when it has
-   * one, else summed over the loaded messages; null when any assistant message is unpriced or
-   * the figure cannot be read (logged).
+   * The session's running total cost (decision 0098): from the history this manager knows when
+   * the store confirms nobody else wrote to the session since (decision 0103), else the store's
+   * `sessionStats()` when it has one, else summed over the loaded messages; null when any
+   * assistant message is unpriced or the figure cannot be read (logged).
    */
-  async #sessionCost(sessionId: string): Promise<string | null> {
+  async #sessionCost(sessionId: string, writes: TurnWrites): Promise<string | null> {
     const { store } = this.#options;
+    const costOf = (stats: SessionStats) =>
+      stats.unpriced_messages > 0 ? null : stats.total_cost_usd;
     try {
+      this.#settleHistory(sessionId, writes);
+      const known = this.#histories.get(sessionId);
+      if (known) {
+        const now = await store.getSession(sessionId);
+        if (now?.revision === known.revision) return costOf(known.stats);
+        this.#histories.delete(sessionId);
+      }
       const stats = store.sessionStats
         ? await store.sessionStats(sessionId)
         : sessionStatsOf((await store.loadMessages(sessionId)).messages);
-      return stats.unpriced_messages > 0 ? null : stats.total_cost_usd;
+      return costOf(stats);
     } catch (error) {
       this.#logger.warn(
         { event: 'session_cost_unreadable', session_id: sessionId, error: errorText(error) },
@@ -1487,13 +1507,101 @@ export class SessionManager {
     return session;
   }
 
-  async #toolIdMap(sessionId: string): Promise<ToolIdMap> {
-    let map = this.#toolIdMaps.get(sessionId);
-    if (!map) {
-      map = await this.#options.store.loadToolIdMap(sessionId);
-      this.#toolIdMaps.set(sessionId, map);
+  /**
+   * The session's stored messages (sealed: validated, read-only) and tool id map. The copy this
+   * manager keeps is used while the store's `revision` is the one its own writes made; anything
+   * else (another writer, a repriced row, a store without revisions, a turn whose write failed)
+   * loads the session again (decision 0103).
+   */
+  async #loadHistory(
+    session: SessionRecord,
+  ): Promise<{ messages: readonly Message[]; toolIdMap: ToolIdMap; revision: number | null }> {
+    const known = this.#histories.get(session.id);
+    if (known && session.revision !== undefined && known.revision === session.revision) {
+      return known;
     }
-    return map;
+    this.#histories.delete(session.id);
+    const { store } = this.#options;
+    const loaded = await store.loadMessages(session.id);
+    for (const error of loaded.errors) {
+      this.#logger.warn(
+        { event: 'history_row_unreadable', session_id: session.id, row: error.rowId },
+        error.message,
+      );
+    }
+    const toolIdMap = await store.loadToolIdMap(session.id);
+    const messages = loaded.messages.map((m) => sealMessage(m));
+    const revision = session.revision ?? null;
+    // a history with unreadable rows is loaded (and warned about) every turn until repaired
+    if (revision !== null && loaded.errors.length === 0) {
+      this.#histories.set(session.id, {
+        revision,
+        messages,
+        toolIdMap,
+        stats: sessionStatsOf(messages),
+      });
+    }
+    return { messages, toolIdMap, revision };
+  }
+
+  /** Appends or updates a message of the turn's session, recording the write (decision 0103). */
+  async #write(
+    writes: TurnWrites,
+    kind: 'append' | 'update',
+    message: Message,
+    options?: AppendMessageOptions,
+  ): Promise<void> {
+    const { store } = this.#options;
+    if (kind === 'update' && !writes.messages.has(message.id)) writes.failed = true;
+    try {
+      if (kind === 'append') await store.appendMessage(message, options);
+      else await store.updateMessage(message, options);
+    } catch (error) {
+      // whether the store counted it is unknown: the next turn loads the session again
+      writes.failed = true;
+      throw error;
+    }
+    writes.count++;
+    writes.messages.set(message.id, message);
+  }
+
+  /**
+   * Brings the known history of a session up to date with what a turn wrote (once per turn):
+   * its messages, read back as the store would read them, join the sealed copy in the store's
+   * order, and the expected revision moves by the number of writes. A failed write, or a turn
+   * that started from a history this manager does not keep, forgets the session.
+   */
+  #settleHistory(sessionId: string, writes: TurnWrites): void {
+    if (writes.settled) return;
+    writes.settled = true;
+    const known = this.#histories.get(sessionId);
+    if (!known) return;
+    if (writes.failed || writes.start !== known.revision) {
+      this.#histories.delete(sessionId);
+      return;
+    }
+    if (writes.count === 0) return;
+    try {
+      const added = [...writes.messages.values()]
+        .map((m) => sealMessage(parseMessage(JSON.stringify(m))))
+        .sort(storeOrder);
+      const [first] = added;
+      const last = known.messages.at(-1);
+      if (first && last && storeOrder(last, first) > 0) {
+        known.messages = [...known.messages, ...added].sort(storeOrder);
+        known.stats = sessionStatsOf(known.messages);
+      } else {
+        known.messages = [...known.messages, ...added];
+        known.stats = combineStats(known.stats, sessionStatsOf(added));
+      }
+      known.revision += writes.count;
+    } catch (error) {
+      this.#histories.delete(sessionId);
+      this.#logger.warn(
+        { event: 'history_cache_dropped', session_id: sessionId, error: errorText(error) },
+        'the session will be loaded again next turn',
+      );
+    }
   }
 
   #systemPrompt(session: SessionRecord): string | null {
@@ -1512,6 +1620,48 @@ interface CallOutcome {
   message: Message | null;
   stop_reason: TurnEnd;
   error: AdapterError | null;
+}
+
+/** A session's history as a manager last loaded and wrote it (decision 0103). */
+interface KnownHistory {
+  /** The store's `revision` of the session that this copy matches. */
+  revision: number;
+  /** Every stored message of the session, in the store's order, sealed. */
+  messages: Message[];
+  toolIdMap: ToolIdMap;
+  /** The session's figures over `messages`. */
+  stats: SessionStats;
+}
+
+/** What one turn wrote to its session, to bring the known history up to date at its end. */
+class TurnWrites {
+  /** The revision the turn's history was loaded at; null when it was not kept. */
+  start: number | null = null;
+  /** Successful appends and updates. */
+  count = 0;
+  /** A write failed, or updated a message this turn did not append: forget the session. */
+  failed = false;
+  /** Whether the known history took these writes in already. */
+  settled = false;
+  /** The final state of every message written, by id. */
+  readonly messages = new Map<string, Message>();
+}
+
+/** The store's load order: `created_at`, then id. */
+function storeOrder(a: Message, b: Message): number {
+  const at = timestampToEpochMicros(a.created_at) - timestampToEpochMicros(b.created_at);
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The figures of two runs of messages, one after the other. */
+function combineStats(before: SessionStats, after: SessionStats): SessionStats {
+  return {
+    message_count: before.message_count + after.message_count,
+    last_model: after.last_model ?? before.last_model,
+    total_cost_usd: sumDecimalStrings([before.total_cost_usd, after.total_cost_usd]),
+    unpriced_messages: before.unpriced_messages + after.unpriced_messages,
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  freezeToolDefinition,
   type SideEffects,
   type ToolDefinition,
   type ToolDefinitionInput,
@@ -36,9 +37,9 @@ export interface ToolHandler {
   ): Promise<string | ToolResultContentBlock[]> | string | ToolResultContentBlock[];
 }
 
-/** A registered tool: its validated definition and handler. */
+/** A registered tool: its validated definition (frozen) and handler. */
 export interface RegisteredTool {
-  definition: ToolDefinition;
+  definition: Readonly<ToolDefinition>;
   run: ToolHandler['run'];
 }
 
@@ -67,9 +68,14 @@ export class ToolRegistry {
     for (const tool of tools) this.register(tool);
   }
 
-  /** Adds a tool; throws `ToolDefinitionError` for an invalid definition. */
+  /**
+   * Adds a tool; throws `ToolDefinitionError` for an invalid definition. The registry keeps a
+   * frozen copy of the definition, so its token estimate is computed once.
+   */
   register(tool: ToolHandler): this {
-    const definition = validateToolDefinition(tool.definition);
+    const definition = freezeToolDefinition(
+      structuredClone(validateToolDefinition(tool.definition)),
+    );
     if (this.#tools.has(definition.name)) throw new DuplicateToolError(definition.name);
     this.#tools.set(definition.name, { definition, run: tool.run });
     return this;

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /**
  * The database shape of canonical-format §10, typed for kysely: one interface per table, so a
  * renamed column is a compile error. Times are integers of microseconds since the Unix epoch
@@ -16,6 +17,11 @@ export interface SessionsTable {
   created_at: number;
   /** Epoch microseconds; bumped by every write to the session or its messages. */
   updated_at: number;
+  /**
+   * Raised by one with every write to the session's messages (append, update, usage update):
+   * readers that keep the history in memory compare it (decision 0103).
+   */
+  revision: Generated<number>;
 }
 
 /** Table `messages`. */

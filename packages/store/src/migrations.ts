@@ -75,6 +75,19 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
         await db.schema.dropTable('sessions').execute();
       },
     },
+    '0002_session_revision': {
+      // A counter raised by every write to a session's messages, so a reader that keeps a
+      // session's history in memory can tell whether another writer changed it (decision 0103).
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .alterTable('sessions')
+          .addColumn('revision', 'bigint', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+      async down(db: Kysely<unknown>): Promise<void> {
+        await db.schema.alterTable('sessions').dropColumn('revision').execute();
+      },
+    },
   };
 }
 

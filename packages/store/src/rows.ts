@@ -69,7 +69,9 @@ export function rowToMessage(row: MessagesTable, logger: Logger): Message {
 }
 
 /** Reads a session row. @throws CorruptRowError when `routing_policy_json` is unreadable. */
-export function rowToSession(row: SessionsTable): SessionRecord {
+export function rowToSession(
+  row: Omit<SessionsTable, 'revision'> & { revision?: number | string | bigint },
+): SessionRecord {
   const policy = parseJsonColumn(
     'sessions',
     row.id,
@@ -87,6 +89,7 @@ export function rowToSession(row: SessionsTable): SessionRecord {
     schema_version: Number(row.schema_version),
     created_at: timestamp('sessions', row.id, 'created_at', Number(row.created_at)),
     updated_at: timestamp('sessions', row.id, 'updated_at', Number(row.updated_at)),
+    revision: Number(row.revision ?? 0),
   };
 }
 

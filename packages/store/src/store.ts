@@ -925,6 +925,13 @@ export class SqlSessionStore implements SessionStore {
         .set({ metadata_json: toJsonText(metadata, `message ${messageId}`, 'metadata') })
         .where('id', '=', messageId)
         .execute();
+      // a repriced row is a change readers holding the history must see (decision 0103);
+      // updated_at stays: repricing does not make a session recent
+      await trx
+        .updateTable('sessions')
+        .set((eb) => ({ revision: eb('revision', '+', 1) }))
+        .where('id', '=', row.session_id)
+        .execute();
     });
   }
 
@@ -1089,7 +1096,7 @@ export class SqlSessionStore implements SessionStore {
   }
 
   /**
-   * Bumps `updated_at` of the sessions. With `require`, a session that is not there fails the
+   * Bumps `updated_at` and `revision` of the sessions. With `require`, a session that is not there fails the
    * transaction with {@link SessionNotFoundError}.
    */
   async #touchSessions(
@@ -1101,7 +1108,7 @@ export class SqlSessionStore implements SessionStore {
     for (const batch of chunks(ids, 1000)) {
       const result = await trx
         .updateTable('sessions')
-        .set({ updated_at: now })
+        .set((eb) => ({ updated_at: now, revision: eb('revision', '+', 1) }))
         .where('id', 'in', batch)
         .execute();
       if (require && Number(result[0]?.numUpdatedRows ?? 0) < batch.length) {

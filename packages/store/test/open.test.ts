@@ -1,5 +1,6 @@
-import { createMemoryLogger } from '@yourtool/core';
+import { createMemoryLogger, createMessage } from '@yourtool/core';
 import { sql } from 'kysely';
+import { type Migration, Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   InvalidStoreInputError,
@@ -8,6 +9,7 @@ import {
   redactStoreUrl,
   StoreConnectionError,
   StoreError,
+  storeMigrations,
   UnsupportedStoreUrlError,
 } from '../src/index.js';
 import { POSTGRES_URL, postgresTarget, sqliteTarget } from './helpers/targets.js';
@@ -109,12 +111,62 @@ describe('opening stores', () => {
     const bare = await openStore(`sqlite:${sqlite.dir}/bare.db`, { migrate: false });
     try {
       await expect(bare.createSession({ workspace_path: '/w' })).rejects.toThrow(/no such table/);
-      expect((await bare.migrate()).applied).toEqual(['0001_canonical_tables']);
+      expect((await bare.migrate()).applied).toEqual([
+        '0001_canonical_tables',
+        '0002_session_revision',
+      ]);
       await expect(bare.createSession({ workspace_path: '/w' })).resolves.toMatchObject({
         workspace_path: '/w',
       });
     } finally {
       await bare.close();
+    }
+  });
+
+  it('upgrades a database written before the revision column (0001 only) in place', async () => {
+    const path = `${sqlite.dir}/upgrade.db`;
+    const old = await openStore(`sqlite:${path}`, { migrate: false });
+    try {
+      const migrator = new Migrator({
+        db: old.db,
+        provider: {
+          getMigrations: async () => ({
+            '0001_canonical_tables': storeMigrations('sqlite')[
+              '0001_canonical_tables'
+            ] as Migration,
+          }),
+        },
+      });
+      const { error } = await migrator.migrateToLatest();
+      expect(error).toBeUndefined();
+      await old.db
+        .insertInto('sessions')
+        .values({
+          id: 'sess_before_upgrade',
+          workspace_path: '/w',
+          active_model: null,
+          routing_policy_json: null,
+          schema_version: 1,
+          created_at: 1,
+          updated_at: 1,
+        } as never)
+        .execute();
+    } finally {
+      await old.close();
+    }
+    const upgraded = await openStore(`sqlite:${path}`);
+    try {
+      expect((await upgraded.getSession('sess_before_upgrade'))?.revision).toBe(0);
+      await upgraded.appendMessage(
+        createMessage({
+          session_id: 'sess_before_upgrade',
+          role: 'user',
+          content: [{ type: 'text', text: 'after the upgrade' }],
+        }),
+      );
+      expect((await upgraded.getSession('sess_before_upgrade'))?.revision).toBe(1);
+    } finally {
+      await upgraded.close();
     }
   });
 

@@ -773,6 +773,48 @@ describe.each(targets())('store on $name', ({ make }) => {
     });
   });
 
+  describe('revision (decision 0103)', () => {
+    it('rises by one with every write to the messages, and with nothing else', async () => {
+      const session_id = await newSession();
+      const revision = async () => (await store.getSession(session_id))?.revision;
+      expect(await revision()).toBe(0);
+
+      const user = userText(session_id, 'hello');
+      await store.appendMessage(user);
+      expect(await revision()).toBe(1);
+      const assistant = assistantWithTools(session_id, [{ name: 'read_file' }]);
+      const answers = toolUseIds(assistant).map((id) => toolAnswer(session_id, id, 'ok'));
+      await store.appendMessages([assistant, ...answers]);
+      expect(await revision()).toBe(2);
+      await store.updateMessage({
+        ...user,
+        content: [{ type: 'text', text: 'hello again' }],
+      });
+      expect(await revision()).toBe(3);
+      // repricing changes what a reader holding the history must see, but not updated_at
+      const before = await store.getSession(session_id);
+      await store.updateMessageUsage(
+        assistant.id,
+        usage({ cost_usd: '0.0042', pricing_version: 'v9' }),
+      );
+      const after = await store.getSession(session_id);
+      expect(after?.revision).toBe(4);
+      expect(after?.updated_at).toBe(before?.updated_at);
+
+      // a session patch and a refused write leave it alone
+      await store.updateSession(session_id, { active_model: MODEL });
+      await expect(store.appendMessage(user)).rejects.toThrow(DuplicateMessageError);
+      expect(await revision()).toBe(4);
+      // the revision of one session is its own
+      const other = await newSession();
+      await store.appendMessage(userText(other, 'elsewhere'));
+      expect(await revision()).toBe(4);
+      expect((await store.getSession(other))?.revision).toBe(1);
+      const listed = await store.listSessions({ limit: 100 });
+      expect(listed.sessions.find((s) => s.id === session_id)?.revision).toBe(4);
+    });
+  });
+
   describe('schema', () => {
     it('has exactly the tables and indexes of canonical-format §10, and migrations are idempotent', async () => {
       const again = await target.open();

@@ -143,7 +143,19 @@ export function encodeAnthropicMessages(
   }
   for (const turn of turns) {
     const first = turn.role === 'user' ? (b: WireBlock) => b.type === 'tool_result' : isThinking;
-    turn.content = [...turn.content.filter(first), ...turn.content.filter((b) => !first(b))];
+    // reorder only a turn where such a block follows another (rare: merged turns)
+    let other = false;
+    let misplaced = false;
+    for (const block of turn.content) {
+      if (!first(block)) other = true;
+      else if (other) {
+        misplaced = true;
+        break;
+      }
+    }
+    if (misplaced) {
+      turn.content = [...turn.content.filter(first), ...turn.content.filter((b) => !first(b))];
+    }
   }
   return turns;
 }
