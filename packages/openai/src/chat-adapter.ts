@@ -53,12 +53,26 @@ export interface ChatCompletionsProvider {
   /** `organization` and `project` headers (OpenAI only). */
   organization?: string | null;
   project?: string | null;
+  /**
+   * `required` (default): a call without an API key fails with `AuthError` before anything is
+   * sent. `optional`: servers that take none (a local vLLM, llama.cpp or LM Studio) are called
+   * without an `Authorization` header when no key is configured.
+   */
+  apiKey?: 'required' | 'optional';
 }
+
+/** What the SDK client is built from (see {@link ChatCompletionsAdapter.createClient}). */
+export type ChatCompletionsClientOptions = NonNullable<ConstructorParameters<typeof OpenAI>[0]>;
 
 /** One encoded request: the wire parameters plus body fields the SDK types do not know. */
 export interface ChatCompletionsEncoding extends OpenAIChatEncoding {
   /** Provider fields merged into the body (OpenRouter's `reasoning`, `provider`, ...). */
   extraBody?: Record<string, unknown>;
+  /**
+   * Whether a stream asks for usage with `stream_options.include_usage` (default true). Servers
+   * that refuse the field (or send usage unasked) set it to false.
+   */
+  includeUsage?: boolean;
 }
 
 /** What a subclass gets to encode and decode one call. */
@@ -73,7 +87,8 @@ export interface ChatCompletionsCallContext {
 /**
  * The machinery every Chat Completions adapter shares, on the official `openai` SDK (its own
  * retries off; core's bounded retry on): client construction, `complete` through core's
- * `runCompleteCall`, `stream` through `runStreamCall` with usage always requested, cancellation,
+ * `runCompleteCall`, `stream` through `runStreamCall` with usage requested (unless the encoding
+ * says the server refuses `stream_options`), cancellation,
  * capability lookup with overrides, token estimates and error mapping. Subclasses
  * ({@link OpenAIAdapter}, `OpenRouterAdapter`) bring the model table and the encoding.
  */
@@ -123,6 +138,15 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
   /** Error mapping options beyond provider and key (OpenRouter brings its classifier). */
   protected errorOptions(): Partial<ToOpenAIAdapterErrorOptions> {
     return {};
+  }
+
+  /**
+   * Builds the SDK client from the options this class worked out (key, base URL, headers, no SDK
+   * retries, timeout, logger, fetch). Override to build another client of the SDK, e.g. its
+   * `AzureOpenAI` (api-version query, deployment paths, `api-key` header).
+   */
+  protected createClient(options: ChatCompletionsClientOptions): OpenAI {
+    return new OpenAI(options);
   }
 
   /** A non-streaming Chat Completions call. */
@@ -176,7 +200,7 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
             ...encoding.params,
             ...encoding.extraBody,
             stream: true as const,
-            stream_options: { include_usage: true },
+            ...(encoding.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
           },
           { signal },
         );
@@ -213,14 +237,16 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
   #sdk(): OpenAI {
     if (this.#client) return this.#client;
     const apiKey = this.#apiKey();
-    if (!apiKey) {
+    const keyless = !apiKey && this.#provider.apiKey === 'optional';
+    if (!apiKey && !keyless) {
       throw new AuthError(
         `${this.name}: no API key (set api_key in the config or ${this.#provider.apiKeyEnv})`,
         { provider: this.name },
       );
     }
-    this.#client = new OpenAI({
-      apiKey,
+    this.#client = this.createClient({
+      // the SDK insists on a key; a keyless server gets none: the header is removed below
+      apiKey: apiKey ?? 'no-key',
       baseURL:
         this.config.base_url ??
         process.env[this.#provider.baseUrlEnv] ??
@@ -229,7 +255,11 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
       project: this.#provider.project ?? null,
       maxRetries: 0,
       timeout: this.config.timeout_seconds * 1000,
-      defaultHeaders: { ...this.#provider.defaultHeaders, ...this.config.extra_headers },
+      defaultHeaders: {
+        ...this.#provider.defaultHeaders,
+        ...this.config.extra_headers,
+        ...(keyless ? { authorization: null } : {}),
+      },
       // The SDK's own warnings go to the adapter's logger (redacted), never to the console.
       logger: sdkLogger(this.logger, this.name, () => this.#secrets()),
       logLevel: 'warn',

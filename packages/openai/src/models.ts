@@ -166,3 +166,22 @@ export function temperatureRefusal(
         : `${wireName} accepts temperature only with reasoning_effort "none" (effective: "${effort}")`;
   }
 }
+
+/** How much reasoning summary the Responses API returns (`reasoning.summary`). */
+export type OpenAIReasoningSummary = 'auto' | 'concise' | 'detailed';
+
+/**
+ * What the adapter knows about a model when it is called through the Responses API (decision
+ * 0126): the same table, except that
+ * - models that reason declare `supports_thinking`: their reasoning comes back as items the
+ *   adapter maps to thinking blocks and replays, encrypted, to the same model;
+ * - stop sequences are always emulated: the Responses API has no `stop` parameter.
+ */
+export function openAIResponsesModelInfo(wireName: string): OpenAIModelInfo {
+  const info = openAIModelInfo(wireName);
+  return {
+    ...info,
+    stopSequences: 'emulated',
+    capabilities: { ...info.capabilities, supports_thinking: info.reasoning },
+  };
+}

@@ -1,3 +1,4 @@
+export * from '../responses/codec.js';
 export * from './errors.js';
 export * from './request.js';
 export * from './response.js';

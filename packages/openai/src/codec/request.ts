@@ -14,6 +14,7 @@ import {
   silentLogger,
   type ThinkingBlock,
   type ToolIdMap,
+  type ToolIdRules,
   type ToolResultBlock,
 } from '@yourtool/core';
 import type OpenAI from 'openai';
@@ -67,6 +68,11 @@ export interface OpenAIChatEncodeOptions {
   encodeReasoning?: (blocks: ReasoningBlock[], message: Message) => Record<string, unknown>;
   /** Whether a structured-output schema is sent with `strict: true` when it qualifies. Default true. */
   strictStructuredOutput?: boolean;
+  /**
+   * The rules tool call ids must satisfy on the wire (Mistral: nine letters and digits). Default
+   * core's `OPENAI_TOOL_ID_RULES` (at most 40 characters of `[a-zA-Z0-9_-]`).
+   */
+  toolIdRules?: ToolIdRules;
 }
 
 /** The wire parameters for a request, and what was changed to make them valid. */
@@ -108,10 +114,16 @@ export interface OpenAIMessageEncodeContext {
   encodeReasoning: OpenAIChatEncodeOptions['encodeReasoning'];
   /** Collects the blocks dropped while encoding. */
   dropped: DroppedBlock[];
+  /** See {@link OpenAIChatEncodeOptions.toolIdRules}. Default `OPENAI_TOOL_ID_RULES`. */
+  toolIdRules?: ToolIdRules;
 }
 
 const providerToolId = (context: OpenAIMessageEncodeContext, canonicalId: string) =>
-  context.toolIdMap.toProviderId(context.provider, canonicalId, OPENAI_TOOL_ID_RULES);
+  context.toolIdMap.toProviderId(
+    context.provider,
+    canonicalId,
+    context.toolIdRules ?? OPENAI_TOOL_ID_RULES,
+  );
 
 function encodeUser(message: Message): OpenAI.ChatCompletionUserMessageParam {
   const parts: OpenAI.ChatCompletionContentPart[] = [];
@@ -278,8 +290,8 @@ function schemaName(schema: Record<string, unknown>): string {
  * Encodes a canonical request as Chat Completions parameters (without `stream`): history
  * normalized by core's `prepareHistory` (system text hoisted and joined, nothing empty, thinking
  * dropped with a WARN unless the provider can carry it, unanswered tool uses repaired), tool ids
- * mapped through the session's `ToolIdMap` (at most 40 characters), tool definitions, the
- * output limit, stop sequences (or their emulation), temperature (or a WARN), and
+ * mapped through the session's `ToolIdMap` (at most 40 characters, or `toolIdRules`), tool
+ * definitions, the output limit, stop sequences (or their emulation), temperature (or a WARN), and
  * `response_format: json_schema` for `output_schema`.
  */
 export function toOpenAIChatParams(
@@ -306,6 +318,7 @@ export function toOpenAIChatParams(
     logger,
     encodeReasoning: options.encodeReasoning,
     dropped: prepared.dropped,
+    ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
   };
   const messages = encodeOpenAIMessages(prepared.system, prepared.messages, context);
 
