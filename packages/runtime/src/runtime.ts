@@ -40,6 +40,17 @@ export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; 
     openai: { package: '@yourtool/openai', export: 'OpenAIAdapter' },
     openrouter: { package: '@yourtool/openrouter', export: 'OpenRouterAdapter' },
     ollama: { package: '@yourtool/ollama', export: 'OllamaAdapter' },
+    // Chat Completions servers: the generic adapter (models `openai-compatible:<name>`) and
+    // presets, one type per provider key so models read `azure:...`, `groq:...`, `vllm:...`
+    'openai-compatible': {
+      package: '@yourtool/openai-compatible',
+      export: 'OpenAICompatibleAdapter',
+    },
+    azure: { package: '@yourtool/openai-compatible', export: 'AzureOpenAIAdapter' },
+    deepseek: { package: '@yourtool/openai-compatible', export: 'DeepSeekAdapter' },
+    groq: { package: '@yourtool/openai-compatible', export: 'GroqAdapter' },
+    mistral: { package: '@yourtool/openai-compatible', export: 'MistralAdapter' },
+    vllm: { package: '@yourtool/openai-compatible', export: 'VllmAdapter' },
   };
 
 /** `createRuntime` could not be set up: a missing adapter or store package, or a bad option. */
@@ -85,8 +96,9 @@ export interface RuntimeOptions {
   /** Where `api_key_env`, `base_url_env` and `${NAME}` are read. Default `process.env`. */
   env?: Env;
   /**
-   * Adapter factories by `type`, for adapters other than the four known ones (or to replace
-   * one). The known types are loaded from their packages when a model uses them.
+   * Adapter factories by `type`, for adapters other than the known ones
+   * ({@link KNOWN_ADAPTER_PACKAGES}), or to replace one. The known types are loaded from their
+   * packages when a model uses them.
    */
   factories?: Record<string, AdapterFactory>;
   /** Backoff of every adapter's retries (tests make it short). */

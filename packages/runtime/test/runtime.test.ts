@@ -161,14 +161,14 @@ describe('createRuntime', () => {
     const unknownType = await createRuntime({
       models: `
 adapters:
-  mistral: { type: mistral, api_key: k }
+  cohere: { type: cohere, api_key: k }
 models:
-  mistral:mistral-large: { adapter: mistral, wire_name: mistral-large-latest }
+  cohere:command-r: { adapter: cohere, wire_name: command-r }
 `,
     }).catch((e: unknown) => e);
     expect(unknownType).toBeInstanceOf(RuntimeSetupError);
     expect((unknownType as RuntimeSetupError).code).toBe('unknown_adapter_type');
-    expect((unknownType as Error).message).toMatch(/"mistral".*factories/);
+    expect((unknownType as Error).message).toMatch(/"cohere".*factories/);
     const badRouting = await createRuntime({
       models: MODELS,
       routing: 'global_default: gtp5',

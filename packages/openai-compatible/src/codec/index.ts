@@ -1,0 +1,3 @@
+export * from './reasoning.js';
+export * from './request.js';
+export * from './response.js';

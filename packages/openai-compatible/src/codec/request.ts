@@ -1,0 +1,89 @@
+import type { AdapterCapabilities, CanonicalRequest, Logger, ToolIdRules } from '@yourtool/core';
+import { silentLogger, type ToolIdMap } from '@yourtool/core';
+import { type OpenAIChatEncoding, toOpenAIChatParams } from '@yourtool/openai/codec';
+import type { MaxTokensField, ReasoningField } from '../options.js';
+import { encodeReasoningField, keepReplayableThinking, reasoningWriteField } from './reasoning.js';
+
+/** What the compatible request codec needs besides the request. */
+export interface ToCompatibleOptions {
+  /** Provider key (tool id map, log entries). */
+  provider: string;
+  /** The model name the adapter resolved (before any Azure deployment mapping). */
+  wireName: string;
+  /** What goes in the body's `model` (an Azure deployment name; default `wireName`). */
+  bodyModel?: string;
+  capabilities: AdapterCapabilities;
+  toolIdMap: ToolIdMap;
+  logger?: Logger;
+  maxTokensField: MaxTokensField;
+  /** Tool call id rules (default OpenAI's). */
+  toolIdRules?: ToolIdRules;
+  stopSequences?: 'sent' | 'emulated';
+  /** Why `temperature` must be left out, or `null` to send it. */
+  temperatureRefusal?: string | null;
+  reasoningField: ReasoningField;
+  /** Whether the same model's unsigned thinking goes back in the reasoning field. */
+  reasoningReplay: boolean;
+  /** Top-level request fields the server refuses (left out with a WARN). */
+  unsupportedParameters?: readonly string[];
+  /** Fields merged into the body. */
+  extraBody?: Record<string, unknown>;
+}
+
+/** The encoding, plus the body fields the SDK types do not know and the usage request. */
+export interface CompatibleRequestEncoding extends OpenAIChatEncoding {
+  extraBody: Record<string, unknown>;
+}
+
+/**
+ * Encodes a canonical request for an OpenAI-compatible server with the `@yourtool/openai`
+ * codec and the deployment's quirks: the output limit under `max_tokens` or
+ * `max_completion_tokens`; tool call ids satisfying the server's rules (derived, paired and
+ * stable through the session's map); thinking dropped with a WARN unless the deployment replays
+ * reasoning, and then only the same model's unsigned thinking, in its reasoning field; `stop`
+ * emulated or `temperature` left out where the server refuses them; refused fields left out
+ * with a WARN (`parameter_dropped`); `extra_body` merged.
+ */
+export function toCompatibleParams(
+  request: CanonicalRequest,
+  options: ToCompatibleOptions,
+): CompatibleRequestEncoding {
+  const logger = options.logger ?? silentLogger;
+  const unsupported = new Set(options.unsupportedParameters ?? []);
+  const writeField = options.reasoningReplay ? reasoningWriteField(options.reasoningField) : null;
+  const replays = writeField !== null && options.capabilities.supports_thinking;
+  const temperatureRefusal =
+    options.temperatureRefusal ??
+    (unsupported.has('temperature') ? 'the server does not accept it' : null);
+  const encoding = toOpenAIChatParams(request, {
+    provider: options.provider,
+    wireName: options.wireName,
+    capabilities: options.capabilities,
+    toolIdMap: options.toolIdMap,
+    logger,
+    maxTokensParam: options.maxTokensField,
+    temperatureRefusal,
+    stopSequences: unsupported.has('stop') ? 'emulated' : (options.stopSequences ?? 'sent'),
+    keepThinking: replays
+      ? (block, message) => keepReplayableThinking(block, message, request.model)
+      : () => false,
+    ...(replays && writeField ? { encodeReasoning: encodeReasoningField(writeField) } : {}),
+    ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
+  });
+  const params = encoding.params as unknown as Record<string, unknown>;
+  if (options.bodyModel) params.model = options.bodyModel;
+  for (const name of unsupported) {
+    if (name === 'temperature' || name === 'stop' || !(name in params)) continue;
+    delete params[name];
+    logger.warn(
+      {
+        event: 'parameter_dropped',
+        adapter: options.provider,
+        request_id: request.request_id,
+        parameter: name,
+      },
+      `${name} was not sent: the server does not accept it`,
+    );
+  }
+  return { ...encoding, extraBody: { ...options.extraBody } };
+}

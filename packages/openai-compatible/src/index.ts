@@ -1,0 +1,21 @@
+/**
+ * @yourtool/openai-compatible: one configured adapter for every server that speaks OpenAI Chat
+ * Completions, with presets for Groq, Mistral, vLLM, Azure OpenAI and DeepSeek.
+ *
+ * @packageDocumentation
+ */
+export {
+  AzureOpenAIAdapter,
+  DeepSeekAdapter,
+  GroqAdapter,
+  MistralAdapter,
+  OpenAICompatibleAdapter,
+  type OpenAICompatibleConfig,
+  type OpenAICompatibleRuntimeOptions,
+  VllmAdapter,
+} from './adapter.js';
+export * from './codec/index.js';
+export * from './models.js';
+export * from './options.js';
+export * from './presets.js';
+export { OPENAI_COMPATIBLE, resolveQuirks, toolIdRulesFromConfig } from './resolve.js';
