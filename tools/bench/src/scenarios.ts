@@ -5,6 +5,7 @@ import { STORE_OPS, type StoreDb, storeScenario } from './store/bench.js';
 import { streamingScenario } from './streaming/bench.js';
 import { googleStreamingScenario } from './streaming/google.js';
 import { STREAM_PROVIDERS } from './streaming/wire.js';
+import { TURN_SIZES, turnScenario } from './turn/bench.js';
 
 /** A benchmark scenario: one process runs it. */
 export interface Scenario {
@@ -76,4 +77,14 @@ export const SCENARIOS: Scenario[] = [
     memoryReps: 3,
     run: routerScenario,
   },
+  ...TURN_SIZES.map(
+    (size): Scenario => ({
+      id: `turn/${size}`,
+      mode: 'interleaved',
+      reps: 9,
+      warmup: 3,
+      memoryReps: 3,
+      run: (options) => turnScenario(size, options),
+    }),
+  ),
 ];

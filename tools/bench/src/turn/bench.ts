@@ -1,0 +1,239 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { AnthropicAdapter } from '@yourtool/anthropic';
+import { createMessage, type Message } from '@yourtool/core';
+import { defaultPriceTable } from '@yourtool/pricing';
+import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
+import { SessionManager } from '@yourtool/session';
+import { openStore } from '@yourtool/store';
+import {
+  check,
+  interleave,
+  peakRss,
+  type RunOptions,
+  type ScenarioResult,
+} from '../lib/harness.js';
+import { prng, words } from '../lib/session.js';
+import type { TurnServerCommand, TurnServerReply } from './server.js';
+
+/** The session sizes measured: `turn/<N>`. */
+export const TURN_SIZES = [100, 1_000, 5_000] as const;
+
+const MODEL = 'anthropic:claude-sonnet-4-6';
+const PROMPT = 'Reply with one word.';
+
+/** Starts the one-word server process; returns its URL and its IPC commands. */
+async function startServer() {
+  const child = fork(new URL('./server.ts', import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const replies: Array<(reply: TurnServerReply) => void> = [];
+  child.on('message', (reply: TurnServerReply) => replies.shift()?.(reply));
+  const ask = (command: TurnServerCommand) => {
+    const reply = new Promise<TurnServerReply>((resolve) => replies.push(resolve));
+    child.send(command);
+    return reply;
+  };
+  const ready = await new Promise<TurnServerReply>((resolve) => replies.push(resolve));
+  if (!('ready' in ready)) throw new Error('the turn server did not start');
+  return {
+    url: ready.ready,
+    enqueue: () => ask({ enqueue: true }),
+    lastBody: async () => {
+      const reply = await ask({ lastBody: true });
+      if (!('body' in reply)) throw new Error('unexpected reply from the turn server');
+      return reply;
+    },
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ close: true } satisfies TurnServerCommand);
+      await exited;
+    },
+  };
+}
+
+/** `count` text messages of about 400 characters, user and assistant alternating. */
+function textHistory(sessionId: string, count: number): Message[] {
+  const random = prng(7);
+  const out: Message[] = [];
+  const start = Date.now() - count * 1000;
+  for (let i = 0; i < count; i++) {
+    let text = '';
+    while (text.length < 400) text += `${words(random, 8)}. `;
+    const assistant = i % 2 === 1;
+    out.push(
+      createMessage({
+        session_id: sessionId,
+        role: assistant ? 'assistant' : 'user',
+        content: [{ type: 'text', text: text.slice(0, 400) }],
+        created_at: new Date(start + i * 1000).toISOString().replace('Z', '000Z'),
+        metadata: assistant
+          ? {
+              status: 'complete',
+              model: MODEL,
+              provider: 'anthropic',
+              routing: {
+                mode: 'default',
+                chosen_model: MODEL,
+                reason: 'global default',
+                rule_name: null,
+                confidence: null,
+                alternatives_considered: [],
+              },
+              usage: {
+                input_tokens: 1000 + i,
+                output_tokens: 100,
+                cached_input_tokens: 0,
+                cache_creation_input_tokens: 0,
+                cost_usd: '0.0045',
+                pricing_version: 'bench',
+                latency_ms: 800,
+              },
+            }
+          : { status: 'complete' },
+      }),
+    );
+  }
+  return out;
+}
+
+/**
+ * `turn/<N>`: one `SessionManager.sendAndWait` turn on a stored SQLite session of N text
+ * messages (a manager that has already run a turn of this session, as in a chat), against the
+ * raw Anthropic SDK streaming the very same request body our adapter sent for that turn.
+ */
+export async function turnScenario(size: number, options: RunOptions): Promise<ScenarioResult> {
+  const server = await startServer();
+  const dir = mkdtempSync(join(tmpdir(), 'yourtool-turn-'));
+  try {
+    const store = await openStore(`sqlite:${join(dir, 'sessions.db')}`);
+    const session = await store.createSession({ workspace_path: dir });
+    await store.appendMessages(textHistory(session.id, size));
+    const registry = ModelRegistry.fromYaml(
+      `
+adapters:
+  anthropic: { type: anthropic, api_key: bench-key, base_url: ${server.url}, max_retries: 0 }
+models:
+  ${MODEL}: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
+`,
+      { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
+    );
+    const router = new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+    const manager = new SessionManager({ store, router, pricing: defaultPriceTable() });
+    const client = new Anthropic({
+      apiKey: 'bench-key',
+      baseURL: server.url,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
+
+    // the manager's first turn of the session (loads it, prepares the router), untimed
+    await server.enqueue();
+    await manager.sendAndWait(session.id, PROMPT);
+
+    let baselineBody: Anthropic.MessageCreateParamsStreaming | null = null;
+    let oursText = '';
+    let baselineText = '';
+    let oursTurns = 0;
+    let baselineTurns = 0;
+    let bodyMessages = 0;
+    const timings = await interleave(
+      options,
+      {
+        ours: async () => {
+          const result = await manager.sendAndWait(session.id, PROMPT);
+          oursText = result.messages
+            .filter((m) => m.role === 'assistant')
+            .flatMap((m) => m.content)
+            .map((b) => (b.type === 'text' ? b.text : ''))
+            .join('');
+          oursTurns++;
+        },
+        baseline: async () => {
+          if (!baselineBody) throw new Error('no request body captured yet');
+          const stream = await client.messages.create(baselineBody);
+          let text = '';
+          for await (const event of stream) {
+            if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+              text += event.delta.text;
+            }
+          }
+          baselineText = text;
+          baselineTurns++;
+        },
+      },
+      async (variant) => {
+        const last = await server.lastBody();
+        if (last.body !== null) {
+          baselineBody = JSON.parse(last.body) as Anthropic.MessageCreateParamsStreaming;
+          bodyMessages = baselineBody.messages.length;
+        }
+        if (variant === 'baseline') check(baselineBody, 'a body to replay');
+        await server.enqueue();
+      },
+    );
+    const history = await store.loadMessages(session.id);
+    await store.close();
+
+    const checks: string[] = [];
+    if (oursTurns > 0) {
+      check(oursText === 'Done.', `our turn answered "${oursText}"`);
+      check(
+        history.messages.length === size + 2 * (oursTurns + 1),
+        `the session holds ${history.messages.length} messages`,
+      );
+      checks.push(
+        `each of our turns stored its user message and the one-word reply (${history.messages.length} messages at the end)`,
+      );
+    }
+    if (baselineTurns > 0) {
+      check(baselineText === 'Done.', `the raw SDK read "${baselineText}"`);
+      check(bodyMessages >= size, `the replayed body holds ${bodyMessages} messages`);
+      checks.push(`the raw SDK sent the body our adapter sent (${bodyMessages} messages)`);
+    }
+    const perMessage = (ours: number[], baseline: number[]) => {
+      const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+      const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] ?? 0;
+      return ((median(ours) - median(baseline)) * 1000) / size;
+    };
+    const notes =
+      timings.ours.length > 0 && timings.baseline.length > 0
+        ? [
+            `the layer's own share: ${perMessage(
+              timings.ours.map((t) => t.cpuMs),
+              timings.baseline.map((t) => t.cpuMs),
+            ).toFixed(2)} µs CPU per stored message (median ours − median baseline, ÷ ${size})`,
+          ]
+        : [];
+    return {
+      id: `turn/${size}`,
+      group: 'turn',
+      title: `one session turn on a stored SQLite session of ${size.toLocaleString('en')} text messages (one-word reply)`,
+      baseline: 'the raw Anthropic SDK streaming the same request body',
+      measurements: [
+        {
+          metric: 'CPU ms per turn',
+          higherIsBetter: false,
+          ours: timings.ours.map((t) => t.cpuMs),
+          baseline: timings.baseline.map((t) => t.cpuMs),
+        },
+        {
+          metric: 'wall ms per turn',
+          higherIsBetter: false,
+          ours: timings.ours.map((t) => t.wallMs),
+          baseline: timings.baseline.map((t) => t.wallMs),
+        },
+      ],
+      checks,
+      notes,
+      maxRssBytes: peakRss(),
+    };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
