@@ -212,13 +212,10 @@ export function prepareHistory(
     const allowed = ROLE_BLOCKS[message.role];
     // null while every block so far is kept as it is
     let kept: ContentBlock[] | null = null;
-    const skip = (index: number) => {
-      if (kept === null) kept = content.slice(0, index);
-    };
     for (let index = 0; index < content.length; index++) {
       const block = content[index] as ContentBlock;
       if (!allowed.has(block.type)) {
-        skip(index);
+        kept ??= content.slice(0, index);
         drop(
           message,
           block.type,
@@ -261,8 +258,8 @@ export function prepareHistory(
           else drop(message, 'tool_result', index, `${target.model} does not support tools`);
           break;
       }
-      if (!keep) skip(index);
-      else if (kept !== null) (kept as ContentBlock[]).push(block);
+      if (!keep) kept ??= content.slice(0, index);
+      else if (kept !== null) kept.push(block);
     }
     if (message.role === 'tool') continue;
     const finalContent: ContentBlock[] = kept ?? content;

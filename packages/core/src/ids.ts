@@ -10,7 +10,26 @@ export type UlidGenerator = (seedTime?: number) => string;
  * below share one, so ids from one process are monotonic across all its sessions.
  */
 export function createUlidGenerator(): UlidGenerator {
-  return monotonicFactory();
+  return monotonicFactory(pooledRandom);
+}
+
+/** Random bytes drawn from the platform's CSPRNG in blocks, for the ULIDs' random parts. */
+const pool = new Uint8Array(1024);
+let poolAt = pool.length;
+
+/**
+ * A fraction in [0, 1) from the platform's cryptographic generator, a byte at a time from a
+ * pooled block: the `ulid` package's default asks `crypto.getRandomValues` for one byte per
+ * character, which cost about 140 µs per id (16 calls) whenever the millisecond changed.
+ * 256 is a multiple of the 32 characters of the alphabet, so every character stays equally
+ * likely.
+ */
+function pooledRandom(): number {
+  if (poolAt >= pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  return (pool[poolAt++] as number) / 256;
 }
 
 const sharedUlid = createUlidGenerator();

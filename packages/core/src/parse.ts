@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { YourtoolError } from './errors.js';
+import { quickParseMessage } from './fast-parse.js';
 import { type Logger, silentLogger } from './logger.js';
 import { isKnownContentBlockType } from './schemas/content.js';
 import {
@@ -44,6 +45,12 @@ export interface ParseMessageOptions {
    * `reject` throws. New versions only add block types and fields (canonical-format §3.2).
    */
   newerSchemaVersion?: 'tolerate' | 'reject';
+  /**
+   * The object given is yours to give away (e.g. fresh from `JSON.parse`): the message returned
+   * may share its objects instead of copies, which lets a well-formed message skip the schema's
+   * copying (decision 0104). Implied for a string input. Default false.
+   */
+  reuse?: boolean;
 }
 
 /** Formats a zod path as `content[2].source.kind`. */
@@ -219,16 +226,21 @@ export function parseMessage(input: unknown, options: ParseMessageOptions = {}):
     }
   }
 
-  const parsed = MessageSchema.safeParse(cleaned);
-  if (!parsed.success) throw new MessageParseError(issuesFromZod(parsed.error), messageId);
-  unknownBlockFields(value.content, parsed.data.content, 'content', tolerated, false);
+  // A well-formed message read from JSON passes a quick check; anything else, the schema.
+  let data = typeof input === 'string' || options.reuse ? quickParseMessage(cleaned) : null;
+  if (data === null) {
+    const parsed = MessageSchema.safeParse(cleaned);
+    if (!parsed.success) throw new MessageParseError(issuesFromZod(parsed.error), messageId);
+    data = parsed.data;
+    unknownBlockFields(value.content, data.content, 'content', tolerated, false);
+  }
 
   for (const t of tolerated) {
     logger.warn(
       {
         event: 'tolerant_read',
         message_id: messageId,
-        session_id: parsed.data.session_id,
+        session_id: data.session_id,
         path: t.path,
         ...(t.type === undefined ? {} : { block_type: t.type }),
         ...(t.field === undefined ? {} : { field: t.field }),
@@ -236,7 +248,7 @@ export function parseMessage(input: unknown, options: ParseMessageOptions = {}):
       `message ${messageId}: ${t.reason} at ${t.path}`,
     );
   }
-  return parsed.data;
+  return data;
 }
 
 /**

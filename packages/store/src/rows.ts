@@ -58,7 +58,7 @@ export function rowToMessage(row: MessagesTable, logger: Logger): Message {
     schema_version: Number(row.schema_version),
   };
   try {
-    return parseMessage(candidate, { logger });
+    return parseMessage(candidate, { logger, reuse: true });
   } catch (error) {
     if (error instanceof MessageParseError) {
       const detail = error.issues.map((i) => `${i.path}: ${i.message}`).join('; ');

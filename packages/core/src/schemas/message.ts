@@ -27,13 +27,14 @@ export const DecimalStringSchema = z.union([
     .transform((n) => n.toString()),
 ]);
 
+/** The pattern of {@link TimestampSchema}. */
+export const TIMESTAMP_PATTERN =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
 /** ISO-8601 UTC timestamp, up to nanosecond digits (canonical messages use microseconds). */
 export const TimestampSchema = z
   .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
-    'must be an ISO-8601 timestamp such as "2026-05-08T12:00:00.123456Z"',
-  );
+  .regex(TIMESTAMP_PATTERN, 'must be an ISO-8601 timestamp such as "2026-05-08T12:00:00.123456Z"');
 
 /**
  * Tokens and cost of one assistant message. `cost_usd` is computed locally from a price table
