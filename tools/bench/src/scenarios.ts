@@ -81,8 +81,9 @@ export const SCENARIOS: Scenario[] = [
     (size): Scenario => ({
       id: `turn/${size}`,
       mode: 'interleaved',
-      reps: 9,
-      warmup: 3,
+      // a turn's CPU time swings with where the GC lands: more pairs than the other scenarios
+      reps: 15,
+      warmup: 4,
       memoryReps: 3,
       run: (options) => turnScenario(size, options),
     }),
