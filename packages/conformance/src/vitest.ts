@@ -8,6 +8,7 @@ import {
   createAdapterError,
   createMemoryLogger,
   createMessage,
+  deriveProviderToolId,
   type ErrorClass,
   isCancelledError,
   type MemoryLogger,
@@ -618,10 +619,14 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
           input: { path: 'NOTES.md' },
         },
       ]);
+      // an id this provider could have issued: the suite's own, or one shaped by its rules
+      const seeded = conformsToToolIdRules('seed_call_01', options.toolIdRules)
+        ? 'seed_call_01'
+        : deriveProviderToolId('seed_call_01', options.toolIdRules);
       toolIdMap.set({
         canonical_id: 'tu_01JZ0000000000000000000001',
         provider,
-        provider_id: 'seed_call_01',
+        provider_id: seeded,
       });
       const res = await s.adapter.complete(
         request({
@@ -649,8 +654,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         expect(
           wire.toolCalls(sent).map((c) => c.id),
           "a call from this provider goes back under the provider's own id",
-        ).toEqual(['seed_call_01']);
-        expect(results[0]?.id, 'the result answers that id').toBe('seed_call_01');
+        ).toEqual([seeded]);
+        expect(results[0]?.id, 'the result answers that id').toBe(seeded);
       }
     });
 

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
-import { issuesFromZod, type ParseIssue } from './parse.js';
+import { formatPath, issuesFromZod, type ParseIssue } from './parse.js';
 import type { AttemptEvent } from './retry.js';
 import {
   type AdapterCapabilities,
@@ -10,7 +10,7 @@ import {
   CanonicalRequestSchema,
   type CanonicalResponse,
 } from './schemas/adapter.js';
-import { type Message, MessageSchema } from './schemas/message.js';
+import type { Message } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { ToolDefinition } from './schemas/tool.js';
 import { isSealedMessage } from './sealed.js';
@@ -154,8 +154,10 @@ export class InflightCalls {
   }
 }
 
-/** The request schema without its messages, which {@link normalizeRequest} checks one by one. */
+/** The request schema without its messages, for requests that carry sealed messages. */
 const RequestShellSchema = CanonicalRequestSchema.omit({ messages: true });
+/** The messages of a request. */
+const MessageListSchema = CanonicalRequestSchema.shape.messages;
 
 /**
  * Validates a canonical request written by a caller and fills its defaults. Throws
@@ -167,27 +169,9 @@ const RequestShellSchema = CanonicalRequestSchema.omit({ messages: true });
  * (decision 0102).
  */
 export function normalizeRequest(request: CanonicalRequestInput): CanonicalRequest {
-  const issues: ParseIssue[] = [];
-  const shell = RequestShellSchema.safeParse(request);
-  if (!shell.success) issues.push(...issuesFromZod(shell.error));
   const input: unknown = (request as { messages?: unknown } | null | undefined)?.messages;
-  const messages: Message[] = [];
-  if (!Array.isArray(input)) {
-    const wrong = CanonicalRequestSchema.shape.messages.safeParse(input);
-    if (!wrong.success) issues.push(...issuesFromZod(wrong.error, 'messages'));
-  } else {
-    for (let i = 0; i < input.length; i++) {
-      const candidate: unknown = input[i];
-      if (isSealedMessage(candidate)) {
-        messages.push(candidate);
-        continue;
-      }
-      const parsed = MessageSchema.safeParse(candidate);
-      if (parsed.success) messages.push(parsed.data);
-      else issues.push(...issuesFromZod(parsed.error, `messages[${i}]`));
-    }
-  }
-  if (issues.length > 0 || !shell.success) {
+  const sealed = Array.isArray(input) ? input.filter(isSealedMessage).length : 0;
+  const fail = (issues: ParseIssue[]): never => {
     throw new InvalidRequestError(
       `invalid canonical request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
       {
@@ -195,8 +179,45 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
         retryable: false,
       },
     );
+  };
+  let normalized: CanonicalRequest;
+  if (sealed === 0) {
+    // nothing sealed: one pass of the whole schema (cheaper than a call per message)
+    const parsed = CanonicalRequestSchema.safeParse(request);
+    if (!parsed.success) return fail(issuesFromZod(parsed.error));
+    normalized = parsed.data;
+  } else {
+    // the sealed messages are taken as they are; the others checked in one pass, their
+    // issues named by their place in the request
+    const list = input as unknown[];
+    const issues: ParseIssue[] = [];
+    const shell = RequestShellSchema.safeParse(request);
+    if (!shell.success) issues.push(...issuesFromZod(shell.error));
+    const places: number[] = [];
+    const unsealed: unknown[] = [];
+    list.forEach((candidate, i) => {
+      if (!isSealedMessage(candidate)) {
+        places.push(i);
+        unsealed.push(candidate);
+      }
+    });
+    const checked = MessageListSchema.safeParse(unsealed);
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const [at, ...rest] = issue.path;
+        issues.push({
+          path: formatPath(rest, `messages[${places[at as number] ?? '?'}]`),
+          message: issue.message,
+        });
+      }
+    }
+    if (!shell.success || !checked.success) return fail(issues);
+    const messages = list.slice() as Message[];
+    places.forEach((place, j) => {
+      messages[place] = checked.data[j] as Message;
+    });
+    normalized = { ...shell.data, messages };
   }
-  const normalized: CanonicalRequest = { ...shell.data, messages };
   try {
     parseModelId(normalized.model);
   } catch (error) {

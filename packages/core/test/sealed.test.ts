@@ -56,10 +56,22 @@ describe('sealed messages (decision 0102)', () => {
     expect(() => normalizeRequest(request([sealed, bad]))).toThrow(
       /messages\[1\]\.content\[0\]\.text/,
     );
-    // request fields and messages are reported together
-    expect(() => normalizeRequest({ ...request([bad]), max_output_tokens: 0 } as never)).toThrow(
-      /max_output_tokens.*messages\[0\]\.content\[0\]\.text/,
-    );
+    // request fields and messages are reported together, with or without sealed messages
+    for (const messages of [[bad], [sealed, bad]]) {
+      const error = (() => {
+        try {
+          normalizeRequest({ ...request(messages), max_output_tokens: 0 } as never);
+        } catch (e) {
+          return e as Error;
+        }
+        return null;
+      })();
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error?.message).toMatch(/max_output_tokens: /);
+      expect(error?.message).toMatch(
+        new RegExp(`messages\\[${messages.length - 1}\\]\\.content\\[0\\]\\.text`),
+      );
+    }
     expect(() => normalizeRequest({ ...request([]), messages: 'no' } as never)).toThrow(
       /invalid canonical request: messages: /,
     );

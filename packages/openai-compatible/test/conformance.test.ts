@@ -43,10 +43,6 @@ describeAdapterConformance({
   skip: {
     'usage-cached': 'Mistral reports no cached input tokens',
     'usage-cached-stream': 'Mistral reports no cached input tokens',
-    // The suite seeds the map with "seed_call_01", an id Mistral could never have issued (not
-    // nine letters and digits), so it is re-derived; test/replay.test.ts checks that an id
-    // Mistral did issue goes back unchanged.
-    'tool-result-error': 'the seeded provider id "seed_call_01" breaks Mistral\'s id rules',
   },
   live: {
     env: 'MISTRAL_API_KEY',

@@ -311,7 +311,7 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
 }
 
 /** The SDK's `logger` option: each line to `logger` as `sdk_log`, secrets redacted. */
-function sdkLogger(
+export function sdkLogger(
   logger: Logger,
   adapter: string,
   secrets: () => ReadonlyArray<string | undefined>,

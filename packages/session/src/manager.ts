@@ -144,6 +144,12 @@ export interface SessionManagerOptions {
    * and the turn is routed again. Without it such a turn fails with the router's `NoRouteError`.
    */
   compaction?: CompactionHook;
+  /**
+   * How many sessions' histories the manager keeps between turns (decision 0103), the least
+   * recently used dropped first; a dropped session is loaded from the store on its next turn.
+   * Default 64; 0 keeps none (every turn loads its session, as a stateless server would).
+   */
+  keptSessions?: number;
   logger?: Logger;
 }
 
@@ -283,6 +289,9 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | ty
 /** The stored result of a tool the cancelled turn did not run (decision 0067). */
 const notRunText = (tool: string) =>
   `The turn was cancelled before ${tool} ran, so it was not run.`;
+
+/** Sessions whose histories a manager keeps between turns unless told otherwise (decision 0103). */
+const DEFAULT_KEPT_SESSIONS = 64;
 
 /** How long a turn waits before detecting again the capabilities a prepare could not detect. */
 const PREPARE_RETRY_MS = 60_000;
@@ -1518,6 +1527,9 @@ export class SessionManager {
   ): Promise<{ messages: readonly Message[]; toolIdMap: ToolIdMap; revision: number | null }> {
     const known = this.#histories.get(session.id);
     if (known && session.revision !== undefined && known.revision === session.revision) {
+      // most recently used last: the map's order is the eviction order
+      this.#histories.delete(session.id);
+      this.#histories.set(session.id, known);
       return known;
     }
     this.#histories.delete(session.id);
@@ -1533,13 +1545,18 @@ export class SessionManager {
     const messages = loaded.messages.map((m) => sealMessage(m));
     const revision = session.revision ?? null;
     // a history with unreadable rows is loaded (and warned about) every turn until repaired
-    if (revision !== null && loaded.errors.length === 0) {
+    const keep = this.#options.keptSessions ?? DEFAULT_KEPT_SESSIONS;
+    if (revision !== null && loaded.errors.length === 0 && keep > 0) {
       this.#histories.set(session.id, {
         revision,
         messages,
         toolIdMap,
         stats: sessionStatsOf(messages),
       });
+      for (const oldest of this.#histories.keys()) {
+        if (this.#histories.size <= keep) break;
+        this.#histories.delete(oldest);
+      }
     }
     return { messages, toolIdMap, revision };
   }

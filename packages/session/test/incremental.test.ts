@@ -38,7 +38,7 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
 
-function managerOn(store: SessionStore): SessionManager {
+function managerOn(store: SessionStore, keptSessions?: number): SessionManager {
   const registry = ModelRegistry.fromYaml(
     `
 adapters:
@@ -64,7 +64,13 @@ models:
       run: () => '# Project Foo',
     },
   ]);
-  return new SessionManager({ store, router, pricing: defaultPriceTable(), tools });
+  return new SessionManager({
+    store,
+    router,
+    pricing: defaultPriceTable(),
+    tools,
+    ...(keptSessions !== undefined ? { keptSessions } : {}),
+  });
 }
 
 async function sqliteFile(): Promise<{ path: string; open: () => Promise<SqlSessionStore> }> {
@@ -296,5 +302,40 @@ describe('incremental turns (decision 0103)', () => {
       'user:Note from the future.',
     ]);
     expect(texts(body(2))).toEqual([...stored, 'user:third']);
+  });
+
+  it('keeps at most keptSessions histories, the least recently used dropped first', async () => {
+    const db = await sqliteFile();
+    const store = await db.open();
+    const loads = vi.spyOn(store, 'loadMessages');
+    const manager = managerOn(store, 1);
+    const a = await manager.createSession({ workspace_path: '/a' });
+    const b = await manager.createSession({ workspace_path: '/b' });
+    const turn = async (id: string, text: string) => {
+      server.enqueue(...fixture('text-stream'));
+      await manager.sendAndWait(id, text);
+    };
+    await turn(a.id, 'a1');
+    await turn(a.id, 'a2'); // kept
+    expect(loads).toHaveBeenCalledTimes(1);
+    await turn(b.id, 'b1'); // b loaded, a dropped
+    await turn(a.id, 'a3'); // a loaded again, b dropped
+    await turn(b.id, 'b2'); // b loaded again
+    expect(loads).toHaveBeenCalledTimes(4);
+    expect(texts(body(3)).filter((t) => t.startsWith('user:'))).toEqual([
+      'user:a1',
+      'user:a2',
+      'user:a3',
+    ]);
+
+    const none = managerOn(store, 0);
+    loads.mockClear();
+    await (async () => {
+      server.enqueue(...fixture('text-stream'));
+      await none.sendAndWait(a.id, 'a4');
+      server.enqueue(...fixture('text-stream'));
+      await none.sendAndWait(a.id, 'a5');
+    })();
+    expect(loads).toHaveBeenCalledTimes(2);
   });
 });

@@ -280,7 +280,8 @@ export function isStrictCompatibleSchema(schema: unknown): boolean {
   return true;
 }
 
-function schemaName(schema: Record<string, unknown>): string {
+/** The `name` a JSON-schema output format carries: the schema's title, cleaned, else `response`. */
+export function schemaName(schema: Record<string, unknown>): string {
   const title = typeof schema.title === 'string' ? schema.title : '';
   const cleaned = title.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
   return cleaned === '' ? 'response' : cleaned;

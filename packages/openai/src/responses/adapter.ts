@@ -13,8 +13,6 @@ import {
   estimateBlockTokens,
   estimateRequestTokens,
   type Logger,
-  redactError,
-  redactSecrets,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
@@ -22,6 +20,7 @@ import {
   ToolIdMap,
 } from '@yourtool/core';
 import OpenAI from 'openai';
+import { sdkLogger } from '../chat-adapter.js';
 import { toOpenAIAdapterError } from '../codec/errors.js';
 import { OPENAI } from '../codec/request.js';
 import {
@@ -240,7 +239,7 @@ export class OpenAIResponsesAdapter extends AdapterBase {
       timeout: this.config.timeout_seconds * 1000,
       defaultHeaders: { ...this.config.extra_headers },
       // The SDK's own warnings go to the adapter's logger (redacted), never to the console.
-      logger: sdkLogger(this.logger, () => this.#secrets()),
+      logger: sdkLogger(this.logger, OPENAI, () => this.#secrets()),
       logLevel: 'warn',
       ...(this.runtime.fetch ? { fetch: this.runtime.fetch } : {}),
     });
@@ -287,22 +286,4 @@ function wireParams(
   params: OpenAIResponsesParams,
 ): Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'> {
   return params as unknown as Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
-}
-
-/** The SDK's `logger` option: each line to `logger` as `sdk_log`, secrets redacted. */
-function sdkLogger(logger: Logger, secrets: () => ReadonlyArray<string | undefined>) {
-  const write =
-    (level: 'error' | 'warn' | 'info' | 'debug') =>
-    (message: string, ...details: unknown[]): void => {
-      const list = secrets();
-      const entry: Record<string, unknown> = {
-        event: 'sdk_log',
-        adapter: OPENAI,
-        sdk_level: level,
-        ...(details.length > 0 ? { details: details.map((d) => redactError(d, list)) } : {}),
-      };
-      const text = redactSecrets(String(message), list);
-      (level === 'warn' ? logger.warn : (logger[level] ?? logger.warn)).call(logger, entry, text);
-    };
-  return { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') };
 }

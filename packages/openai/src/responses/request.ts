@@ -19,6 +19,7 @@ import {
   OPENAI,
   OPENAI_EMPTY_TOOL_RESULT_TEXT,
   OPENAI_TOOL_ERROR_PREFIX,
+  schemaName,
 } from '../codec/request.js';
 import type { OpenAIReasoningSummary } from '../models.js';
 
@@ -329,12 +330,6 @@ export function encodeResponsesInput(
     }
   }
   return input;
-}
-
-function schemaName(schema: Record<string, unknown>): string {
-  const title = typeof schema.title === 'string' ? schema.title : '';
-  const cleaned = title.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
-  return cleaned === '' ? 'response' : cleaned;
 }
 
 /**

@@ -159,8 +159,15 @@ function inputs(): RouteInput[] {
     { ...base, messages: plain, workspace_path: '/repo/local/service' },
     { ...base, messages: withTools, tools: BENCH_TOOLS, output_schema: { type: 'object' } },
     { ...base, messages: withTools, tools: BENCH_TOOLS, sticky: 'openai-fast' },
-    // the override cannot take images: the chain falls through to the vision rule
-    { ...base, messages: withImages, tools: BENCH_TOOLS, override: 'ollama-local' },
+    // the override cannot take images: with fallthrough the chain goes on to the vision rule
+    // (without it an explicit choice is strict and refuses the turn, decision 0091)
+    {
+      ...base,
+      messages: withImages,
+      tools: BENCH_TOOLS,
+      override: 'ollama-local',
+      fallthrough: true,
+    },
   ];
 }
 
