@@ -30,6 +30,10 @@ export const AdapterEntrySchema = z.strictObject({
   idle_timeout_seconds: z.number().positive().optional(),
   max_retries: z.number().int().nonnegative().optional(),
   extra_headers: z.record(z.string(), z.string()).optional(),
+  /**
+   * Adapter-specific options, passed to the adapter as `config.options`. A string `provider`
+   * here is the provider key the entry serves (see {@link providerOf}).
+   */
   options: z.record(z.string(), z.unknown()).optional(),
 });
 /** An adapter entry. */
@@ -100,6 +104,16 @@ export interface RegisteredModel {
   not_configured_reason: string | null;
 }
 
+/**
+ * The provider key an adapter entry serves: its `options.provider` when it names one (a
+ * configurable adapter such as `@yourtool/openai-compatible`'s, serving `together:` models under
+ * `type: openai-compatible`), else its `type`. Model ids of the entry must use that key.
+ */
+export function providerOf(entry: AdapterEntry): string {
+  const declared = entry.options?.provider;
+  return typeof declared === 'string' && declared !== '' ? declared : entry.type;
+}
+
 /** Parses and validates a models.yaml document (text or already-parsed value). */
 export function parseRegistryConfig(input: string | unknown, source = '<inline>'): RegistryConfig {
   const config = parseYamlDocument(RegistryConfigSchema, input, source);
@@ -116,10 +130,14 @@ export function parseRegistryConfig(input: string | unknown, source = '<inline>'
     const adapter = config.adapters[model.adapter];
     if (!adapter) {
       issues.push({ path: `${at}.adapter`, message: `no adapter "${model.adapter}" in adapters` });
-    } else if (provider !== null && provider !== adapter.type) {
+    } else if (provider !== null && provider !== providerOf(adapter)) {
+      const serves =
+        providerOf(adapter) === adapter.type
+          ? `of type "${adapter.type}"`
+          : `serving provider "${providerOf(adapter)}" (options.provider)`;
       issues.push({
         path: `${at}.adapter`,
-        message: `model provider "${provider}" does not match adapter "${model.adapter}" of type "${adapter.type}"`,
+        message: `model provider "${provider}" does not match adapter "${model.adapter}" ${serves}`,
       });
     }
     for (const name of [id, ...model.aliases]) {

@@ -1,8 +1,11 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
+  type AdapterEntry,
   ModelNotConfiguredError,
   ModelRegistry,
+  parseRegistryConfig,
+  providerOf,
   RouterConfigError,
   UnknownModelError,
 } from '../src/index.js';
@@ -81,6 +84,29 @@ describe('ModelRegistry', () => {
     expect(registry.suggest('gpt-5')).toContain('openai:gpt-5');
     expect(registry.suggest('claude-haiku')).toContain('anthropic:claude-haiku-4-5');
     expect(registry.suggest('zzzzzzzz')).toEqual([]);
+  });
+
+  it("an entry's options.provider is the provider key its models use", () => {
+    const config = parseRegistryConfig(`
+adapters:
+  together: { type: openai-compatible, options: { provider: together } }
+  lmstudio: { type: openai-compatible }
+models:
+  together:llama: { adapter: together, wire_name: llama }
+  openai-compatible:qwen: { adapter: lmstudio, wire_name: qwen }
+`);
+    expect(providerOf(config.adapters.together as AdapterEntry)).toBe('together');
+    expect(providerOf(config.adapters.lmstudio as AdapterEntry)).toBe('openai-compatible');
+    expect(() =>
+      parseRegistryConfig(`
+adapters:
+  together: { type: openai-compatible, options: { provider: together } }
+models:
+  openai-compatible:llama: { adapter: together, wire_name: llama }
+`),
+    ).toThrow(
+      'model provider "openai-compatible" does not match adapter "together" serving provider "together" (options.provider)',
+    );
   });
 
   it('reports every invalid entry with its path', () => {

@@ -153,4 +153,46 @@ models:
       await runtime.close();
     }
   });
+
+  it('serves any other service from models.yaml alone: type openai-compatible with options.provider', async () => {
+    const runtime = await createRuntime({
+      models: `
+adapters:
+  together:
+    type: openai-compatible
+    api_key_env: TOGETHER_API_KEY
+    base_url_env: TOGETHER_BASE_URL
+    options: { provider: together }
+models:
+  together:meta-llama/Llama-3.3-70B-Instruct-Turbo: { adapter: together, wire_name: meta-llama/Llama-3.3-70B-Instruct-Turbo, aliases: [llama] }
+`,
+      env: { TOGETHER_API_KEY: 'together-test-0000', TOGETHER_BASE_URL: server.url },
+    });
+    try {
+      const session = await runtime.sessions.createSession({ workspace_path: '/work/foo' });
+      server.enqueue(...textStream());
+      const result = await runtime.sessions.sendAndWait(session.id, 'Say hello.');
+      expect(result.end).toBe('end_turn');
+      expect(result.messages.at(-1)?.metadata).toMatchObject({
+        model: 'together:meta-llama/Llama-3.3-70B-Instruct-Turbo',
+        provider: 'together',
+      });
+      expect(server.requests[0]?.body).toMatchObject({
+        model: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+      });
+    } finally {
+      await runtime.close();
+    }
+    // the entry's provider is options.provider: a model id under the type is refused, named
+    await expect(
+      createRuntime({
+        models: `
+adapters:
+  together: { type: openai-compatible, api_key: k, options: { provider: together } }
+models:
+  openai-compatible:llama: { adapter: together, wire_name: llama }
+`,
+      }),
+    ).rejects.toThrow(/serving provider "together" \(options\.provider\)/);
+  });
 });
