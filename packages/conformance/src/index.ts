@@ -9,4 +9,5 @@ export * from './catalog.js';
 export * from './fixture-writer.js';
 export * from './fixtures.js';
 export type * from './inspector.js';
+export * from './replay.js';
 export * from './server.js';

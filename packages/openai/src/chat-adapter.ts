@@ -170,7 +170,7 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
           provider: this.name,
           content: decoded.content,
           stop_reason: decoded.stop_reason,
-          usage: decoded.usage ?? this.#estimatedUsage(req, decoded.content, logger),
+          usage: decoded.usage ?? estimatedUsage(this.name, req, decoded.content, logger),
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
         };
@@ -192,7 +192,7 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
           logger,
           stopSequencesSent: encoding.stopSequencesSent,
           emulatedStopSequences: encoding.emulatedStopSequences,
-          estimateUsage: (content) => this.#estimateCounts(req, content),
+          estimateUsage: (content) => estimatedCounts(req, content),
           ...this.streamOptions(encoding, context),
         });
         const stream = await this.#sdk().chat.completions.create(
@@ -277,26 +277,6 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
     return { request, wireName: this.checkRequest(request), toolIdMap, logger, options };
   }
 
-  #estimateCounts(
-    request: CanonicalRequest,
-    content: ContentBlock[],
-  ): Omit<TokenUsage, 'estimated'> {
-    return {
-      input_tokens: estimateRequestTokens(request.messages, request.tools, request.system_prompt),
-      output_tokens: content.reduce((sum, block) => sum + estimateBlockTokens(block), 0),
-      cached_input_tokens: 0,
-      cache_creation_input_tokens: 0,
-    };
-  }
-
-  #estimatedUsage(request: CanonicalRequest, content: ContentBlock[], logger: Logger): TokenUsage {
-    logger.warn(
-      { event: 'usage_estimated', adapter: this.name, request_id: request.request_id },
-      'the provider sent no usage; token counts are local estimates',
-    );
-    return { ...this.#estimateCounts(request, content), estimated: true };
-  }
-
   #setup() {
     return this.callSetup(
       (error, request): AdapterError =>
@@ -330,4 +310,31 @@ export function sdkLogger(
       (level === 'warn' ? logger.warn : (logger[level] ?? logger.warn)).call(logger, entry, text);
     };
   return { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') };
+}
+
+/** Local token counts for a call the provider sent no usage for: core's heuristic. */
+export function estimatedCounts(
+  request: CanonicalRequest,
+  content: readonly ContentBlock[],
+): Omit<TokenUsage, 'estimated'> {
+  return {
+    input_tokens: estimateRequestTokens(request.messages, request.tools, request.system_prompt),
+    output_tokens: content.reduce((sum, block) => sum + estimateBlockTokens(block), 0),
+    cached_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+}
+
+/** {@link estimatedCounts} marked `estimated`, with a `usage_estimated` WARN saying so. */
+export function estimatedUsage(
+  provider: string,
+  request: CanonicalRequest,
+  content: readonly ContentBlock[],
+  logger: Logger,
+): TokenUsage {
+  logger.warn(
+    { event: 'usage_estimated', adapter: provider, request_id: request.request_id },
+    'the provider sent no usage; token counts are local estimates',
+  );
+  return { ...estimatedCounts(request, content), estimated: true };
 }

@@ -3,18 +3,15 @@ import { AnthropicAdapter } from '@yourtool/anthropic';
 import {
   type LoopbackServer,
   loadFixtureDirectory,
+  replayKit,
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
 import {
   ANTHROPIC_TOOL_ID_RULES,
-  type CanonicalResponse,
   conformsToToolIdRules,
   createMemoryLogger,
-  createMessage,
   type MemoryLogger,
-  type Message,
-  newRequestId,
   type ProviderAdapter,
   ToolIdMap,
 } from '@yourtool/core';
@@ -156,47 +153,7 @@ function adapters() {
   return { gpt, claude };
 }
 
-const user = (text: string): Message =>
-  createMessage({ session_id: SESSION, role: 'user', content: [{ type: 'text', text }] });
-const reply = (res: CanonicalResponse): Message =>
-  createMessage({
-    session_id: SESSION,
-    role: 'assistant',
-    content: res.content,
-    metadata: {
-      model: res.model,
-      provider: res.provider,
-      ...(res.provider_raw ? { provider_raw: res.provider_raw } : {}),
-    },
-  });
-const resultFor = (res: CanonicalResponse, text: string): Message => {
-  const use = res.content.find((b) => b.type === 'tool_use');
-  if (use?.type !== 'tool_use') throw new Error('the reply holds no tool use');
-  return createMessage({
-    session_id: SESSION,
-    role: 'tool',
-    content: [
-      {
-        type: 'tool_result',
-        tool_use_id: use.id,
-        content: [{ type: 'text', text }],
-        is_error: false,
-      },
-    ],
-    metadata: { parent_tool_use_id: use.id },
-  });
-};
-const call = (
-  adapter: ProviderAdapter,
-  model: string,
-  messages: Message[],
-  toolIdMap: ToolIdMap,
-  providerOptions?: Record<string, Record<string, unknown>>,
-) =>
-  adapter.complete(
-    { request_id: newRequestId(), model, messages, tools: [READ_FILE], max_output_tokens: 4096 },
-    { toolIdMap, ...(providerOptions ? { providerOptions } : {}) },
-  );
+const { user, reply, resultFor, call } = replayKit(SESSION, { tools: [READ_FILE] });
 const lastBody = () => server.requests.at(-1)?.body as Record<string, unknown>;
 const warned = (event: string) => logger.warnings().filter((w) => w.obj.event === event);
 

@@ -76,6 +76,17 @@ export class InvalidSendOptionError extends YourtoolError {
   }
 }
 
+/** Thrown by the {@link SessionManager} constructor for an option it cannot use. */
+export class InvalidManagerOptionError extends YourtoolError {
+  /** The option at fault. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super('invalid_manager_option', message);
+    this.option = option;
+  }
+}
+
 /** Thrown when a session id is not in the store. */
 export class UnknownSessionError extends YourtoolError {
   constructor(sessionId: string) {
@@ -330,7 +341,15 @@ export class SessionManager {
   /** The `router.prepare()` in progress, shared by the turns that wait for it. */
   #preparing: Promise<void> | null = null;
 
+  /** Throws {@link InvalidManagerOptionError} for an option it cannot use (`keptSessions`). */
   constructor(options: SessionManagerOptions) {
+    const kept = options.keptSessions;
+    if (kept !== undefined && !(Number.isSafeInteger(kept) && kept >= 0)) {
+      throw new InvalidManagerOptionError(
+        'keptSessions',
+        `keptSessions must be a whole number of sessions, 0 or more (got ${String(kept)})`,
+      );
+    }
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.#tools = options.tools ?? new ToolRegistry();

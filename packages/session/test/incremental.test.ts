@@ -14,7 +14,7 @@ import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionManager, ToolRegistry } from '../src/index.js';
+import { InvalidManagerOptionError, SessionManager, ToolRegistry } from '../src/index.js';
 import { fixturesOf, requireFixture } from './helpers.js';
 
 /**
@@ -328,6 +328,12 @@ describe('incremental turns (decision 0103)', () => {
       'user:a3',
     ]);
 
+    for (const bad of [-1, 1.5, Number.NaN]) {
+      expect(() => managerOn(store, bad)).toThrow(InvalidManagerOptionError);
+    }
+    expect(() => managerOn(store, -1)).toThrow(
+      'keptSessions must be a whole number of sessions, 0 or more (got -1)',
+    );
     const none = managerOn(store, 0);
     loads.mockClear();
     await (async () => {

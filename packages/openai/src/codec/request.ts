@@ -281,10 +281,52 @@ export function isStrictCompatibleSchema(schema: unknown): boolean {
 }
 
 /** The `name` a JSON-schema output format carries: the schema's title, cleaned, else `response`. */
-export function schemaName(schema: Record<string, unknown>): string {
+function schemaName(schema: Record<string, unknown>): string {
   const title = typeof schema.title === 'string' ? schema.title : '';
   const cleaned = title.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
   return cleaned === '' ? 'response' : cleaned;
+}
+
+/** A JSON-schema output format, as both OpenAI APIs take it (placed differently by each). */
+export interface OpenAIJsonSchemaFormat {
+  name: string;
+  schema: Record<string, unknown>;
+  strict: boolean;
+}
+
+/**
+ * The output format for a request's `output_schema`, shared by Chat Completions and the
+ * Responses API: null when there is none, or when the model takes no structured output (a
+ * `parameter_dropped` WARN); `strict` only when wanted and the schema meets the strict rules
+ * (else a `structured_output_not_strict` WARN: it goes as guidance).
+ */
+export function jsonSchemaFormat(
+  request: Pick<CanonicalRequest, 'output_schema'>,
+  options: {
+    capabilities: AdapterCapabilities;
+    wireName: string;
+    strictStructuredOutput?: boolean;
+  },
+  warn: (event: string, reason: string, extra?: Record<string, unknown>) => void,
+): OpenAIJsonSchemaFormat | null {
+  const schema = request.output_schema;
+  if (!schema) return null;
+  if (!options.capabilities.supports_structured_output) {
+    warn(
+      'parameter_dropped',
+      `${options.wireName} does not support structured output; output_schema was not sent`,
+      { parameter: 'output_schema' },
+    );
+    return null;
+  }
+  const strict = options.strictStructuredOutput !== false && isStrictCompatibleSchema(schema);
+  if (!strict) {
+    warn(
+      'structured_output_not_strict',
+      'output_schema does not meet strict structured-output rules (every object needs additionalProperties: false and all properties required); it is sent with strict: false, as guidance the model may not follow',
+    );
+  }
+  return { name: schemaName(schema), schema, strict };
 }
 
 /**
@@ -369,32 +411,8 @@ export function toOpenAIChatParams(
     params.reasoning_effort = options.reasoningEffort as OpenAI.ReasoningEffort;
   }
 
-  if (request.output_schema) {
-    if (!options.capabilities.supports_structured_output) {
-      warn(
-        'parameter_dropped',
-        `${options.wireName} does not support structured output; output_schema was not sent`,
-        { parameter: 'output_schema' },
-      );
-    } else {
-      const strict =
-        options.strictStructuredOutput !== false && isStrictCompatibleSchema(request.output_schema);
-      if (!strict) {
-        warn(
-          'structured_output_not_strict',
-          'output_schema does not meet strict structured-output rules (every object needs additionalProperties: false and all properties required); it is sent with strict: false, as guidance the model may not follow',
-        );
-      }
-      params.response_format = {
-        type: 'json_schema',
-        json_schema: {
-          name: schemaName(request.output_schema),
-          schema: request.output_schema,
-          strict,
-        },
-      };
-    }
-  }
+  const format = jsonSchemaFormat(request, options, warn);
+  if (format) params.response_format = { type: 'json_schema', json_schema: format };
 
   return {
     params,

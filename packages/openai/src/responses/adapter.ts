@@ -9,18 +9,14 @@ import {
   type CanonicalRequest,
   type CanonicalRequestInput,
   type CanonicalResponse,
-  type ContentBlock,
-  estimateBlockTokens,
-  estimateRequestTokens,
   type Logger,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
-  type TokenUsage,
   ToolIdMap,
 } from '@yourtool/core';
 import OpenAI from 'openai';
-import { sdkLogger } from '../chat-adapter.js';
+import { estimatedCounts, estimatedUsage, sdkLogger } from '../chat-adapter.js';
 import { toOpenAIAdapterError } from '../codec/errors.js';
 import { OPENAI } from '../codec/request.js';
 import {
@@ -133,7 +129,7 @@ export class OpenAIResponsesAdapter extends AdapterBase {
           provider: this.name,
           content: decoded.content,
           stop_reason: decoded.stop_reason,
-          usage: decoded.usage ?? this.#estimatedUsage(req, decoded.content, logger),
+          usage: decoded.usage ?? estimatedUsage(OPENAI, req, decoded.content, logger),
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
         };
@@ -153,7 +149,7 @@ export class OpenAIResponsesAdapter extends AdapterBase {
           logger,
           requestId: req.request_id,
           emulatedStopSequences: encoding.emulatedStopSequences,
-          estimateUsage: (content) => this.#estimateCounts(req, content),
+          estimateUsage: (content) => estimatedCounts(req, content),
           secrets: this.#secrets(),
         });
         return this.#sdk().responses.create(
@@ -244,26 +240,6 @@ export class OpenAIResponsesAdapter extends AdapterBase {
       ...(this.runtime.fetch ? { fetch: this.runtime.fetch } : {}),
     });
     return this.#client;
-  }
-
-  #estimateCounts(
-    request: CanonicalRequest,
-    content: ContentBlock[],
-  ): Omit<TokenUsage, 'estimated'> {
-    return {
-      input_tokens: estimateRequestTokens(request.messages, request.tools, request.system_prompt),
-      output_tokens: content.reduce((sum, block) => sum + estimateBlockTokens(block), 0),
-      cached_input_tokens: 0,
-      cache_creation_input_tokens: 0,
-    };
-  }
-
-  #estimatedUsage(request: CanonicalRequest, content: ContentBlock[], logger: Logger): TokenUsage {
-    logger.warn(
-      { event: 'usage_estimated', adapter: OPENAI, request_id: request.request_id },
-      'the provider sent no usage; token counts are local estimates',
-    );
-    return { ...this.#estimateCounts(request, content), estimated: true };
   }
 
   #setup() {

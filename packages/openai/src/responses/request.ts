@@ -15,11 +15,10 @@ import {
 } from '@yourtool/core';
 import type OpenAI from 'openai';
 import {
-  isStrictCompatibleSchema,
+  jsonSchemaFormat,
   OPENAI,
   OPENAI_EMPTY_TOOL_RESULT_TEXT,
   OPENAI_TOOL_ERROR_PREFIX,
-  schemaName,
 } from '../codec/request.js';
 import type { OpenAIReasoningSummary } from '../models.js';
 
@@ -415,32 +414,8 @@ export function toOpenAIResponsesParams(
     }
   }
 
-  if (request.output_schema) {
-    if (!options.capabilities.supports_structured_output) {
-      warn(
-        'parameter_dropped',
-        `${options.wireName} does not support structured output; output_schema was not sent`,
-        { parameter: 'output_schema' },
-      );
-    } else {
-      const strict =
-        options.strictStructuredOutput !== false && isStrictCompatibleSchema(request.output_schema);
-      if (!strict) {
-        warn(
-          'structured_output_not_strict',
-          'output_schema does not meet strict structured-output rules (every object needs additionalProperties: false and all properties required); it is sent with strict: false, as guidance the model may not follow',
-        );
-      }
-      params.text = {
-        format: {
-          type: 'json_schema',
-          name: schemaName(request.output_schema),
-          schema: request.output_schema,
-          strict,
-        },
-      };
-    }
-  }
+  const format = jsonSchemaFormat(request, options, warn);
+  if (format) params.text = { format: { type: 'json_schema', ...format } };
 
   return {
     params,
