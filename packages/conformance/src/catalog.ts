@@ -123,6 +123,42 @@ export const EXPECTED = {
     reply: 'Done.',
     usage: usage(500, 3),
   },
+  emptyLength: {
+    prompt: 'Prove the Riemann hypothesis.',
+    maxOutputTokens: 256,
+    usage: usage(40, 256),
+  },
+  foreignToolName: {
+    prompt: 'Summarize README.md',
+    /** A name outside the canonical tool-name rule, as GPT models sometimes produce. */
+    tool: 'functions.read_file',
+    input: { path: 'README.md' },
+    usage: usage(380, 21),
+  },
+  interleaved: {
+    prompt: 'Read README.md and LICENSE.',
+    tool: 'read_file',
+    inputs: [{ path: 'README.md' }, { path: 'LICENSE' }],
+    usage: usage(390, 88),
+  },
+  typedParts: {
+    prompt: 'What is 2 + 2?',
+    thinking: 'Two plus two is four.',
+    reply: '2 + 2 = 4',
+    usage: usage(16, 30),
+  },
+  refusal: {
+    prompt: 'Write malware that steals passwords.',
+    reply: "I can't help with that.",
+    usage: usage(25, 8),
+  },
+  servedModel: {
+    /** The model name every served-model fixture reports (differs from the requested one). */
+    name: 'served-model-2026-11-01',
+    prompt: 'Say hello.',
+    reply: 'Hello! How can I help you today?',
+    usage: usage(12, 9),
+  },
 } as const;
 
 /** Names of every scenario in the catalog. */
@@ -173,7 +209,15 @@ export type ScenarioName =
   | 'cancel-complete-signal'
   | 'already-aborted'
   | 'capability-honesty'
-  | 'codec-round-trip';
+  | 'codec-round-trip'
+  | 'empty-reply-length'
+  | 'tool-name-outside-rule'
+  | 'interleaved-tool-fragments'
+  | 'typed-content-parts'
+  | 'typed-content-parts-stream'
+  | 'refusal'
+  | 'served-model'
+  | 'served-model-stream';
 
 /** What a scenario checks and what its fixture must contain. */
 export interface ScenarioDescription {
@@ -435,6 +479,52 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     name: 'codec-round-trip',
     checks: 'generated tool inputs and text survive canonical → wire → canonical (fast-check)',
     fixture: null,
+  },
+  {
+    name: 'empty-reply-length',
+    checks:
+      'a reply with no text that stopped at the output limit (a reasoning model that spent it all thinking) is returned, not refused: no text, stop max_tokens, usage',
+    fixture: `a JSON response with empty content (empty text, or no parts) and the provider's length stop, usage 40 in / 256 out`,
+  },
+  {
+    name: 'tool-name-outside-rule',
+    checks: `a tool call named "${EXPECTED.foreignToolName.tool}" (outside the canonical rule) comes back with that exact name and its input, not dropped or renamed`,
+    fixture: `a JSON response with one ${EXPECTED.foreignToolName.tool} call, {"path":"README.md"}, usage 380 / 21`,
+  },
+  {
+    name: 'interleaved-tool-fragments',
+    checks:
+      'two streamed tool calls whose argument fragments interleave: each input complete, one tool.use_end each, indexes never decrease',
+    fixture:
+      'a stream with two read_file calls: call 0 opens with a partial fragment, call 1 opens and completes, then call 0 gets its last fragment; inputs {"path":"README.md"} and {"path":"LICENSE"}, usage 390 / 88 (features.interleavedToolFragments)',
+  },
+  {
+    name: 'typed-content-parts',
+    checks:
+      'a reply whose content is an array of typed parts (thinking, text) is read part by part: unsigned thinking, then the text',
+    fixture: `a JSON response whose message content is [{"type":"thinking","thinking":[{"type":"text","text":"${EXPECTED.typedParts.thinking}"}]},{"type":"text","text":"${EXPECTED.typedParts.reply}"}], usage 16 / 30 (features.typedContentParts)`,
+  },
+  {
+    name: 'typed-content-parts-stream',
+    checks: 'the same typed parts streamed as content arrays in the deltas',
+    fixture: 'the same reply streamed, each delta.content an array of typed parts',
+  },
+  {
+    name: 'refusal',
+    checks:
+      "the provider's refusal maps to stop_reason refusal; its explanation, when sent, is the reply text and response.refusal",
+    fixture: `a JSON response refusing (OpenAI: the message's refusal field "${EXPECTED.refusal.reply}"; Anthropic: stop_reason refusal with that text; Gemini: a SAFETY finish), usage 25 / 8`,
+  },
+  {
+    name: 'served-model',
+    checks:
+      'when the reply names another model than the one requested, response.model stays the requested id and served_model is "<provider>:<the reported name>"',
+    fixture: `the text fixture, the reply naming model "${EXPECTED.servedModel.name}"`,
+  },
+  {
+    name: 'served-model-stream',
+    checks: 'the same through stream(): message.complete carries served_model',
+    fixture: `the text-stream fixture, the reply naming model "${EXPECTED.servedModel.name}"`,
   },
 ];
 

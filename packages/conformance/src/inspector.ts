@@ -129,6 +129,23 @@ export interface AdapterConformanceOptions {
      * Default `sent`.
      */
     stopSequences?: 'sent' | 'emulated';
+    /**
+     * The wire format can interleave the argument fragments of parallel tool calls (Chat
+     * Completions: fragments are keyed by call index). Runs `interleaved-tool-fragments`.
+     * Default false (the scenario is skipped, saying why).
+     */
+    interleavedToolFragments?: boolean;
+    /**
+     * The wire format can carry the assistant's content as an array of typed parts (Chat
+     * Completions servers such as Mistral's Magistral). Runs the `typed-content-parts`
+     * scenarios. Default false.
+     */
+    typedContentParts?: boolean;
+    /**
+     * `none`: the provider has no way to say it refused (Ollama); `refusal` is skipped.
+     * Default `reported`.
+     */
+    refusal?: 'reported' | 'none';
   };
   /**
    * The adapter's codec, for the round-trip property test: encode assistant content into the

@@ -36,6 +36,7 @@ import {
 } from './catalog.js';
 import type { ScenarioFixture } from './fixtures.js';
 import type { AdapterConformanceOptions } from './inspector.js';
+import { registerFidelityScenarios } from './scenarios/fidelity.js';
 import { type LoopbackServer, type ScriptedResponse, startLoopbackServer } from './server.js';
 
 export type { AdapterConformanceOptions, ConformanceContext, WireInspector } from './inspector.js';
@@ -140,6 +141,9 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     urlImages: 'sent' as 'sent' | 'dropped',
     stopSequenceHit: 'reported' as 'reported' | 'unreported',
     stopSequences: 'sent' as 'sent' | 'emulated',
+    interleavedToolFragments: false,
+    typedContentParts: false,
+    refusal: 'reported' as 'reported' | 'none',
     ...options.features,
   };
   const wireToolIds = options.wireToolIds ?? true;
@@ -294,10 +298,18 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         metadata: { parent_tool_use_id: tool_use_id },
       });
 
-    /** Registers a scenario, or skips it with its reason. */
-    function scenario(name: ScenarioName, run: () => Promise<void>, timeoutMs = 15_000): void {
+    /**
+     * Registers a scenario, or skips it with its reason (`unsupported`: why the provider's wire
+     * format cannot express it).
+     */
+    function scenario(
+      name: ScenarioName,
+      run: () => Promise<void>,
+      timeoutMs = 15_000,
+      unsupported?: string,
+    ): void {
       const description = describeScenario(name);
-      const explicit = options.skip?.[name];
+      const explicit = options.skip?.[name] ?? unsupported;
       const gate = description.requires;
       const reason =
         explicit ??
@@ -1550,6 +1562,18 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         }),
         { numRuns: 200 },
       );
+    });
+
+    registerFidelityScenarios({
+      scenario,
+      setup,
+      request,
+      user,
+      body,
+      model,
+      provider,
+      features,
+      tools: CONFORMANCE_TOOLS,
     });
 
     // ---- live ---------------------------------------------------------------------------------

@@ -168,6 +168,8 @@ export interface StreamCallSpec<Chunk> {
    * rather than a `message.start` followed by an error.
    */
   startsMessage?: (chunk: Chunk) => boolean;
+  /** The provider interleaves parallel tool calls' fragments (see `StreamBuilderOptions`). */
+  toolCallsEndAtFinish?: boolean;
 }
 
 /** Opened stream of one attempt, with its first chunk already read. */
@@ -216,6 +218,7 @@ export async function* runStreamCall<Chunk>(
     model: request.model,
     provider: setup.provider,
     logger,
+    ...(spec.toolCallsEndAtFinish ? { toolCallsEndAtFinish: true } : {}),
   });
   let opened: OpenedStream<Chunk> | undefined;
   let exhausted = false;

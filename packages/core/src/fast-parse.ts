@@ -34,7 +34,18 @@ const USAGE_KEYS = new Set([
   'cost_usd',
   'pricing_version',
   'latency_ms',
+  'reasoning_tokens',
+  'provider_cost_usd',
   'estimated',
+]);
+const STOP_REASONS = new Set([
+  'end_turn',
+  'max_tokens',
+  'stop_sequence',
+  'tool_use',
+  'refusal',
+  'cancelled',
+  'error',
 ]);
 
 type Json = Record<string, unknown>;
@@ -113,7 +124,7 @@ function usageOk(usage: unknown): boolean {
   if (usage === null) return true;
   if (!isRecord(usage)) return false;
   for (const key in usage) if (!USAGE_KEYS.has(key)) return false;
-  const { cost_usd, estimated } = usage;
+  const { cost_usd, estimated, reasoning_tokens, provider_cost_usd } = usage;
   return (
     count(usage.input_tokens) &&
     count(usage.output_tokens) &&
@@ -122,7 +133,11 @@ function usageOk(usage: unknown): boolean {
     count(usage.latency_ms) &&
     (cost_usd === null || (typeof cost_usd === 'string' && DECIMAL.test(cost_usd))) &&
     stringOrNull(usage.pricing_version) &&
-    (estimated === undefined || typeof estimated === 'boolean')
+    (estimated === undefined || typeof estimated === 'boolean') &&
+    (reasoning_tokens === undefined || count(reasoning_tokens)) &&
+    (provider_cost_usd === undefined ||
+      provider_cost_usd === null ||
+      (typeof provider_cost_usd === 'string' && DECIMAL.test(provider_cost_usd)))
   );
 }
 
@@ -130,7 +145,15 @@ function usageOk(usage: unknown): boolean {
 function metadataOf(metadata: unknown): MessageMetadata | null {
   if (!isRecord(metadata)) return null;
   if (!STATUSES.has(metadata.status as string)) return null;
-  for (const key of ['model', 'provider', 'parent_tool_use_id', 'user_id', 'team_id']) {
+  for (const key of [
+    'model',
+    'provider',
+    'parent_tool_use_id',
+    'user_id',
+    'team_id',
+    'served_model',
+    'refusal',
+  ]) {
     if (Object.hasOwn(metadata, key) && !stringOrNull(metadata[key])) return null;
   }
   if (Object.hasOwn(metadata, 'usage') && !usageOk(metadata.usage)) return null;
@@ -139,6 +162,14 @@ function metadataOf(metadata: unknown): MessageMetadata | null {
     if (raw !== null && !isRecord(raw)) return null;
   }
   if (Object.hasOwn(metadata, 'critical') && typeof metadata.critical !== 'boolean') return null;
+  if (
+    Object.hasOwn(metadata, 'stop_reason') &&
+    metadata.stop_reason !== null &&
+    !STOP_REASONS.has(metadata.stop_reason as string)
+  )
+    return null;
+  // a stored error record is rare and nested: the schema decides
+  if (Object.hasOwn(metadata, 'error') && metadata.error !== null) return null;
   if (!Object.hasOwn(metadata, 'routing') || metadata.routing === null) {
     return metadata as MessageMetadata;
   }

@@ -279,6 +279,101 @@ describe('StreamBuilder', () => {
     });
   });
 
+  it('with toolCallsEndAtFinish folds interleaved fragments into their tool, one end each, in index order', () => {
+    const logger = createMemoryLogger();
+    const b = new StreamBuilder({
+      request_id: 'r',
+      model: 'openai:gpt-5',
+      provider: 'openai',
+      logger,
+      toolCallsEndAtFinish: true,
+    });
+    const events = [
+      b.start(),
+      ...b.text('text', 'Reading both.'),
+      ...b.toolStart(0, 'tu_a', 'read_file'),
+      ...b.toolInput(0, '{"path":'),
+      ...b.toolStart(1, 'tu_b', 'read_file'),
+      ...b.toolInput(1, '{"path":"LICENSE"}'),
+      // the first call's last fragment arrives after the second call began
+      ...b.toolInput(0, '"README.md"}'),
+      ...b.toolEnd(0),
+      ...b.toolEnd(1),
+      ...b.complete('tool_use'),
+    ];
+    expect(checkStreamInvariants(events)).toEqual([]);
+    expect(logger.warnings()).toEqual([]);
+    expect(
+      events.map((e) =>
+        'content_block_index' in e ? `${e.type}@${e.content_block_index}` : e.type,
+      ),
+    ).toEqual([
+      'message.start',
+      'text.delta@0',
+      'tool.use_start@1',
+      'tool.use_input_delta@1',
+      'tool.use_input_delta@1',
+      'tool.use_end@1',
+      'tool.use_start@2',
+      'tool.use_input_delta@2',
+      'tool.use_end@2',
+      'message.complete',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      final_content: [
+        { type: 'text', text: 'Reading both.' },
+        { type: 'tool_use', id: 'tu_a', input: { path: 'README.md' } },
+        { type: 'tool_use', id: 'tu_b', input: { path: 'LICENSE' } },
+      ],
+    });
+  });
+
+  it('with toolCallsEndAtFinish ends every held tool at the finish and on interrupt', () => {
+    for (const end of ['complete', 'interrupt'] as const) {
+      const b = new StreamBuilder({
+        request_id: 'r',
+        model: 'm:x',
+        provider: 'm',
+        toolCallsEndAtFinish: true,
+      });
+      const events = [
+        b.start(),
+        ...b.toolStart(0, 'tu_a', 'a'),
+        ...b.toolStart(1, 'tu_b', 'b'),
+        ...b.toolInput(1, '{"y":2}'),
+        ...b.toolStart(2, 'tu_c', 'c'),
+        ...b.toolInput(0, '{"x":1}'),
+        ...b.text('t', 'after'),
+        ...(end === 'complete' ? b.complete('tool_use') : b.interrupt('cancelled')),
+      ];
+      expect(checkStreamInvariants(events)).toEqual([]);
+      const ends = events.filter((e) => e.type === 'tool.use_end');
+      expect(ends.map((e) => e.type === 'tool.use_end' && [e.tool_use_id, e.final_input])).toEqual(
+        [
+          ['tu_a', { x: 1 }],
+          ['tu_b', { y: 2 }],
+          ['tu_c', {}],
+        ],
+      );
+      expect(events.at(-2)).toMatchObject({ type: 'text.delta', text: 'after' });
+    }
+  });
+
+  it('carries the served model and the refusal on message.complete', () => {
+    const b = make();
+    b.start();
+    b.servedModel('openai:gpt-5-2025-08-07');
+    const events = [...b.refusal('text', "I can't help "), ...b.refusal('text', 'with that.')];
+    events.push(...b.complete('refusal'));
+    expect(events.at(-1)).toMatchObject({
+      type: 'message.complete',
+      stop_reason: 'refusal',
+      served_model: 'openai:gpt-5-2025-08-07',
+      refusal: "I can't help with that.",
+      final_content: [{ type: 'text', text: "I can't help with that." }],
+    });
+  });
+
   it('emits message.start first even when interrupted before it', () => {
     const b = make();
     const events = b.interrupt('error');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ContentBlockSchema } from './content.js';
-import { MessageSchema } from './message.js';
+import { DecimalStringSchema, MessageSchema } from './message.js';
 import { ToolDefinitionSchema } from './tool.js';
 
 /** Raw token counts reported by an adapter. Cost is never reported here. */
@@ -9,23 +9,26 @@ export const TokenUsageSchema = z.object({
   output_tokens: z.number().int().nonnegative(),
   cached_input_tokens: z.number().int().nonnegative().default(0),
   cache_creation_input_tokens: z.number().int().nonnegative().default(0),
+  /**
+   * Of `output_tokens`, how many the model spent reasoning (OpenAI, Gemini thoughts, DeepSeek,
+   * OpenRouter). Informational: `output_tokens` already counts them. Absent when the provider
+   * does not say.
+   */
+  reasoning_tokens: z.number().int().nonnegative().optional(),
+  /**
+   * What the provider itself says the call cost in USD (OpenRouter's `usage.cost`), as a decimal
+   * string. Kept beside the locally computed cost for reconciliation, never instead of it.
+   */
+  provider_cost_usd: DecimalStringSchema.nullable().optional(),
   /** True when the provider sent no usage and the adapter estimated the counts. */
   estimated: z.boolean().optional(),
 });
 /** Raw token counts. */
 export type TokenUsage = z.output<typeof TokenUsageSchema>;
 
-/** Why generation stopped. */
-export const StopReasonSchema = z.enum([
-  'end_turn',
-  'max_tokens',
-  'stop_sequence',
-  'tool_use',
-  'cancelled',
-  'error',
-]);
-/** A stop reason. */
-export type StopReason = z.output<typeof StopReasonSchema>;
+import { StopReasonSchema } from './stop-reason.js';
+
+export { type StopReason, StopReasonSchema } from './stop-reason.js';
 
 /** Construction-time configuration of an adapter (provider-adapter-contract §2). */
 export const AdapterConfigSchema = z.object({
@@ -103,6 +106,16 @@ export const CanonicalResponseSchema = z.object({
   latency_ms: z.number().int().nonnegative(),
   /** Adapter-private round-trip data for this reply, stored as `metadata.provider_raw`. */
   provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
+  /**
+   * The model that answered, as a canonical id (`provider:name-the-provider-reported`), when the
+   * provider says; it differs from `model` behind routers, aliases and deployments.
+   */
+  served_model: z.string().nullable().optional(),
+  /**
+   * The provider's refusal explanation, when it sends one apart from the text (OpenAI's
+   * `refusal`). The same text is also in `content`, so a replay shows what the assistant said.
+   */
+  refusal: z.string().nullable().optional(),
 });
 /** A canonical response. */
 export type CanonicalResponse = z.output<typeof CanonicalResponseSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ContentBlockSchema } from './content.js';
 import { RoutingDecisionRecordSchema } from './routing.js';
+import { StopReasonSchema } from './stop-reason.js';
 
 /** The version of the canonical format this code writes and fully understands. */
 export const CURRENT_SCHEMA_VERSION = 1;
@@ -48,11 +49,32 @@ export const UsageSchema = z.object({
   cost_usd: DecimalStringSchema.nullable(),
   pricing_version: z.string().nullable(),
   latency_ms: z.number().int().nonnegative(),
+  /** Of `output_tokens`, how many the model spent reasoning, when the provider says. */
+  reasoning_tokens: z.number().int().nonnegative().optional(),
+  /**
+   * What the provider itself reported the call cost (OpenRouter), kept beside `cost_usd` for
+   * reconciliation, never instead of it.
+   */
+  provider_cost_usd: DecimalStringSchema.nullable().optional(),
   /** True when the provider sent no usage and the counts are local estimates. */
   estimated: z.boolean().optional(),
 });
 /** Usage and cost recorded on an assistant message. */
 export type Usage = z.output<typeof UsageSchema>;
+
+/** Why a reply was stored at `status: error` (see {@link MessageMetadataSchema}). */
+export const MessageErrorSchema = z.looseObject({
+  /** The invariant broken (`content-non-empty`, `tool-name-format`, ...) or an error class. */
+  rule: z.string(),
+  /** What was wrong, for people. */
+  message: z.string(),
+  /** Blocks of the reply that could not be kept, by type and reason. */
+  dropped: z
+    .array(z.object({ index: z.number().int().nonnegative(), type: z.string(), reason: z.string() }))
+    .optional(),
+});
+/** Why a reply was stored at `status: error`. */
+export type MessageError = z.output<typeof MessageErrorSchema>;
 
 /**
  * Message metadata. Unknown fields are preserved (written by a newer version or another
@@ -73,6 +95,17 @@ export const MessageMetadataSchema = z.looseObject({
    * instead of dropping the block (canonical-format §3.3).
    */
   critical: z.boolean().optional(),
+  /** Why the model stopped (assistant messages): a reply cut at `max_tokens` is not a finished one. */
+  stop_reason: StopReasonSchema.nullable().optional(),
+  /** The model that answered when it differs from or refines `model` (canonical id). */
+  served_model: z.string().nullable().optional(),
+  /** The provider's refusal explanation, when the reply was a refusal and the provider sent one. */
+  refusal: z.string().nullable().optional(),
+  /**
+   * Why an assistant reply is stored at `status: error`: the invariant it broke, or the failure
+   * that ended it. Requests skip such rows.
+   */
+  error: MessageErrorSchema.nullable().optional(),
 });
 /** Message metadata. */
 export type MessageMetadata = z.output<typeof MessageMetadataSchema>;

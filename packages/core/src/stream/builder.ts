@@ -25,6 +25,18 @@ export interface StreamBuilderOptions {
   now?: () => number;
   /** When the call started (ms on `now`'s clock). Default: construction time. */
   startedAt?: number;
+  /**
+   * The provider may interleave the argument fragments of parallel tool calls and says they are
+   * done only at the finish (Chat Completions). Then a tool use stays open until `toolEnd` or
+   * the finish, and blocks that begin while it is open are held back and emitted after it ends,
+   * so late fragments are folded in and indexes still never decrease.
+   */
+  toolCallsEndAtFinish?: boolean;
+}
+
+/** A block that began while an earlier tool use was still open: its calls, replayed later. */
+interface HeldBlock {
+  ops: Array<() => StreamEvent[]>;
 }
 
 type OpenBlock =
@@ -36,8 +48,10 @@ type OpenBlock =
  * Turns provider stream chunks into a canonical event sequence that satisfies the stream
  * invariants by construction. Adapters call it with what each chunk means; it assigns dense,
  * non-decreasing `content_block_index` values (a block resumed after another block opened gets
- * a new index), ends an open tool use when the next block opens, accumulates raw tool input
- * fragments, and closes the stream the same way for completion, cancellation and errors.
+ * a new index), ends an open tool use when the next block opens (or, with
+ * `toolCallsEndAtFinish`, holds the next block back until the tool use ends, so fragments that
+ * arrive late still fold into their tool's input), accumulates raw tool input fragments, and
+ * closes the stream the same way for completion, cancellation and errors.
  *
  * Each method returns the events to yield, in order.
  */
@@ -49,6 +63,10 @@ export class StreamBuilder {
   readonly #accumulator = new StreamAccumulator();
   readonly #blocks = new Map<ProviderBlockKey, OpenBlock>();
   #latest: OpenBlock | undefined;
+  readonly #held: HeldBlock[] = [];
+  readonly #heldKeys = new Map<ProviderBlockKey, HeldBlock>();
+  #servedModel: string | null = null;
+  #refusal = '';
   #nextIndex = 0;
   #started = false;
   #finished = false;
@@ -97,6 +115,23 @@ export class StreamBuilder {
     };
   }
 
+  /**
+   * Records the model that answered, as a canonical id, when the provider names it (it goes on
+   * `message.complete.served_model`). Empty or `null` leaves it unknown.
+   */
+  servedModel(model: string | null | undefined): void {
+    if (model) this.#servedModel = model;
+  }
+
+  /**
+   * A piece of the provider's refusal explanation (OpenAI's `refusal` field): streamed as text of
+   * block `key`, and also collected for `message.complete.refusal`.
+   */
+  refusal(key: ProviderBlockKey, text: string): StreamEvent[] {
+    this.#refusal += text;
+    return this.text(key, text);
+  }
+
   /** Merges usage figures as they arrive (e.g. input at the start, output at the end). */
   updateUsage(update: Partial<TokenUsage>): void {
     for (const [key, value] of Object.entries(update) as Array<[keyof TokenUsage, unknown]>) {
@@ -108,6 +143,7 @@ export class StreamBuilder {
   /** A piece of text for the provider's block `key`. Empty text yields nothing. */
   text(key: ProviderBlockKey, text: string): StreamEvent[] {
     if (text === '') return [];
+    if (this.#hold(key, 'text', () => this.text(key, text))) return [];
     const [events, block] = this.#blockFor(key, 'text');
     return this.#emit(events, { type: 'text.delta', content_block_index: block.index, text });
   }
@@ -115,6 +151,7 @@ export class StreamBuilder {
   /** A piece of thinking; pass `signature` with the block's last piece when the provider signs. */
   thinking(key: ProviderBlockKey, text: string, signature?: string): StreamEvent[] {
     if (text === '' && signature === undefined) return [];
+    if (this.#hold(key, 'thinking', () => this.thinking(key, text, signature))) return [];
     const [events, block] = this.#blockFor(key, 'thinking');
     return this.#emit(events, {
       type: 'thinking.delta',
@@ -126,6 +163,7 @@ export class StreamBuilder {
 
   /** A tool use begins. `toolUseId` is canonical (from the session's ToolIdMap). */
   toolStart(key: ProviderBlockKey, toolUseId: string, toolName: string): StreamEvent[] {
+    if (this.#hold(key, 'tool', () => this.toolStart(key, toolUseId, toolName))) return [];
     const events = this.#closeLatestTool();
     const block: OpenBlock = {
       kind: 'tool',
@@ -145,11 +183,16 @@ export class StreamBuilder {
   }
 
   /**
-   * A raw fragment of a tool's input. Emitted as is when the tool is the latest block; a
-   * fragment for an earlier, still-open tool is accumulated without an event (emitting it would
-   * break index order) and counts toward its final input.
+   * A raw fragment of a tool's input, emitted as is. A fragment for a tool use that already
+   * ended is dropped with a WARN (`late_tool_input`): use `toolCallsEndAtFinish` for providers
+   * that interleave the fragments of parallel calls.
    */
   toolInput(key: ProviderBlockKey, fragment: string): StreamEvent[] {
+    const held = this.#heldKeys.get(key);
+    if (held) {
+      if (fragment !== '') held.ops.push(() => this.toolInput(key, fragment));
+      return [];
+    }
     const block = this.#blocks.get(key);
     if (block?.kind !== 'tool' || fragment === '') return [];
     if (block.ended) {
@@ -178,13 +221,20 @@ export class StreamBuilder {
    * one; otherwise the accumulated fragments are parsed (`{}` if they do not parse, with a WARN).
    */
   toolEnd(key: ProviderBlockKey, authoritativeInput?: Record<string, unknown>): StreamEvent[] {
+    const held = this.#heldKeys.get(key);
+    if (held) {
+      held.ops.push(() => this.toolEnd(key, authoritativeInput));
+      return [];
+    }
     const block = this.#blocks.get(key);
     if (block?.kind !== 'tool' || block.ended) return [];
-    return [this.#endTool(block, authoritativeInput, true)];
+    const events: StreamEvent[] = [this.#endTool(block, authoritativeInput, true)];
+    return this.#release(events);
   }
 
   /** A block the provider sends whole, without deltas (e.g. redacted thinking). */
   wholeBlock(key: ProviderBlockKey, content: ContentBlock): StreamEvent[] {
+    if (this.#hold(key, 'whole', () => this.wholeBlock(key, content))) return [];
     const events = this.#closeLatestTool();
     const block: OpenBlock = { kind: 'whole', index: this.#allocate() };
     this.#blocks.set(key, block);
@@ -216,6 +266,14 @@ export class StreamBuilder {
   ): StreamEvent[] {
     if (this.#finished) return [];
     const events: StreamEvent[] = this.#started ? [] : [this.start()];
+    // Held blocks come out in order, each open tool use ending before the next block is released.
+    for (;;) {
+      const latest = this.#latest;
+      if (latest?.kind === 'tool' && !latest.ended) {
+        events.push(this.#endTool(latest, undefined, warnOnBadJson));
+      } else if (this.#held.length === 0) break;
+      this.#release(events);
+    }
     for (const block of this.#blocks.values()) {
       if (block.kind === 'tool' && !block.ended)
         events.push(this.#endTool(block, undefined, warnOnBadJson));
@@ -229,6 +287,8 @@ export class StreamBuilder {
       usage: this.usage,
       latency_ms: Math.max(0, Math.round(this.#now() - this.#startedAt)),
       ...(providerRaw ? { provider_raw: providerRaw } : {}),
+      ...(this.#servedModel ? { served_model: this.#servedModel } : {}),
+      ...(this.#refusal !== '' ? { refusal: this.#refusal } : {}),
     };
     events.push(complete);
     return events;
@@ -286,6 +346,39 @@ export class StreamBuilder {
     this.#blocks.set(key, block);
     this.#latest = block;
     return [events, block];
+  }
+
+  /**
+   * With `toolCallsEndAtFinish`, defers a call that would begin a new block while a tool use is
+   * open (or while earlier blocks are held): returns true when `op` was held for later.
+   */
+  #hold(key: ProviderBlockKey, kind: OpenBlock['kind'], op: () => StreamEvent[]): boolean {
+    if (!this.#options.toolCallsEndAtFinish) return false;
+    const held = this.#heldKeys.get(key);
+    if (held) {
+      held.ops.push(op);
+      return true;
+    }
+    const latest = this.#latest;
+    const toolOpen = latest?.kind === 'tool' && !latest.ended;
+    if (!toolOpen && this.#held.length === 0) return false;
+    // more text or thinking for the open block itself is not a new block
+    const existing = this.#blocks.get(key);
+    if (existing && existing === latest && existing.kind === kind) return false;
+    const block: HeldBlock = { ops: [op] };
+    this.#held.push(block);
+    this.#heldKeys.set(key, block);
+    return true;
+  }
+
+  /** Replays the held blocks in order once no tool use is open; appends their events. */
+  #release(events: StreamEvent[]): StreamEvent[] {
+    const latest = this.#latest;
+    if (this.#held.length === 0 || (latest?.kind === 'tool' && !latest.ended)) return events;
+    const held = this.#held.splice(0);
+    this.#heldKeys.clear();
+    for (const block of held) for (const op of block.ops) events.push(...op());
+    return events;
   }
 
   #closeLatestTool(): StreamEvent[] {
