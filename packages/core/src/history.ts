@@ -46,6 +46,7 @@ export interface HistoryRepair {
     | 'duplicate_tool_result_dropped'
     | 'tool_result_moved'
     | 'partial_message_skipped'
+    | 'error_message_skipped'
     /** An adapter added a turn its provider requires (e.g. a leading user turn). */
     | 'turn_inserted';
   /** Session of the message repaired (empty when unknown). */
@@ -206,6 +207,18 @@ export function prepareHistory(
         message_id: message.id,
         block_type: 'message',
         detail: `skipped message ${message.id}: it is still streaming (status partial)`,
+      });
+      continue;
+    }
+    // A reply that failed or broke an invariant is kept in the store, never replayed as if valid.
+    if (message.metadata.status === 'error' && message.role === 'assistant') {
+      const why = message.metadata.error?.message;
+      repair({
+        kind: 'error_message_skipped',
+        session_id: message.session_id,
+        message_id: message.id,
+        block_type: 'message',
+        detail: `skipped message ${message.id}: the reply ended in error${why ? ` (${why})` : ''}`,
       });
       continue;
     }

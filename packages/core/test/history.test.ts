@@ -226,6 +226,28 @@ describe('prepareHistory', () => {
     expect(prepared.repairs.map((r) => r.kind)).toEqual(['partial_message_skipped']);
   });
 
+  it('skips an assistant reply stored at status error, with a repair naming why', () => {
+    const history = [
+      msg('user', [t('go')]),
+      msg('assistant', [t('cut at the limit')], {
+        ...completeAssistantMeta(),
+        status: 'error',
+        stop_reason: 'max_tokens',
+        error: { rule: 'tool-name-format', message: 'tool name "functions.x" breaks the rule' },
+      }),
+      msg('user', [t('again')]),
+    ];
+    const prepared = prepareHistory(history, openai);
+    expect(prepared.messages.map((m) => m.content)).toEqual([[t('go')], [t('again')]]);
+    expect(prepared.repairs).toMatchObject([
+      {
+        kind: 'error_message_skipped',
+        message_id: history[1]?.id,
+        detail: expect.stringContaining('functions.x'),
+      },
+    ]);
+  });
+
   it('replays a cancelled assistant turn with its partial text and repaired tool use', () => {
     const cancelled = msg(
       'assistant',

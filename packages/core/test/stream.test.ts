@@ -348,13 +348,11 @@ describe('StreamBuilder', () => {
       ];
       expect(checkStreamInvariants(events)).toEqual([]);
       const ends = events.filter((e) => e.type === 'tool.use_end');
-      expect(ends.map((e) => e.type === 'tool.use_end' && [e.tool_use_id, e.final_input])).toEqual(
-        [
-          ['tu_a', { x: 1 }],
-          ['tu_b', { y: 2 }],
-          ['tu_c', {}],
-        ],
-      );
+      expect(ends.map((e) => e.type === 'tool.use_end' && [e.tool_use_id, e.final_input])).toEqual([
+        ['tu_a', { x: 1 }],
+        ['tu_b', { y: 2 }],
+        ['tu_c', {}],
+      ]);
       expect(events.at(-2)).toMatchObject({ type: 'text.delta', text: 'after' });
     }
   });

@@ -9,4 +9,5 @@ export * from './define-tool.js';
 export * from './events.js';
 export * from './input.js';
 export * from './manager.js';
+export { type InvalidReplyDetails, InvalidReplyError, isInvalidReplyError } from './reply-check.js';
 export * from './tools.js';

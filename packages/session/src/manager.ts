@@ -11,9 +11,11 @@ import {
   type FallbackAttempt,
   isAdapterError,
   isCancelledError,
+  isYourtoolError,
   type Logger,
   type Message,
   type MessageStatus,
+  type MessageViolation,
   newRequestId,
   newToolUseId,
   nowTimestamp,
@@ -37,7 +39,6 @@ import {
   timestampToEpochMicros,
   toolResultBlock,
   type Usage,
-  validateMessage,
   validateToolInput,
   YourtoolError,
 } from '@yourtool/core';
@@ -53,6 +54,7 @@ import {
   compactionOf,
 } from './compaction.js';
 import type { SessionEvent, TurnEnd, TurnResult } from './events.js';
+import { checkReply, InvalidReplyError, textOf } from './reply-check.js';
 import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool, ToolRegistry } from './tools.js';
 
 /** Thrown when a second turn is started on a session whose turn is still running. */
@@ -201,6 +203,9 @@ export interface SendOptions {
  * the retryable ones, once the adapter's own retries are spent, and a context overflow.
  * Not auth, invalid_request, cancelled or other: another model would not fix those (decision 0095).
  */
+/** Codes of the store errors that refuse what a message holds (not a failing database). */
+const STORE_INPUT_ERRORS = new Set(['invalid_message', 'json_too_deep', 'invalid_store_input']);
+
 export const FALLBACK_ERROR_CLASSES: ReadonlySet<ErrorClass> = new Set<ErrorClass>([
   'rate_limit',
   'server_error',
@@ -1221,6 +1226,7 @@ export class SessionManager {
     if (isCancelledError(error as unknown)) error = null;
 
     let persisted: Message | null = null;
+    let invalid: InvalidReplyError | null = null;
     if (message) {
       const tokens = complete?.usage ?? ZERO_USAGE;
       const usage = buildUsage(tokens, {
@@ -1230,6 +1236,7 @@ export class SessionManager {
         logger: this.#logger,
         ...this.#options.costOptions,
       });
+      const finalStatus = signal.aborted && status !== 'complete' ? 'cancelled' : status;
       persisted = {
         ...message,
         content: this.#freshToolIds(
@@ -1240,25 +1247,22 @@ export class SessionManager {
         ),
         metadata: {
           ...message.metadata,
-          status: signal.aborted && status !== 'complete' ? 'cancelled' : status,
+          status: finalStatus,
           usage,
+          stop_reason:
+            complete?.stop_reason ?? (finalStatus === 'cancelled' ? 'cancelled' : 'error'),
+          ...(complete?.served_model ? { served_model: complete.served_model } : {}),
+          ...(complete?.refusal ? { refusal: complete.refusal } : {}),
           ...(complete?.provider_raw ? { provider_raw: complete.provider_raw } : {}),
         },
       };
-      if (persisted.metadata.status === 'complete') {
-        const check = validateMessage(persisted);
-        if (!check.ok) {
-          this.#logger.warn(
-            {
-              event: 'assistant_message_invalid',
-              message_id: persisted.id,
-              violations: check.violations,
-            },
-            'storing an assistant message that breaks an invariant',
-          );
-        }
+      // Every reply ends as a finished row: one that breaks an invariant is kept at `error`.
+      const checked = checkReply(persisted);
+      if (checked.violations.length > 0) {
+        persisted = checked.message;
+        invalid = this.#invalidReply(persisted, checked.violations, request_id, provider);
       }
-      await this.#write(writes, 'update', persisted, { toolIdMap });
+      persisted = await this.#finishRow(writes, persisted, toolIdMap);
     }
 
     if (
@@ -1297,8 +1301,68 @@ export class SessionManager {
       stop_reason,
       error:
         error ??
+        invalid ??
         (signal.aborted ? new CancelledError('the turn was cancelled', { request_id }) : null),
     };
+  }
+
+  /** The typed error a turn ends with when its reply broke an invariant; logged at WARN. */
+  #invalidReply(
+    stored: Message,
+    violations: readonly MessageViolation[],
+    request_id: string,
+    provider: string,
+  ): InvalidReplyError {
+    const stop_reason = stored.metadata.stop_reason ?? 'end_turn';
+    const what = violations.map((v) => `${v.path}: ${v.message}`).join('; ');
+    this.#logger.warn(
+      {
+        event: 'assistant_reply_invalid',
+        session_id: stored.session_id,
+        message_id: stored.id,
+        model: stored.metadata.model ?? null,
+        stop_reason,
+        violations: violations.map((v) => ({ rule: v.rule, path: v.path })),
+      },
+      'stored a reply that breaks an invariant at status error; it will not be replayed',
+    );
+    const cut = stop_reason === 'max_tokens' ? ' (it stopped at the output token limit)' : '';
+    return new InvalidReplyError(
+      `the reply of ${stored.metadata.model ?? 'the model'} breaks an invariant${cut}: ${what}`,
+      {
+        message_id: stored.id,
+        stop_reason,
+        text: textOf(stored),
+        violations: violations.map((v) => ({ rule: v.rule, path: v.path, message: v.message })),
+        request_id,
+        provider,
+      },
+    );
+  }
+
+  /**
+   * Stores the finished reply over its `partial` row. Should the store still refuse it (an
+   * input it cannot hold), the row is finished at `error` with the usage and no content, so no
+   * row stays `partial` and the billed cost is counted; the refusal is then thrown.
+   */
+  async #finishRow(writes: TurnWrites, reply: Message, toolIdMap: ToolIdMap): Promise<Message> {
+    try {
+      await this.#write(writes, 'update', reply, { toolIdMap });
+      return reply;
+    } catch (refused) {
+      if (!isYourtoolError(refused) || !STORE_INPUT_ERRORS.has(refused.code)) throw refused;
+      const fallback: Message = {
+        ...reply,
+        content: [],
+        metadata: {
+          ...reply.metadata,
+          status: 'error',
+          error: { rule: refused.code, message: refused.message },
+        },
+      };
+      await this.#write(writes, 'update', fallback, { toolIdMap });
+      throw refused;
+    }
   }
 
   /**

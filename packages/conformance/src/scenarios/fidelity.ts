@@ -12,7 +12,12 @@ import { EXPECTED, type ScenarioName } from '../catalog.js';
 
 /** What a scenario group needs from the suite: its registration, set-up and request helpers. */
 export interface ScenarioKit {
-  scenario(name: ScenarioName, run: () => Promise<void>, timeoutMs?: number, unsupported?: string): void;
+  scenario(
+    name: ScenarioName,
+    run: () => Promise<void>,
+    timeoutMs?: number,
+    unsupported?: string,
+  ): void;
   setup(scenario: ScenarioName): { adapter: ProviderAdapter; session_id: string };
   request(
     partial: Omit<CanonicalRequestInput, 'request_id' | 'model' | 'max_output_tokens'> & {
@@ -105,9 +110,9 @@ export function registerFidelityScenarios(kit: ScenarioKit): void {
         'each tool gets exactly one tool.use_end, with every fragment folded in, in index order',
       ).toEqual(EXPECTED.interleaved.inputs);
       const done = completeEvent(events);
-      expect(
-        done.final_content.flatMap((b) => (b.type === 'tool_use' ? [b.input] : [])),
-      ).toEqual(EXPECTED.interleaved.inputs);
+      expect(done.final_content.flatMap((b) => (b.type === 'tool_use' ? [b.input] : []))).toEqual(
+        EXPECTED.interleaved.inputs,
+      );
       expect(done.stop_reason).toBe('tool_use');
       expect(pickUsage(done.usage)).toEqual(EXPECTED.interleaved.usage);
     },
@@ -147,15 +152,15 @@ export function registerFidelityScenarios(kit: ScenarioKit): void {
     async () => {
       const s = setup('typed-content-parts-stream');
       const { events, error } = await collectCheckedStream(
-        s.adapter.stream(request({ messages: [user(s, EXPECTED.typedParts.prompt)], stream: true })),
+        s.adapter.stream(
+          request({ messages: [user(s, EXPECTED.typedParts.prompt)], stream: true }),
+        ),
       );
       expect(error).toBeUndefined();
       expect(streamedText(events)).toBe(EXPECTED.typedParts.reply);
       const done = completeEvent(events);
       expect(
-        done.final_content.map((b) =>
-          b.type === 'thinking' ? { type: b.type, text: b.text } : b,
-        ),
+        done.final_content.map((b) => (b.type === 'thinking' ? { type: b.type, text: b.text } : b)),
       ).toEqual(expectedTypedParts);
       expect(pickUsage(done.usage)).toEqual(EXPECTED.typedParts.usage);
     },

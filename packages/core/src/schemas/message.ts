@@ -70,7 +70,9 @@ export const MessageErrorSchema = z.looseObject({
   message: z.string(),
   /** Blocks of the reply that could not be kept, by type and reason. */
   dropped: z
-    .array(z.object({ index: z.number().int().nonnegative(), type: z.string(), reason: z.string() }))
+    .array(
+      z.object({ index: z.number().int().nonnegative(), type: z.string(), reason: z.string() }),
+    )
     .optional(),
 });
 /** Why a reply was stored at `status: error`. */
