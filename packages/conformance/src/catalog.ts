@@ -191,6 +191,7 @@ export type ScenarioName =
   | 'error-invalid_request'
   | 'error-other'
   | 'error-malformed-reply'
+  | 'error-network-eof'
   | 'retry-after'
   | 'overloaded-then-success'
   | 'retries-exhausted'
@@ -376,6 +377,13 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
       'a 200 reply whose JSON body is cut inside a string maps to server_error (not network, whatever the parser says), after exactly one request',
     fixture: 'a 200 application/json body cut mid-string (the suite supplies one)',
   },
+  {
+    name: 'error-network-eof',
+    checks:
+      'a Connection: close reply cut short by a clean close (undici HPE_INVALID_EOF_STATE) is a network failure',
+    fixture: null,
+  },
+
   {
     name: 'retry-after',
     checks: 'a rate limit with a 0.1 s retry hint is retried after exactly 100 ms, then succeeds',

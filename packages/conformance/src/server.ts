@@ -8,6 +8,11 @@ export type StreamEnding =
   | 'end'
   /** Destroy the socket: the client sees the stream break mid-way. */
   | 'destroy'
+  /**
+   * Close the connection cleanly (FIN) before the body's last chunk, as a `Connection: close`
+   * reply cut short does: Node's fetch reports `terminated` caused by `HPE_INVALID_EOF_STATE`.
+   */
+  | 'close'
   /** Keep the response open until the client goes away (for cancellation tests). */
   | 'stall';
 
@@ -226,10 +231,11 @@ export async function startLoopbackServer(
         }
         const ending = scripted.ending ?? 'end';
         if (ending === 'end') res.end();
-        else if (ending === 'destroy') {
+        else if (ending === 'destroy' || ending === 'close') {
           // let the written chunks reach the client before the connection breaks
           await wait(20);
-          req.socket.destroy();
+          if (ending === 'destroy') req.socket.destroy();
+          else req.socket.end();
         } else stalled.add(res);
         return;
       }

@@ -97,6 +97,17 @@ const DEFAULT_FIXTURES: Partial<Record<ScenarioName, ScenarioFixture>> = {
       body: '<html><body>Moved: the network sign-in page has no address for you</body></html>',
     },
   ],
+  // A `Connection: close` reply whose body stops before its last chunk, then a clean close.
+  'error-network-eof': [
+    {
+      type: 'stream',
+      status: 200,
+      headers: { connection: 'close' },
+      contentType: 'application/json',
+      chunks: ['{"id": "cut-short", "content": ['],
+      ending: 'close',
+    },
+  ],
   'error-malformed-reply': [
     {
       type: 'text',
@@ -1039,6 +1050,21 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         'a reply that arrived but does not parse is server_error (the provider answered with something broken), ' +
           'never network by the wording of the parser\'s message ("Unterminated string"): classify with core\'s classifyTransportFailure',
       ).toBe('server_error');
+      expect(server.requests).toHaveLength(1);
+      expectNoSecret(s, error);
+    });
+
+    scenario('error-network-eof', async () => {
+      const s = setup('error-network-eof', { maxRetries: 0 });
+      const error = await s.adapter
+        .complete(request({ messages: [user(s, 'Hi')] }))
+        .catch((e: unknown) => e);
+      expect(error, 'failures are AdapterError subclasses').toBeInstanceOf(AdapterErrorClass);
+      expect(
+        (error as AdapterError).error_class,
+        'a connection closed mid-body (undici: terminated, caused by HPE_INVALID_EOF_STATE) is network, so it is retried and falls back: ' +
+          "classify with core's classifyTransportFailure",
+      ).toBe('network');
       expect(server.requests).toHaveLength(1);
       expectNoSecret(s, error);
     });

@@ -1,5 +1,5 @@
 import type { ContentBlock } from './schemas/content.js';
-import { type Message, type MessageMetadata, TIMESTAMP_PATTERN } from './schemas/message.js';
+import type { Message, MessageMetadata } from './schemas/message.js';
 import { RoutingDecisionRecordSchema } from './schemas/routing.js';
 
 /**
@@ -16,6 +16,8 @@ const STATUSES = new Set(['complete', 'partial', 'cancelled', 'error']);
 const IMAGE_KINDS = new Set(['base64', 'url', 'file_ref']);
 const MEDIA_TYPE = /^[a-z]+\/[a-z0-9.+-]+$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** Only canonical timestamps pass as they are; others are normalized by the schema. */
+const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 const MESSAGE_KEYS = new Set([
   'id',
@@ -188,7 +190,7 @@ export function quickParseMessage(value: Json): Message | null {
   const { id, session_id, role, content, created_at, schema_version } = value;
   if (!nonEmpty(id) || !nonEmpty(session_id) || !ROLES.has(role as string)) return null;
   if (!Number.isSafeInteger(schema_version) || (schema_version as number) <= 0) return null;
-  if (typeof created_at !== 'string' || !TIMESTAMP_PATTERN.test(created_at)) return null;
+  if (typeof created_at !== 'string' || !CANONICAL_TIMESTAMP.test(created_at)) return null;
   if (!Array.isArray(content)) return null;
   for (const block of content) if (!blockOk(block, false)) return null;
   const metadata = metadataOf(value.metadata);

@@ -26,6 +26,8 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
   UND_ERR_HEADERS_TIMEOUT: 'no reply headers in time',
   UND_ERR_BODY_TIMEOUT: 'the reply stalled',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the reply was shorter or longer than announced',
+  // undici's HTTP parser: a connection closed mid-body (`Connection: close` cut short)
+  HPE_INVALID_EOF_STATE: 'the connection closed before the reply was complete',
   CERT_HAS_EXPIRED: 'TLS: the certificate has expired',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS: self-signed certificate',
   SELF_SIGNED_CERT_IN_CHAIN: 'TLS: self-signed certificate in the chain',
@@ -71,8 +73,10 @@ function chain(error: unknown): unknown[] {
 /**
  * The first code on `error`'s cause chain that names a transport failure (a system errno code
  * such as `ECONNRESET`, a TLS certificate or `ERR_TLS_*` / `ERR_SSL_*` code, or an undici code
- * such as `UND_ERR_SOCKET`), or `undefined`. Node's fetch reports a connection that breaks
- * mid-body as `TypeError: terminated` whose cause carries `UND_ERR_SOCKET`, and a refused
+ * such as `UND_ERR_SOCKET`, or an HTTP parser code such as `HPE_INVALID_EOF_STATE`), or
+ * `undefined`. Node's fetch reports a connection that breaks mid-body as `TypeError:
+ * terminated` whose cause carries `UND_ERR_SOCKET` (reset) or `HPE_INVALID_EOF_STATE` (a clean
+ * close before the last chunk of a `Connection: close` reply), and a refused
  * connection as `TypeError: fetch failed` whose cause carries `ECONNREFUSED`.
  */
 export function networkErrorCode(error: unknown): string | undefined {
@@ -80,7 +84,7 @@ export function networkErrorCode(error: unknown): string | undefined {
     for (const field of ['code', 'errno'] as const) {
       const code = (link as Record<string, unknown>)[field];
       if (typeof code !== 'string') continue;
-      if (code in NETWORK_CODES || /^ERR_(?:TLS|SSL)_/.test(code)) return code;
+      if (code in NETWORK_CODES || /^(?:ERR_(?:TLS|SSL)_|HPE_)/.test(code)) return code;
     }
   }
   return undefined;
@@ -88,7 +92,9 @@ export function networkErrorCode(error: unknown): string | undefined {
 
 /** A person's description of a code {@link networkErrorCode} returned. */
 export function describeNetworkErrorCode(code: string): string {
-  return NETWORK_CODES[code] ?? (/^ERR_(?:TLS|SSL)_/.test(code) ? `TLS error (${code})` : code);
+  if (NETWORK_CODES[code]) return NETWORK_CODES[code];
+  if (/^HPE_/.test(code)) return `the reply broke the HTTP protocol (${code})`;
+  return /^ERR_(?:TLS|SSL)_/.test(code) ? `TLS error (${code})` : code;
 }
 
 /**

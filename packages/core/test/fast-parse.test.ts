@@ -96,7 +96,7 @@ const message = fc.record({
   role: fc.constantFrom('user', 'assistant', 'system', 'tool'),
   content: fc.array(block, { maxLength: 4 }),
   metadata,
-  created_at: fc.constantFrom('2026-11-23T10:00:00.123456Z', '2026-11-23T10:00:00Z'),
+  created_at: fc.constantFrom('2026-11-23T10:00:00.123456Z', '2026-11-23T10:00:00.000000Z'),
   schema_version: fc.integer({ min: 1, max: 3 }),
 });
 

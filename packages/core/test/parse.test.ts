@@ -96,6 +96,21 @@ describe('parseMessage: tolerant reads', () => {
   });
 });
 
+describe('parseMessage: created_at is normalized where it enters', () => {
+  it.each([
+    ['2026-05-08T14:00:00+02:00', '2026-05-08T12:00:00.000000Z'],
+    ['2026-05-08T12:00:00.1Z', '2026-05-08T12:00:00.100000Z'],
+    ['2026-05-08T12:00:00.123456789Z', '2026-05-08T12:00:00.123456Z'],
+    ['2026-05-08T00:30:00.5-01:00', '2026-05-08T01:30:00.500000Z'],
+    ['2026-05-08T00:30:00.000001+00:45', '2026-05-07T23:45:00.000001Z'],
+    ['2026-05-08T12:00:00.123456Z', '2026-05-08T12:00:00.123456Z'],
+  ])('%s reads as %s (UTC, microseconds)', (given, expected) => {
+    const raw = stored();
+    raw.created_at = given;
+    expect(parseMessage(raw).created_at).toBe(expected);
+  });
+});
+
 describe('parseMessage: malformed input', () => {
   it('names the path of a malformed known block', () => {
     const raw = stored();

@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
@@ -266,6 +267,36 @@ describe('classifyTransportFailure', () => {
       cause: new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]),
     });
     expect(networkErrorCode(refused)).toBe('ECONNREFUSED');
+  });
+
+  it('takes a Connection: close reply cut short (HPE_INVALID_EOF_STATE from a real socket) for network', async () => {
+    // a real server and Node's fetch: the chunked body stops before its last chunk, then FIN
+    const server = createServer((socket) => {
+      socket.once('data', () => {
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n' +
+            'Transfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n',
+        );
+        setTimeout(() => socket.end(), 20);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const failure = await fetch(`http://127.0.0.1:${port}/`)
+        .then((res) => res.text())
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(networkErrorCode(failure)).toBe('HPE_INVALID_EOF_STATE');
+      expect(classifyTransportFailure(failure)).toMatchObject({
+        error_class: 'network',
+        description: 'the connection closed before the reply was complete',
+      });
+    } finally {
+      server.close();
+    }
   });
 
   it('does not take a parser saying "Unterminated string" for a broken connection', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochMicrosToTimestamp, timestampToEpochMicros } from '../ids.js';
 import { ContentBlockSchema } from './content.js';
 import { RoutingDecisionRecordSchema } from './routing.js';
 import { StopReasonSchema } from './stop-reason.js';
@@ -32,10 +33,26 @@ export const DecimalStringSchema = z.union([
 export const TIMESTAMP_PATTERN =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-/** ISO-8601 UTC timestamp, up to nanosecond digits (canonical messages use microseconds). */
+/** A timestamp in canonical form: UTC, exactly six fraction digits (microseconds). */
+const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/**
+ * ISO-8601 timestamp. Accepted with an offset and 0-9 fraction digits; read as UTC with
+ * microseconds (`2026-05-08T12:00:00.123456Z`), digits past the sixth truncated, so that what is
+ * stored and compared is one form.
+ */
 export const TimestampSchema = z
   .string()
-  .regex(TIMESTAMP_PATTERN, 'must be an ISO-8601 timestamp such as "2026-05-08T12:00:00.123456Z"');
+  .regex(TIMESTAMP_PATTERN, 'must be an ISO-8601 timestamp such as "2026-05-08T12:00:00.123456Z"')
+  .transform((value, ctx) => {
+    if (CANONICAL_TIMESTAMP.test(value)) return value;
+    try {
+      return epochMicrosToTimestamp(timestampToEpochMicros(value));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 /**
  * Tokens and cost of one assistant message. `cost_usd` is computed locally from a price table
