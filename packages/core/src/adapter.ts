@@ -111,6 +111,13 @@ export interface ProviderAdapter {
    * capabilities are static omit it.
    */
   capabilitiesDetected?(model: string): boolean;
+  /**
+   * Why this adapter cannot make a call as configured (no API key in its config or its
+   * environment), or `null` when it can. The registry marks the models of an adapter that
+   * reports a problem `not_configured` before routing, so no turn is routed to a model whose
+   * every call would fail. The text must not quote a secret. Optional: absent means ready.
+   */
+  setupProblem?(): string | null;
 }
 
 /**

@@ -13,15 +13,25 @@ import {
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { ModelNotConfiguredError, RouterConfigError, UnknownModelError } from './errors.js';
-import { secretsInValue } from './secrets.js';
+import { ENV_NAME, secretsInValue } from './secrets.js';
 import { parseYamlDocument } from './yaml.js';
 
 /** One adapter instance of the registry (`adapters:` in models.yaml, contract §7.1). */
 export const AdapterEntrySchema = z.strictObject({
   /** Which adapter implementation (`anthropic`, `openai`, `openrouter`, `ollama`, ...). */
   type: z.string().min(1),
-  /** Environment variable holding the API key (preferred over `api_key`). */
-  api_key_env: z.string().min(1).optional(),
+  /**
+   * Environment variable holding the API key (preferred over `api_key`): a name of letters,
+   * digits and `_`. A value that is not one (often the key itself, put in the wrong field) is
+   * refused without being quoted.
+   */
+  api_key_env: z
+    .string()
+    .regex(
+      ENV_NAME,
+      'must name an environment variable (letters, digits and "_", e.g. ANTHROPIC_API_KEY); the value given is not one and is not shown, in case it is the key itself',
+    )
+    .optional(),
   /** The API key itself (discouraged: it sits in a config file in plain text). */
   api_key: z.string().min(1).optional(),
   base_url: z.string().url().optional(),
@@ -195,28 +205,29 @@ export class ModelRegistry {
         models.flatMap(([id, m]) => (m.capabilities ? [[id, m.capabilities]] : [])),
       ) as Record<string, Partial<AdapterCapabilities>>;
       try {
-        this.#adapters.set(
-          key,
-          factory(
-            {
-              ...(api_key ? { api_key } : {}),
-              ...(entry.base_url ? { base_url: entry.base_url } : {}),
-              ...(entry.timeout_seconds ? { timeout_seconds: entry.timeout_seconds } : {}),
-              ...(entry.idle_timeout_seconds
-                ? { idle_timeout_seconds: entry.idle_timeout_seconds }
-                : {}),
-              ...(entry.max_retries !== undefined ? { max_retries: entry.max_retries } : {}),
-              ...(entry.extra_headers ? { extra_headers: entry.extra_headers } : {}),
-              ...(entry.options ? { options: entry.options } : {}),
-            },
-            {
-              logger,
-              wireNames,
-              capabilityOverrides,
-              ...(options.retry ? { retry: options.retry } : {}),
-            },
-          ),
+        const adapter = factory(
+          {
+            ...(api_key ? { api_key } : {}),
+            ...(entry.base_url ? { base_url: entry.base_url } : {}),
+            ...(entry.timeout_seconds ? { timeout_seconds: entry.timeout_seconds } : {}),
+            ...(entry.idle_timeout_seconds
+              ? { idle_timeout_seconds: entry.idle_timeout_seconds }
+              : {}),
+            ...(entry.max_retries !== undefined ? { max_retries: entry.max_retries } : {}),
+            ...(entry.extra_headers ? { extra_headers: entry.extra_headers } : {}),
+            ...(entry.options ? { options: entry.options } : {}),
+          },
+          {
+            logger,
+            wireNames,
+            capabilityOverrides,
+            ...(options.retry ? { retry: options.retry } : {}),
+          },
         );
+        this.#adapters.set(key, adapter);
+        // an adapter with no key would fail every call with `auth`: not routed to at all
+        const problem = adapter.setupProblem?.() ?? null;
+        if (problem) this.#adapterProblems.set(key, redactSecrets(problem, [api_key]));
       } catch (error) {
         // an adapter may quote the key it refused: keep it out of the reason users see
         this.#adapterProblems.set(

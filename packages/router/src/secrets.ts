@@ -19,6 +19,12 @@ const ENTRY_IN_TEXT = new RegExp(
   String.raw`((?:^|[\s{,"'])["']?${SECRET_KEY}["']?[ \t]*:)([^\n]*)`,
   'gim',
 );
+/** What an environment variable name looks like (POSIX: letters, digits, `_`, no digit first). */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `api_key_env: value` on a line, block or flow style. */
+const KEY_ENV_ENTRY = /["']?api[_-]?key[_-]?env["']?\s*:\s*("[^"\n]*"?|'[^'\n]*'?|[^,}\n#]*)/gi;
+
 /** Object keys whose string values are secrets. */
 const SECRET_PROPERTY = new RegExp(`^${SECRET_KEY}$`, 'i');
 
@@ -54,6 +60,12 @@ export function secretsInText(text: string): string[] {
     for (const flow of line.matchAll(FLOW_ENTRY)) {
       for (const value of candidates(flow[1] ?? '')) found.add(value);
     }
+    // a key put where a variable name belongs is still a key
+    for (const entry of line.matchAll(KEY_ENV_ENTRY)) {
+      for (const value of candidates(entry[1] ?? '')) {
+        if (value !== '' && !ENV_NAME.test(value)) found.add(value);
+      }
+    }
   });
   return [...found].filter((value) => value.length >= 6);
 }
@@ -63,6 +75,8 @@ export function secretsInValue(value: unknown, found: string[] = [], depth = 0):
   if (depth > 32 || value === null || typeof value !== 'object') return found;
   for (const [key, child] of Object.entries(value)) {
     if (typeof child === 'string' && SECRET_PROPERTY.test(key)) found.push(child);
+    else if (typeof child === 'string' && /^api[_-]?key[_-]?env$/i.test(key) && !ENV_NAME.test(child))
+      found.push(child);
     else secretsInValue(child, found, depth + 1);
   }
   return found;

@@ -4,12 +4,15 @@ import {
   type AdapterEntry,
   ModelNotConfiguredError,
   ModelRegistry,
+  NoRouteError,
   parseRegistryConfig,
+  parseRoutingConfig,
   providerOf,
+  Router,
   RouterConfigError,
   UnknownModelError,
 } from '../src/index.js';
-import { type DeclaringAdapter, ENV, factories, MODELS_YAML } from './helpers.js';
+import { DeclaringAdapter, ENV, factories, MODELS_YAML, session_id, user } from './helpers.js';
 
 const load = (env: Record<string, string> = ENV, yaml = MODELS_YAML) =>
   ModelRegistry.fromYaml(yaml, { factories: factories(), env });
@@ -107,6 +110,76 @@ models:
     ).toThrow(
       'model provider "openai-compatible" does not match adapter "together" serving provider "together" (options.provider)',
     );
+  });
+
+  it('refuses a key put in api_key_env without quoting it, in the error, its message or its inspection', () => {
+    const key = 'sk-ant-api03-Zq7hX2mB9vLrT4kW8nYc1pDf6sGj3aQe5uIo0-xyzAA';
+    for (const yaml of [
+      `adapters:\n  anthropic: { type: anthropic, api_key_env: "${key}" }\nmodels:\n  anthropic:claude-x: { adapter: anthropic, wire_name: x }\n`,
+      `adapters:\n  anthropic:\n    type: anthropic\n    api_key_env: ${key}\nmodels:\n  anthropic:claude-x: { adapter: anthropic, wire_name: x }\n`,
+    ]) {
+      let thrown: unknown;
+      try {
+        ModelRegistry.fromYaml(yaml, { factories: factories(), env: {} }, 'models.yaml');
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(RouterConfigError);
+      const error = thrown as RouterConfigError;
+      expect(error.issues.map((i) => i.path)).toContain('adapters.anthropic.api_key_env');
+      expect(error.message).toContain('must name an environment variable');
+      for (const text of [
+        error.message,
+        inspect(error, { depth: 10 }),
+        JSON.stringify(error.issues),
+      ]) {
+        expect(text).not.toContain(key);
+        expect(text).not.toContain(key.slice(0, 20));
+      }
+    }
+  });
+
+  it('marks the models of an adapter that reports a setup problem not_configured, with its reason', () => {
+    class Keyless extends DeclaringAdapter {
+      setupProblem(): string | null {
+        return this.config.api_key
+          ? null
+          : 'no API key: set api_key, api_key_env or OPENAI_API_KEY';
+      }
+    }
+    const yaml = `
+adapters:
+  openai: { type: openai }
+  anthropic: { type: anthropic, api_key: sk-ant-present-0000000000 }
+models:
+  openai:gpt-5: { adapter: openai, wire_name: gpt-5 }
+  anthropic:claude-x: { adapter: anthropic, wire_name: x }
+`;
+    const registry = ModelRegistry.fromYaml(yaml, {
+      factories: {
+        openai: (config, runtime) => new Keyless('openai', config, runtime),
+        anthropic: (config, runtime) => new Keyless('anthropic', config, runtime),
+      },
+      env: {},
+    });
+    expect(registry.get('openai:gpt-5')).toMatchObject({
+      status: 'not_configured',
+      not_configured_reason: 'no API key: set api_key, api_key_env or OPENAI_API_KEY',
+    });
+    expect(registry.get('anthropic:claude-x').status).toBe('ready');
+    const router = new Router({
+      registry,
+      config: parseRoutingConfig('global_default: openai:gpt-5'),
+    });
+    const refused = (() => {
+      try {
+        router.route({ session_id, messages: [user('hi')], max_output_tokens: 64 });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(NoRouteError);
+    expect((refused as Error).message).toContain('no API key');
   });
 
   it('reports every invalid entry with its path', () => {

@@ -198,15 +198,17 @@ export interface SendOptions {
   confirmFromStream?: boolean;
 }
 
-/**
- * The error classes a turn falls back on (to the next model of routing.yaml's `fallbacks:`):
- * the retryable ones, once the adapter's own retries are spent, and a context overflow.
- * Not auth, invalid_request, cancelled or other: another model would not fix those (decision 0095).
- */
 /** Codes of the store errors that refuse what a message holds (not a failing database). */
 const STORE_INPUT_ERRORS = new Set(['invalid_message', 'json_too_deep', 'invalid_store_input']);
 
+/**
+ * The error classes a turn falls back on (to the next model of routing.yaml's `fallbacks:`):
+ * the retryable ones, once the adapter's own retries are spent, a context overflow, and auth
+ * (one provider's key revoked or out of credit; the fallback is usually another provider).
+ * Not invalid_request, cancelled or other: another model would not fix those (decision 0138).
+ */
 export const FALLBACK_ERROR_CLASSES: ReadonlySet<ErrorClass> = new Set<ErrorClass>([
+  'auth',
   'rate_limit',
   'server_error',
   'network',

@@ -376,14 +376,25 @@ fallbacks:
     expect((await storedRows(h, session.id)).map((m) => m.role)).toEqual(['user']);
   });
 
-  it('does not fall back on an auth failure', async () => {
+  it("falls back on an auth failure (one provider's key revoked), and fails without a fallback", async () => {
     const h = await harness({ routing: fallbackRouting });
-    server.enqueue(...fixture(anthropic, 'error-auth'));
+    server.enqueue(...fixture(anthropic, 'error-auth'), ...fixture(openai, 'text-stream'));
     const session = await h.manager.createSession({ workspace_path: '/w' });
     const { events, error } = await collect(h.manager.send(session.id, 'Say hello.'));
-    expect(error).toBeInstanceOf(AuthError);
-    expect(sessionKinds(events)).not.toContain('session.fallback');
-    expect(server.requests).toHaveLength(1);
+    expect(error).toBeUndefined();
+    expect(events.find((e) => e.type === 'session.fallback')).toMatchObject({
+      from: 'anthropic:claude-sonnet-4-6',
+      to: 'openai:gpt-5',
+      error_class: 'auth',
+    });
+    expect(server.requests).toHaveLength(2);
+
+    const alone = await harness({ routing: 'global_default: sonnet' });
+    server.enqueue(...fixture(anthropic, 'error-auth'));
+    const other = await alone.manager.createSession({ workspace_path: '/w' });
+    const failed = await collect(alone.manager.send(other.id, 'Say hello.'));
+    expect(failed.error).toBeInstanceOf(AuthError);
+    expect(sessionKinds(failed.events)).not.toContain('session.fallback');
   });
 
   it('falls back on a context overflow', async () => {
