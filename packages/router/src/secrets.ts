@@ -75,7 +75,11 @@ export function secretsInValue(value: unknown, found: string[] = [], depth = 0):
   if (depth > 32 || value === null || typeof value !== 'object') return found;
   for (const [key, child] of Object.entries(value)) {
     if (typeof child === 'string' && SECRET_PROPERTY.test(key)) found.push(child);
-    else if (typeof child === 'string' && /^api[_-]?key[_-]?env$/i.test(key) && !ENV_NAME.test(child))
+    else if (
+      typeof child === 'string' &&
+      /^api[_-]?key[_-]?env$/i.test(key) &&
+      !ENV_NAME.test(child)
+    )
       found.push(child);
     else secretsInValue(child, found, depth + 1);
   }

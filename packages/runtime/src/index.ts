@@ -5,3 +5,4 @@
  */
 export * from './config.js';
 export * from './runtime.js';
+export * from './stderr-logger.js';

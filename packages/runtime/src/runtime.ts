@@ -31,6 +31,7 @@ import {
   ToolRegistry,
 } from '@yourtool/session';
 import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
+import { createStderrLogger } from './stderr-logger.js';
 
 /** The adapter packages `createRuntime` finds by an adapter entry's `type`. */
 export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; export: string }>> =
@@ -91,8 +92,13 @@ export interface RuntimeOptions {
   confirm?: ConfirmHook;
   /** System prompt parts, composed in order. */
   systemPrompt?: readonly SystemPromptPart[];
-  /** One logger for adapters, router, store and sessions. Default: silent. */
-  logger?: Logger;
+  /**
+   * One logger for adapters, router, store and sessions. Default: {@link createStderrLogger},
+   * WARN and above as one JSON line each on stderr (the warnings the contracts require: blocks
+   * dropped, parameters dropped, history repairs), with the configured keys redacted. `false`
+   * turns logging off.
+   */
+  logger?: Logger | false;
   /** Where `api_key_env`, `base_url_env` and `${NAME}` are read. Default `process.env`. */
   env?: Env;
   /**
@@ -209,6 +215,14 @@ async function openStoreUrl(url: string, logger: Logger): Promise<SessionStore> 
   return module.openStore(url, { logger });
 }
 
+/** The API keys a registry document names, given or read from the environment. */
+function configuredKeys(config: RegistryConfig, env: Env): string[] {
+  return Object.values(config.adapters).flatMap((entry) => {
+    const fromEnv = entry.api_key_env ? env[entry.api_key_env] : undefined;
+    return [entry.api_key, fromEnv].filter((k): k is string => typeof k === 'string' && k !== '');
+  });
+}
+
 /**
  * Wires the whole stack from two YAML documents in one call: the model registry (adapters built
  * by `type` from their installed packages, keys from the environment), the routing chain with
@@ -232,9 +246,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     );
   }
   const env = options.env ?? process.env;
-  const logger = options.logger ?? silentLogger;
   const models = readSource(options.models, 'models');
   const registryConfig = readModelsConfig(models.input, env, models.name);
+  const logger =
+    options.logger === false
+      ? silentLogger
+      : (options.logger ?? createStderrLogger({ secrets: configuredKeys(registryConfig, env) }));
 
   const factories: Record<string, AdapterFactory> = { ...options.factories };
   for (const type of new Set(Object.values(registryConfig.adapters).map((a) => a.type))) {

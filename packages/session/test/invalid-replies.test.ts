@@ -1,7 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LoopbackServer, type ScriptedResponse, startLoopbackServer } from '@yourtool/conformance';
+import {
+  type LoopbackServer,
+  type ScriptedResponse,
+  startLoopbackServer,
+} from '@yourtool/conformance';
 import {
   type BusEvent,
   createEventBus,
@@ -72,7 +76,9 @@ function sse(
     status: 200,
     headers: {},
     contentType: 'text/event-stream',
-    chunks: [...chunks, usageChunk].map((c) => `data: ${JSON.stringify(c)}\n\n`).concat('data: [DONE]\n\n'),
+    chunks: [...chunks, usageChunk]
+      .map((c) => `data: ${JSON.stringify(c)}\n\n`)
+      .concat('data: [DONE]\n\n'),
   };
 }
 
@@ -90,10 +96,11 @@ function nested(depth: number): string {
 const CASES = [
   {
     name: 'an empty reply cut at max_tokens (GPT-5 spent the limit reasoning)',
-    reply: sse(
-      [chunk({ role: 'assistant', content: '', refusal: null }), chunk({}, 'length')],
-      { prompt: 40, completion: 4096, reasoning: 4096 },
-    ),
+    reply: sse([chunk({ role: 'assistant', content: '', refusal: null }), chunk({}, 'length')], {
+      prompt: 40,
+      completion: 4096,
+      reasoning: 4096,
+    }),
     stop_reason: 'max_tokens',
     rule: 'content-non-empty',
     text: '',
@@ -185,7 +192,10 @@ describe('a reply that breaks an invariant is stored whole as far as it can be (
       server.enqueue(c.reply);
       const { events, error } = await collect(h.manager.send(session.id, 'Go.'));
 
-      expect(isInvalidReplyError(error), `the turn ends with InvalidReplyError, got ${String(error)}`).toBe(true);
+      expect(
+        isInvalidReplyError(error),
+        `the turn ends with InvalidReplyError, got ${String(error)}`,
+      ).toBe(true);
       if (!isInvalidReplyError(error)) return;
       expect(error.stop_reason).toBe(c.stop_reason);
       expect(error.text, 'the error carries the kept text').toBe(c.text);
@@ -196,16 +206,18 @@ describe('a reply that breaks an invariant is stored whole as far as it can be (
       expect(h.runs(), 'no tool of an invalid reply runs').toBe(0);
 
       const rows = (await h.store.loadMessages(session.id)).messages;
-      expect(rows.map((m) => m.metadata.status), 'no row is left partial').toEqual([
-        'complete',
-        'error',
-      ]);
+      expect(
+        rows.map((m) => m.metadata.status),
+        'no row is left partial',
+      ).toEqual(['complete', 'error']);
       const reply = rows[1] as Message;
       expect(reply.id).toBe(error.message_id);
       expect(reply.metadata.stop_reason).toBe(c.stop_reason);
       expect(reply.metadata.error?.rule).toBe(c.rule);
       expect((reply.metadata.error?.dropped ?? []).map((d) => d.type)).toEqual(c.dropped);
-      expect(reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')).toBe(c.text);
+      expect(reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')).toBe(
+        c.text,
+      );
       expect(reply.metadata.usage?.cost_usd, 'the billed call is priced').toMatch(/^\d+\.\d+$/);
       expect(Number(reply.metadata.usage?.cost_usd)).toBeGreaterThan(0);
       expect(
@@ -231,9 +243,13 @@ describe('a reply that breaks an invariant is stored whole as far as it can be (
 
       // the session's cost is the sum of every billed call
       const all = (await h.store.loadMessages(session.id)).messages;
-      const billed = all.flatMap((m) => (m.metadata.usage?.cost_usd ? [m.metadata.usage.cost_usd] : []));
+      const billed = all.flatMap((m) =>
+        m.metadata.usage?.cost_usd ? [m.metadata.usage.cost_usd] : [],
+      );
       expect(billed).toHaveLength(2);
-      expect((await h.store.sessionStats(session.id)).total_cost_usd).toBe(sumDecimalStrings(billed));
+      expect((await h.store.sessionStats(session.id)).total_cost_usd).toBe(
+        sumDecimalStrings(billed),
+      );
       expect(next.session_cost_usd).toBe(sumDecimalStrings(billed));
     });
   }
