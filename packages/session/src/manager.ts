@@ -1233,6 +1233,7 @@ export class SessionManager {
       const tokens = complete?.usage ?? ZERO_USAGE;
       const usage = buildUsage(tokens, {
         model: decision.model,
+        servedModel: complete?.served_model ?? null,
         table: this.#options.pricing,
         latencyMs: complete?.latency_ms ?? Date.now() - started,
         logger: this.#logger,
