@@ -27,7 +27,8 @@ const config = (context: ConformanceContext, options: OpenAICompatibleOptions = 
 const runtime = (context: ConformanceContext) => ({ logger: context.logger, retry: context.retry });
 
 // Mistral: nine-alphanumeric tool ids, `max_tokens`, no stream_options (usage rides on the last
-// chunk), tool calls streamed whole.
+// chunk), tool calls streamed whole (so their fragments cannot interleave), content as typed parts
+// (Magistral's thinking), no refusal field.
 const MISTRAL_RULES: ToolIdRules = { pattern: new RegExp(MISTRAL_TOOL_ID_PATTERN), maxLength: 9 };
 describeAdapterConformance({
   name: 'openai-compatible (mistral preset)',
@@ -36,7 +37,7 @@ describeAdapterConformance({
   fixtures: fixtures('./fixtures-mistral'),
   wire: chatCompletionsWire,
   toolIdRules: MISTRAL_RULES,
-  features: { wholeToolCalls: true },
+  features: { wholeToolCalls: true, typedContentParts: true, refusal: 'none' },
   codec: {
     roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'mistral', MISTRAL_RULES),
   },
@@ -74,6 +75,8 @@ describeAdapterConformance({
   fixtures: fixtures('./fixtures-vllm'),
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
+  // tool fragments keyed by index, as OpenAI's; a self-hosted server has no refusal to report
+  features: { interleavedToolFragments: true, refusal: 'none' },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'vllm') },
 });
 
@@ -94,5 +97,7 @@ describeAdapterConformance({
   },
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
+  // OpenAI's wire format: interleaving tool fragments, the refusal field, content_filter
+  features: { interleavedToolFragments: true },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'azure') },
 });

@@ -13,6 +13,7 @@ import {
   estimateBlockTokens,
   estimateRequestTokens,
   type Logger,
+  parseModelId,
   redactError,
   redactSecrets,
   runCompleteCall,
@@ -24,7 +25,11 @@ import {
 import OpenAI from 'openai';
 import { type ToOpenAIAdapterErrorOptions, toOpenAIAdapterError } from './codec/errors.js';
 import type { OpenAIChatEncoding } from './codec/request.js';
-import { fromOpenAIChatCompletion, type OpenAIResponseDecoding } from './codec/response.js';
+import {
+  fromOpenAIChatCompletion,
+  type OpenAIResponseDecoding,
+  servedModelId,
+} from './codec/response.js';
 import {
   createOpenAIStreamMapper,
   isOpenAIStreamEnd,
@@ -87,8 +92,10 @@ export interface ChatCompletionsCallContext {
 /**
  * The machinery every Chat Completions adapter shares, on the official `openai` SDK (its own
  * retries off; core's bounded retry on): client construction, `complete` through core's
- * `runCompleteCall`, `stream` through `runStreamCall` with usage requested (unless the encoding
- * says the server refuses `stream_options`), cancellation,
+ * `runCompleteCall` (with `served_model` from the reply's `model` and the decoded `refusal`),
+ * `stream` through `runStreamCall` with usage requested (unless the encoding says the server
+ * refuses `stream_options`) and tool calls ending at the finish (`toolCallsEndAtFinish`: their
+ * argument fragments may interleave), cancellation,
  * capability lookup with overrides, token estimates and error mapping. Subclasses
  * ({@link OpenAIAdapter}, `OpenRouterAdapter`) bring the model table and the encoding.
  */
@@ -121,6 +128,7 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
   ): OpenAIResponseDecoding {
     return fromOpenAIChatCompletion(completion, context.toolIdMap, {
       provider: this.name,
+      modelProvider: parseModelId(context.request.model).provider,
       logger: context.logger,
       stopSequencesSent: encoding.stopSequencesSent,
       emulatedStopSequences: encoding.emulatedStopSequences,
@@ -164,6 +172,9 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
           { signal },
         );
         const decoded = this.decode(completion, encoding, context);
+        // whatever the subclass decoded, the served model is what the reply names
+        const served =
+          decoded.served_model ?? servedModelId(parseModelId(req.model).provider, completion.model);
         return {
           request_id: req.request_id,
           model: req.model,
@@ -173,6 +184,8 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
           usage: decoded.usage ?? estimatedUsage(this.name, req, decoded.content, logger),
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
+          ...(served ? { served_model: served } : {}),
+          ...(decoded.refusal ? { refusal: decoded.refusal } : {}),
         };
       },
     );
@@ -188,6 +201,7 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
         const encoding = this.encode(context);
         map = createOpenAIStreamMapper({
           provider: this.name,
+          modelProvider: parseModelId(req.model).provider,
           toolIdMap,
           logger,
           stopSequencesSent: encoding.stopSequencesSent,
@@ -209,6 +223,8 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
       onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),
       // an empty 200 stream is an error before the first event, not message.start + error
       startsMessage: (chunk) => !isOpenAIStreamEnd(chunk),
+      // fragments of parallel tool calls may interleave (keyed by index): calls end at the finish
+      toolCallsEndAtFinish: true,
     });
   }
 

@@ -6,8 +6,8 @@
  */
 import { type ContentBlock, createMessage, type ToolIdMap } from '@yourtool/core';
 import type OpenAI from 'openai';
+import { decodeOpenAIMessage } from './codec/message.js';
 import { encodeOpenAIMessages } from './codec/request.js';
-import { decodeOpenAIMessage } from './codec/response.js';
 
 export * from './codec/index.js';
 

@@ -473,7 +473,15 @@ describe('fromOpenAIChatCompletion: response mapping', () => {
     expect(mapOpenAIFinishReason('length', { ...none, hasToolCalls: true })).toBe('max_tokens');
     expect(mapOpenAIFinishReason('tool_calls', none)).toBe('tool_use');
     expect(mapOpenAIFinishReason('stop', { ...none, hasToolCalls: true })).toBe('tool_use');
-    expect(mapOpenAIFinishReason('content_filter', none)).toBe('end_turn');
+    expect(mapOpenAIFinishReason('content_filter', none)).toBe('refusal');
+    expect(mapOpenAIFinishReason('content_filter', { ...none, hasToolCalls: true })).toBe(
+      'tool_use',
+    );
+    expect(mapOpenAIFinishReason('stop', { ...none, refused: true })).toBe('refusal');
+    expect(mapOpenAIFinishReason('length', { ...none, refused: true })).toBe('refusal');
+    expect(
+      mapOpenAIFinishReason('tool_calls', { ...none, refused: true, hasToolCalls: true }),
+    ).toBe('tool_use');
     expect(mapOpenAIFinishReason(null, none)).toBe('end_turn');
   });
 

@@ -34,12 +34,16 @@ const common = {
   codec: { roundTrip: roundTripOpenAIContent },
 } satisfies Partial<Parameters<typeof describeAdapterConformance>[0]>;
 
+// Chat Completions keys tool argument fragments by call index, so parallel calls may interleave;
+// content may come as typed parts when OPENAI_BASE_URL points at a server that sends them.
+const chatFeatures = { interleavedToolFragments: true, typedContentParts: true } as const;
+
 // GPT-5: a reasoning model that refuses temperature and stop sequences.
 describeAdapterConformance({
   ...common,
   model: 'openai:gpt-5',
   fixtures,
-  features: { temperature: 'dropped', stopSequences: 'emulated' },
+  features: { ...chatFeatures, temperature: 'dropped', stopSequences: 'emulated' },
   live: {
     env: 'OPENAI_API_KEY',
     createAdapter: (apiKey) => new OpenAIAdapter({ api_key: apiKey }),
@@ -56,5 +60,5 @@ describeAdapterConformance({
     ...fixtures,
     ...loadFixtureDirectory(fileURLToPath(new URL('./fixtures-gpt-4.1', import.meta.url))),
   },
-  features: { temperature: 'sent', stopSequences: 'sent' },
+  features: { ...chatFeatures, temperature: 'sent', stopSequences: 'sent' },
 });

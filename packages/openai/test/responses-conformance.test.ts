@@ -19,6 +19,9 @@ const common = {
   toolIdRules: OPENAI_RESPONSES_TOOL_ID_RULES,
   codec: { roundTrip: roundTripOpenAIResponsesContent },
   fixtures,
+  // every stream event names its item (output_index, item_id), so argument fragments of two
+  // function calls can interleave; the adapter folds them in (toolCallsEndAtFinish)
+  features: { interleavedToolFragments: true },
 } satisfies Partial<Parameters<typeof describeAdapterConformance>[0]>;
 
 // GPT-5 on the Responses API: reasoning comes back as summaries signed with their encrypted
@@ -48,6 +51,7 @@ describeAdapterConformance({
       { logger, retry },
     ),
   features: {
+    ...common.features,
     signedThinking: true,
     redactedThinking: true,
     temperature: 'dropped',
@@ -86,5 +90,5 @@ describeAdapterConformance({
       },
       { logger, retry },
     ),
-  features: { temperature: 'sent', stopSequences: 'emulated' },
+  features: { ...common.features, temperature: 'sent', stopSequences: 'emulated' },
 });

@@ -412,6 +412,7 @@ describe('OpenAIResponsesAdapter: replies', () => {
       output_tokens: 300,
       cached_input_tokens: 2000,
       cache_creation_input_tokens: 0,
+      reasoning_tokens: 256,
     });
     expect(whole.provider_raw).toEqual({
       openai: {
@@ -439,7 +440,7 @@ describe('OpenAIResponsesAdapter: replies', () => {
     ).toEqual(['{"path":', '"README.md"}']);
   });
 
-  it('an incomplete response for max_output_tokens is max_tokens; for content_filter end_turn', async () => {
+  it('an incomplete response for max_output_tokens is max_tokens; for content_filter refusal', async () => {
     const { gpt } = adapter();
     const message = {
       id: 'msg_1',
@@ -468,7 +469,8 @@ describe('OpenAIResponsesAdapter: replies', () => {
     expect(cut.stop_reason).toBe('max_tokens');
     expect(cut.content).toEqual([text('Partial')]);
     const filtered = await gpt.complete(ask());
-    expect(filtered.stop_reason).toBe('end_turn');
+    // the provider's filter withheld the rest: a refusal-like stop (README, "Refusals")
+    expect(filtered.stop_reason).toBe('refusal');
     expect(filtered.provider_raw).toMatchObject({
       openai: { incomplete_reason: 'content_filter' },
     });

@@ -1,7 +1,6 @@
 import {
   type ContentBlock,
   type Logger,
-  newToolUseId,
   type StopReason,
   type StreamBuilder,
   type StreamEvent,
@@ -16,8 +15,10 @@ import {
   mapOpenAIFinishReason,
   mapOpenAIUsage,
   openAIProviderRaw,
-  StopSequenceCutter,
+  servedModelId,
 } from './response.js';
+import { StreamedText } from './stream-text.js';
+import { StreamedToolCalls } from './stream-tools.js';
 
 /**
  * Marks the end of the provider's stream. The adapter appends it after the SDK's last chunk so
@@ -46,6 +47,11 @@ export interface OpenAIStreamSummary {
 export interface OpenAIStreamMapperOptions {
   /** Provider key of the tool id map and log entries. Default `openai`. */
   provider?: string;
+  /**
+   * Provider key of the requested canonical model id, which the served model (the chunks'
+   * `model`) is named under. Default `provider`.
+   */
+  modelProvider?: string;
   toolIdMap: ToolIdMap;
   logger?: Logger;
   /** Stop sequences went out in `stop` (a `stop` finish is then a stop-sequence hit). */
@@ -76,14 +82,6 @@ export interface OpenAIStreamMapperOptions {
   providerRaw?: (summary: OpenAIStreamSummary) => Record<string, unknown>;
 }
 
-interface ToolCallState {
-  key: string;
-  started: boolean;
-  providerId: string | undefined;
-  name: string | undefined;
-  pending: string[];
-}
-
 /** Whether a stream item is the adapter's own {@link OPENAI_STREAM_END} marker. */
 export const isOpenAIStreamEnd = (item: OpenAIStreamItem): item is OpenAIStreamEnd =>
   (item as OpenAIStreamEnd).stream_end === true;
@@ -95,25 +93,37 @@ export const isOpenAIStreamEnd = (item: OpenAIStreamItem): item is OpenAIStreamE
  * | Chat Completions chunk | canonical |
  * |---|---|
  * | first chunk | `message.start` (produced by the runtime) |
- * | `delta.content`, `delta.refusal` | `text.delta` |
+ * | `delta.content` (a string, or text parts) | `text.delta` |
+ * | `delta.content` thinking parts (Mistral Magistral) | `thinking.delta` (unsigned) |
+ * | `delta.refusal` | `text.delta`, collected as `message.complete.refusal`; stop `refusal` |
  * | `delta.tool_calls[i]` with its id and name | `tool.use_start` with a canonical id |
  * | `delta.tool_calls[i].function.arguments` | `tool.use_input_delta` with the raw fragment |
- * | `finish_reason` | `tool.use_end` for every call (parsed input) |
+ * | `finish_reason` | `tool.use_end` for every call, in index order (parsed input) |
  * | the usage chunk (`choices: []`) | `message.complete` with that usage |
+ * | the chunks' `model` | `message.complete.served_model` (`<provider>:<model>`) |
  *
- * Fragments are buffered per tool call index by core's `StreamBuilder`, which also ends a tool
- * call when the next one begins so indexes stay ordered. A stream that finishes but never sends
- * usage completes at its end with estimated usage (WARN). With emulated stop sequences, text is
- * passed through a {@link StopSequenceCutter} and everything after a hit is discarded.
+ * Chat Completions keys argument fragments by call index and may interleave the fragments of
+ * parallel calls, so no call is done before `finish_reason`: the runtime must create the
+ * builder with `toolCallsEndAtFinish` (core's `StreamBuilder` then keeps each call open, folds
+ * late fragments into it, and holds later blocks back so indexes never decrease), and every
+ * call ends at the finish, sorted by index. Other content parts are dropped with a WARN (once per
+ * part type). A stream that finishes but never sends usage completes at its end with estimated
+ * usage (WARN). With emulated stop sequences, text is passed through a
+ * {@link StopSequenceCutter} and everything after a hit is discarded.
  */
 export function createOpenAIStreamMapper(
   options: OpenAIStreamMapperOptions,
 ): (item: OpenAIStreamItem, builder: StreamBuilder) => StreamEvent[] {
   const provider = options.provider ?? OPENAI;
+  const modelProvider = options.modelProvider ?? provider;
   const logger = options.logger ?? silentLogger;
-  const emulated = options.emulatedStopSequences ?? [];
-  const cutter = emulated.length > 0 ? new StopSequenceCutter(emulated) : null;
-  const tools = new Map<number, ToolCallState>();
+  const text = new StreamedText(logger, provider, options.emulatedStopSequences ?? []);
+  const tools = new StreamedToolCalls({
+    provider,
+    toolIdMap: options.toolIdMap,
+    logger,
+    beforeStart: (builder) => text.flush(builder),
+  });
   let finishReason: string | null = null;
   let finished = false;
   let usage: TokenUsage | null = null;
@@ -126,88 +136,16 @@ export function createOpenAIStreamMapper(
     stop_sequence: null,
   };
 
-  const text = (builder: StreamBuilder, piece: string): StreamEvent[] =>
-    builder.text('text', cutter ? cutter.push(piece) : piece);
-  const flushText = (builder: StreamBuilder): StreamEvent[] =>
-    cutter ? builder.text('text', cutter.flush()) : [];
-  const stopped = () => cutter?.matched != null;
-
-  const startTool = (builder: StreamBuilder, state: ToolCallState): StreamEvent[] => {
-    const canonical = state.providerId
-      ? options.toolIdMap.toCanonical(provider, state.providerId)
-      : newToolUseId();
-    const events = [...flushText(builder), ...builder.toolStart(state.key, canonical, state.name!)];
-    state.started = true;
-    for (const fragment of state.pending) events.push(...builder.toolInput(state.key, fragment));
-    state.pending = [];
-    return events;
-  };
-
-  const toolDelta = (
-    builder: StreamBuilder,
-    call: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall,
-  ): StreamEvent[] => {
-    if (call.type === 'custom' || call.custom) {
-      logger.warn(
-        {
-          event: 'block_dropped',
-          adapter: provider,
-          block_type: 'custom_tool_call',
-          reason: 'no canonical block for it',
-        },
-        'dropped a streamed custom tool call: the canonical format has no such block',
-      );
-      return [];
-    }
-    const index = call.index ?? 0;
-    let state = tools.get(index);
-    if (!state) {
-      state = {
-        key: `tool:${index}`,
-        started: false,
-        providerId: undefined,
-        name: undefined,
-        pending: [],
-      };
-      tools.set(index, state);
-    }
-    if (call.id && !state.providerId) state.providerId = call.id;
-    if (call.function?.name && !state.name) state.name = call.function.name;
-    const fragment = call.function?.arguments ?? '';
-    const events: StreamEvent[] = [];
-    if (!state.started) {
-      if (!state.name) {
-        if (fragment !== '') state.pending.push(fragment);
-        return events;
-      }
-      events.push(...startTool(builder, state));
-    }
-    if (fragment !== '') events.push(...builder.toolInput(state.key, fragment));
-    return events;
-  };
-
   const complete = (builder: StreamBuilder): StreamEvent[] => {
     const content = builder.content();
-    if (usage) builder.updateUsage(usage);
-    else {
-      const estimate = options.estimateUsage?.(content) ?? {
-        input_tokens: 0,
-        output_tokens: 0,
-        cached_input_tokens: 0,
-        cache_creation_input_tokens: 0,
-      };
-      builder.updateUsage({ ...estimate, estimated: true });
-      logger.warn(
-        { event: 'usage_estimated', adapter: provider, response_id: summary.id },
-        'the provider sent no usage for this stream; token counts are local estimates',
-      );
-    }
+    builder.updateUsage(usage ?? estimated(options, logger, provider, summary.id, content));
     summary.finish_reason = finishReason;
-    summary.stop_sequence = cutter?.matched ?? null;
+    summary.stop_sequence = text.stopSequence;
     const context: FinishContext = {
       hasToolCalls: content.some((b) => b.type === 'tool_use'),
       stopSequencesSent: options.stopSequencesSent ?? false,
-      emulatedStopHit: stopped(),
+      emulatedStopHit: text.stopped,
+      refused: text.refused,
     };
     const stop = options.stopReason
       ? options.stopReason(finishReason, context, lastChoice)
@@ -221,7 +159,11 @@ export function createOpenAIStreamMapper(
   return (item, builder) => {
     if (isOpenAIStreamEnd(item)) return finished && !builder.finished ? complete(builder) : [];
     summary.id ??= item.id ?? null;
-    summary.model ??= item.model ?? null;
+    // the first chunk that names a model (Azure's first chunk names none)
+    if (summary.model === null && item.model) {
+      summary.model = item.model;
+      builder.servedModel(servedModelId(modelProvider, item.model));
+    }
     summary.service_tier ??= item.service_tier ?? null;
     options.onChunk?.(item);
     const events: StreamEvent[] = [];
@@ -230,40 +172,47 @@ export function createOpenAIStreamMapper(
     if (choice && !finished) {
       lastChoice = choice as unknown as Record<string, unknown>;
       const delta = (choice.delta ?? {}) as OpenAI.ChatCompletionChunk.Choice.Delta;
-      if (!stopped()) {
+      if (!text.stopped) {
         if (options.onDelta) {
           events.push(...options.onDelta(delta as Record<string, unknown>, builder));
         }
-        const piece = `${delta.content ?? ''}${delta.refusal ?? ''}`;
-        if (piece !== '') events.push(...text(builder, piece));
+        events.push(...text.delta(builder, delta));
         for (const call of delta.tool_calls ?? []) {
-          if (!stopped()) events.push(...toolDelta(builder, call));
+          if (!text.stopped) events.push(...tools.delta(builder, call));
         }
       }
       if (choice.finish_reason) {
         finishReason = choice.finish_reason;
         finished = true;
-        if (!stopped()) events.push(...flushText(builder));
-        for (const state of tools.values()) {
-          if (state.started) events.push(...builder.toolEnd(state.key));
-          else {
-            logger.warn(
-              {
-                event: 'block_dropped',
-                adapter: provider,
-                block_type: 'tool_use',
-                reason: 'the tool call never named its function',
-              },
-              'dropped a streamed tool call without a function name',
-            );
-          }
-        }
+        if (!text.stopped) events.push(...text.flush(builder));
+        events.push(...tools.endAll(builder));
       }
     }
     if (item.usage) usage = (options.mapUsage ?? mapOpenAIUsage)(item.usage);
     if (finished && usage && !builder.finished) events.push(...complete(builder));
     return events;
   };
+}
+
+/** Usage for a stream that sent none: the caller's estimate (or zeros), flagged, with a WARN. */
+function estimated(
+  options: OpenAIStreamMapperOptions,
+  logger: Logger,
+  provider: string,
+  responseId: string | null,
+  content: ContentBlock[],
+): TokenUsage {
+  const estimate = options.estimateUsage?.(content) ?? {
+    input_tokens: 0,
+    output_tokens: 0,
+    cached_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+  logger.warn(
+    { event: 'usage_estimated', adapter: provider, response_id: responseId },
+    'the provider sent no usage for this stream; token counts are local estimates',
+  );
+  return { ...estimate, estimated: true };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type CanonicalRequestInput,
   type CanonicalResponse,
   type Logger,
+  parseModelId,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
@@ -119,6 +120,7 @@ export class OpenAIResponsesAdapter extends AdapterBase {
         );
         const decoded = fromOpenAIResponse(response, toolIdMap, {
           logger,
+          modelProvider: parseModelId(req.model).provider,
           requestId: req.request_id,
           emulatedStopSequences: encoding.emulatedStopSequences,
           secrets: this.#secrets(),
@@ -132,6 +134,8 @@ export class OpenAIResponsesAdapter extends AdapterBase {
           usage: decoded.usage ?? estimatedUsage(OPENAI, req, decoded.content, logger),
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
+          ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
+          ...(decoded.refusal ? { refusal: decoded.refusal } : {}),
         };
       },
     );
@@ -145,6 +149,7 @@ export class OpenAIResponsesAdapter extends AdapterBase {
       open: async ({ request: req, signal, logger }) => {
         const encoding = this.#encode(req, toolIdMap, logger, options);
         map = createOpenAIResponsesStreamMapper({
+          modelProvider: parseModelId(req.model).provider,
           toolIdMap,
           logger,
           requestId: req.request_id,
@@ -158,6 +163,8 @@ export class OpenAIResponsesAdapter extends AdapterBase {
         );
       },
       onChunk: (event, builder) => (map ? map(event, builder) : []),
+      // every event names its item, so argument fragments of two calls may interleave
+      toolCallsEndAtFinish: true,
     });
   }
 

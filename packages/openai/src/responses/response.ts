@@ -7,12 +7,10 @@ import {
   type ToolIdMap,
 } from '@yourtool/core';
 import type OpenAI from 'openai';
+import { parseToolArguments } from '../codec/message.js';
 import { OPENAI } from '../codec/request.js';
-import {
-  cutAtStopSequence,
-  type OpenAIResponseDecoding,
-  parseToolArguments,
-} from '../codec/response.js';
+import { type OpenAIResponseDecoding, servedModelId } from '../codec/response.js';
+import { cutAtStopSequence } from '../codec/stop-sequence.js';
 import { type OpenAIResponsesFailureOptions, toOpenAIResponsesFailureError } from './errors.js';
 
 /** The usage counters of a Responses usage object the mapper reads. */
@@ -31,17 +29,19 @@ export interface OpenAIResponsesUsageLike {
  * includes the cached tokens, so `input_tokens = input_tokens − cached_tokens` and
  * `cached_input_tokens = cached_tokens`; cache writes (`cache_write_tokens`) cost nothing extra
  * at OpenAI and stay in `input_tokens` (`cache_creation_input_tokens` is 0, as for Chat
- * Completions); `output_tokens` includes the reasoning tokens, which are billed as output
- * (their count goes to `provider_raw`).
+ * Completions); `output_tokens` includes the reasoning tokens, which are billed as output;
+ * `output_tokens_details.reasoning_tokens` is also `reasoning_tokens`, when reported.
  */
 export function mapOpenAIResponsesUsage(usage: OpenAIResponsesUsageLike): TokenUsage {
   const input = usage.input_tokens ?? 0;
   const cached = Math.min(input, usage.input_tokens_details?.cached_tokens ?? 0);
+  const reasoning = usage.output_tokens_details?.reasoning_tokens;
   return {
     input_tokens: input - cached,
     output_tokens: usage.output_tokens ?? 0,
     cached_input_tokens: cached,
     cache_creation_input_tokens: 0,
+    ...(typeof reasoning === 'number' ? { reasoning_tokens: reasoning } : {}),
   };
 }
 
@@ -51,13 +51,17 @@ export interface ResponsesFinishContext {
   hasToolCalls: boolean;
   /** The adapter cut the reply at an emulated stop sequence. */
   emulatedStopHit: boolean;
+  /** The reply holds a `refusal` content part (the model declined). Default false. */
+  refused?: boolean;
 }
 
 /**
  * Maps a response's `status` and `incomplete_details.reason` to the canonical stop reason: an
- * emulated stop-sequence hit → `stop_sequence`; `incomplete` for `max_output_tokens` →
- * `max_tokens`; a reply holding function calls → `tool_use`; everything else (`completed`,
- * `incomplete` for `content_filter`) → `end_turn`, the raw values kept in `provider_raw`.
+ * emulated stop-sequence hit → `stop_sequence`; a reply holding a refusal and no function call →
+ * `refusal`; `incomplete` for `max_output_tokens` → `max_tokens`; a reply holding function calls
+ * → `tool_use`; `incomplete` for `content_filter` → `refusal` (the provider's filter withheld
+ * the answer, as Chat Completions' `content_filter` finish); everything else (`completed`) →
+ * `end_turn`, the raw values kept in `provider_raw`.
  */
 export function mapOpenAIResponsesStopReason(
   status: string | null | undefined,
@@ -65,8 +69,10 @@ export function mapOpenAIResponsesStopReason(
   context: ResponsesFinishContext,
 ): StopReason {
   if (context.emulatedStopHit) return 'stop_sequence';
+  if (context.refused && !context.hasToolCalls) return 'refusal';
   if (status === 'incomplete' && incompleteReason === 'max_output_tokens') return 'max_tokens';
   if (context.hasToolCalls) return 'tool_use';
+  if (status === 'incomplete' && incompleteReason === 'content_filter') return 'refusal';
   return 'end_turn';
 }
 
@@ -115,12 +121,20 @@ export interface DecodeOpenAIResponsesOutputOptions {
 export interface DecodedOpenAIResponsesOutput {
   content: ContentBlock[];
   stopSequence: string | null;
+  /** The text of the messages' `refusal` parts (also in `content`), when there were any. */
+  refusal?: string;
+}
+
+/** The `refusal` parts of an output message, joined (empty when it has none). */
+export function outputMessageRefusal(item: OpenAI.Responses.ResponseOutputMessage): string {
+  return (item.content ?? []).map((part) => (part.type === 'refusal' ? part.refusal : '')).join('');
 }
 
 /**
  * Decodes a response's `output` items in order: reasoning → thinking or redacted thinking
- * ({@link decodeReasoningItem}); a message → one text block (a refusal is kept as text, so the
- * caller sees why nothing else came); a `function_call` → a tool use whose canonical id is
+ * ({@link decodeReasoningItem}); a message → one text block, its `refusal` parts after its
+ * text (kept as text so a replay shows what the assistant said, and returned as `refusal`); a
+ * `function_call` → a tool use whose canonical id is
  * linked to its `call_id` in the map, `arguments` parsed. Items the canonical format has no
  * block for (built-in tool calls) are dropped with a WARN. With emulated stop sequences, text is
  * cut at the first one and everything after it is discarded, as a real stop would have.
@@ -134,6 +148,7 @@ export function decodeOpenAIResponsesOutput(
   const logger = options.logger ?? silentLogger;
   const stops = options.emulatedStopSequences ?? [];
   const content: ContentBlock[] = [];
+  let refusal = '';
   for (const item of output) {
     switch (item.type) {
       case 'reasoning': {
@@ -142,10 +157,15 @@ export function decodeOpenAIResponsesOutput(
         break;
       }
       case 'message': {
-        const text = outputMessageText(item);
+        const text = (item.content ?? [])
+          .map((part) => (part.type === 'output_text' ? part.text : ''))
+          .join('');
         const cut = stops.length > 0 ? cutAtStopSequence(text, stops) : { text, matched: null };
-        if (cut.text !== '') content.push({ type: 'text', text: cut.text });
-        if (cut.matched !== null) return { content, stopSequence: cut.matched };
+        // a refusal after an emulated stop is discarded with everything else after it
+        const refused = cut.matched === null ? outputMessageRefusal(item) : '';
+        refusal += refused;
+        if (cut.text + refused !== '') content.push({ type: 'text', text: cut.text + refused });
+        if (cut.matched !== null) return withRefusal(content, cut.matched, refusal);
         break;
       }
       case 'function_call':
@@ -171,7 +191,15 @@ export function decodeOpenAIResponsesOutput(
         );
     }
   }
-  return { content, stopSequence: null };
+  return withRefusal(content, null, refusal);
+}
+
+function withRefusal(
+  content: ContentBlock[],
+  stopSequence: string | null,
+  refusal: string,
+): DecodedOpenAIResponsesOutput {
+  return { content, stopSequence, ...(refusal !== '' ? { refusal } : {}) };
 }
 
 /** What a reply saw that ends up in `provider_raw.openai`. */
@@ -187,8 +215,8 @@ export interface OpenAIResponsesSummary {
 
 /**
  * Round-trip and diagnostic data kept in `provider_raw` for a reply: `{ openai: { api:
- * "responses", id, model, status, ... } }`. Reasoning token counts are kept here (they are part
- * of `output_tokens`; `TokenUsage` has no field for them).
+ * "responses", id, model, status, ... } }`. Reasoning token counts are kept here too (they are
+ * part of `output_tokens`, and `usage.reasoning_tokens`).
  */
 export function openAIResponsesProviderRaw(
   summary: OpenAIResponsesSummary,
@@ -214,11 +242,19 @@ export interface FromOpenAIResponseOptions
     OpenAIResponsesFailureOptions {
   /** Request id for the error of a failed response. */
   requestId?: string;
+  /**
+   * Provider key of the requested canonical model id, which `served_model` is named under.
+   * Default `provider`.
+   */
+  modelProvider?: string;
 }
 
 /**
  * Decodes a whole Responses reply. A response whose `status` is `failed` throws the
- * `AdapterError` its `error` maps to; `usage` is `null` when the provider sent none.
+ * `AdapterError` its `error` maps to; `usage` is `null` when the provider sent none. An
+ * `incomplete` reply is returned whatever it holds, even nothing but reasoning (a model that
+ * spent `max_output_tokens` thinking). `served_model` is the response's `model` under the
+ * provider key; a refusal is text, `refusal` and stop reason `refusal`.
  */
 export function fromOpenAIResponse(
   response: OpenAI.Responses.Response,
@@ -230,11 +266,13 @@ export function fromOpenAIResponse(
   }
   const decoded = decodeOpenAIResponsesOutput(response.output ?? [], toolIdMap, options);
   const incompleteReason = response.incomplete_details?.reason ?? null;
+  const served = servedModelId(options.modelProvider ?? options.provider ?? OPENAI, response.model);
   return {
     content: decoded.content,
     stop_reason: mapOpenAIResponsesStopReason(response.status, incompleteReason, {
       hasToolCalls: decoded.content.some((b) => b.type === 'tool_use'),
       emulatedStopHit: decoded.stopSequence !== null,
+      refused: decoded.refusal !== undefined,
     }),
     usage: response.usage ? mapOpenAIResponsesUsage(response.usage) : null,
     provider_raw: openAIResponsesProviderRaw(
@@ -249,5 +287,7 @@ export function fromOpenAIResponse(
       },
       options.provider ?? OPENAI,
     ),
+    ...(served !== null ? { served_model: served } : {}),
+    ...(decoded.refusal !== undefined ? { refusal: decoded.refusal } : {}),
   };
 }

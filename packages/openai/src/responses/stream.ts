@@ -8,15 +8,16 @@ import {
   type ToolIdMap,
 } from '@yourtool/core';
 import type OpenAI from 'openai';
+import { parseToolArguments } from '../codec/message.js';
 import { OPENAI } from '../codec/request.js';
-import { parseToolArguments, StopSequenceCutter } from '../codec/response.js';
+import { servedModelId } from '../codec/response.js';
+import { StopSequenceCutter } from '../codec/stop-sequence.js';
 import { type OpenAIResponsesFailureOptions, toOpenAIResponsesFailureError } from './errors.js';
 import {
   mapOpenAIResponsesStopReason,
   mapOpenAIResponsesUsage,
   type OpenAIResponsesSummary,
   openAIResponsesProviderRaw,
-  outputMessageText,
   reasoningSummaryText,
 } from './response.js';
 
@@ -27,6 +28,11 @@ export type OpenAIResponsesStreamEvent = OpenAI.Responses.ResponseStreamEvent;
 export interface OpenAIResponsesStreamMapperOptions extends OpenAIResponsesFailureOptions {
   /** Provider key of the tool id map and log entries. Default `openai`. */
   provider?: string;
+  /**
+   * Provider key of the requested canonical model id, which the served model (the response's
+   * `model`) is named under. Default `provider`.
+   */
+  modelProvider?: string;
   toolIdMap: ToolIdMap;
   logger?: Logger;
   /** Request id for the error of a failed response. */
@@ -57,23 +63,29 @@ interface ItemState {
  * | Responses event | canonical |
  * |---|---|
  * | `response.created` (first event) | `message.start` (produced by the runtime) |
- * | `response.output_text.delta`, `response.refusal.delta` | `text.delta` |
+ * | `response.output_text.delta` | `text.delta` |
+ * | `response.refusal.delta` | `text.delta`, collected as `message.complete.refusal`; stop `refusal` |
  * | `response.reasoning_summary_text.delta` | `thinking.delta` (parts of one item joined by a blank line) |
  * | `response.output_item.done` (reasoning) | the last `thinking.delta` carrying the encrypted content as `signature`, or a whole `redacted_thinking` block when the item has no summary |
  * | `response.output_item.added` (function_call) | `tool.use_start` with the canonical id of its `call_id` |
  * | `response.function_call_arguments.delta` | `tool.use_input_delta` with the raw fragment |
  * | `response.output_item.done` (function_call) | `tool.use_end` with the parsed `arguments` |
- * | `response.completed`, `response.incomplete` | `message.complete` with usage and stop reason |
+ * | `response.completed`, `response.incomplete` | `message.complete` with usage, stop reason and `served_model` (`<provider>:<model>`) |
  * | `response.failed`, `error` | throws the mapped `AdapterError` (the runtime ends the stream with `stop_reason: "error"`) |
  *
- * Blocks are keyed by `output_index`. With emulated stop sequences, text goes through a
- * {@link StopSequenceCutter} and everything after a hit is discarded.
+ * Blocks are keyed by `output_index`. Every event names its item, so argument fragments of two
+ * function calls could interleave: the runtime creates the builder with `toolCallsEndAtFinish`,
+ * which keeps a call open until its `output_item.done` and holds later blocks back meanwhile.
+ * With emulated stop sequences, text goes through a {@link StopSequenceCutter} and everything
+ * after a hit is discarded (a refusal is never cut, only discarded after a hit).
  */
 export function createOpenAIResponsesStreamMapper(
   options: OpenAIResponsesStreamMapperOptions,
 ): (event: OpenAIResponsesStreamEvent, builder: StreamBuilder) => StreamEvent[] {
   const provider = options.provider ?? OPENAI;
+  const modelProvider = options.modelProvider ?? provider;
   const logger = options.logger ?? silentLogger;
+  let refused = false;
   const emulated = options.emulatedStopSequences ?? [];
   const cutter = emulated.length > 0 ? new StopSequenceCutter(emulated) : null;
   const items = new Map<number, ItemState>();
@@ -92,6 +104,20 @@ export function createOpenAIResponsesStreamMapper(
   let lastTextKey: string | null = null;
   const flushText = (builder: StreamBuilder): StreamEvent[] =>
     cutter && lastTextKey !== null ? builder.text(lastTextKey, cutter.flush()) : [];
+  /** Refusal text of a message item: held-back text goes out first, the refusal uncut. */
+  const refusal = (builder: StreamBuilder, state: ItemState, piece: string): StreamEvent[] => {
+    if (piece === '') return [];
+    refused = true;
+    const events = flushText(builder);
+    state.text = true;
+    lastTextKey = state.key;
+    return [...events, ...builder.refusal(state.key, piece)];
+  };
+  const noteModel = (builder: StreamBuilder, model: string | null | undefined): void => {
+    if (!model) return;
+    summary.model = model;
+    builder.servedModel(servedModelId(modelProvider, model));
+  };
 
   const stateOf = (index: number, type: string): ItemState => {
     let state = items.get(index);
@@ -169,12 +195,18 @@ export function createOpenAIResponsesStreamMapper(
       case 'message': {
         // the item is over: text held back for a stop sequence is released
         if (state.text) return flushText(builder);
-        // no text deltas came: the item's own text
-        const whole = outputMessageText(item);
-        if (whole === '') return [];
-        state.text = true;
-        lastTextKey = state.key;
-        return text(builder, state.key, whole);
+        // no text deltas came: the item's own parts
+        const events: StreamEvent[] = [];
+        for (const part of item.content ?? []) {
+          if (stopped()) break;
+          if (part.type === 'refusal') events.push(...refusal(builder, state, part.refusal));
+          else if (part.text !== '') {
+            state.text = true;
+            lastTextKey = state.key;
+            events.push(...text(builder, state.key, part.text));
+          }
+        }
+        return [...events, ...(stopped() ? [] : flushText(builder))];
       }
       default:
         logger.warn(
@@ -208,7 +240,7 @@ export function createOpenAIResponsesStreamMapper(
       );
     }
     summary.id = response.id ?? summary.id;
-    summary.model = response.model ?? summary.model;
+    noteModel(builder, response.model);
     summary.status = response.status ?? null;
     summary.incomplete_reason = response.incomplete_details?.reason ?? null;
     summary.service_tier = response.service_tier ?? summary.service_tier;
@@ -217,6 +249,7 @@ export function createOpenAIResponsesStreamMapper(
     const stop = mapOpenAIResponsesStopReason(summary.status, summary.incomplete_reason, {
       hasToolCalls: builder.content().some((b) => b.type === 'tool_use'),
       emulatedStopHit: stopped(),
+      refused,
     });
     return [...events, ...builder.complete(stop, openAIResponsesProviderRaw(summary, provider))];
   };
@@ -227,21 +260,24 @@ export function createOpenAIResponsesStreamMapper(
       case 'response.in_progress':
       case 'response.queued':
         summary.id ??= event.response.id ?? null;
-        summary.model ??= event.response.model ?? null;
+        if (summary.model === null) noteModel(builder, event.response.model);
         summary.service_tier ??= event.response.service_tier ?? null;
         return [];
       case 'response.output_item.added':
         return itemAdded(builder, event.output_index, event.item);
       case 'response.output_item.done':
         return itemDone(builder, event.output_index, event.item);
-      case 'response.output_text.delta':
-      case 'response.refusal.delta': {
+      case 'response.output_text.delta': {
         if (stopped()) return [];
         const state = stateOf(event.output_index, 'message');
         state.text = true;
         lastTextKey = state.key;
         return text(builder, state.key, event.delta);
       }
+      case 'response.refusal.delta':
+        return stopped()
+          ? []
+          : refusal(builder, stateOf(event.output_index, 'message'), event.delta);
       case 'response.reasoning_summary_part.added': {
         const state = stateOf(event.output_index, 'reasoning');
         // parts of one item form one thinking block, separated as in complete()
