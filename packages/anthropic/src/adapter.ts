@@ -133,7 +133,7 @@ export class AnthropicAdapter extends AdapterBase {
         const { params } = this.#encode(req, toolIdMap, logger, options);
         const started = Date.now();
         const message = await this.#send({ ...params, stream: false }, signal);
-        const decoded = fromAnthropicMessage(message, toolIdMap, logger);
+        const decoded = fromAnthropicMessage(message, toolIdMap, logger, req.model);
         return {
           request_id: req.request_id,
           model: req.model,
@@ -143,6 +143,7 @@ export class AnthropicAdapter extends AdapterBase {
           usage: decoded.usage,
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
+          ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
         };
       },
     );
@@ -155,7 +156,7 @@ export class AnthropicAdapter extends AdapterBase {
     return runStreamCall<Anthropic.RawMessageStreamEvent>(this.#setup(), request, options, {
       open: async ({ request: req, signal, logger }) => {
         const { params } = this.#encode(req, toolIdMap, logger, options);
-        map = createAnthropicStreamMapper(toolIdMap, logger);
+        map = createAnthropicStreamMapper(toolIdMap, logger, req.model);
         return this.#send({ ...params, stream: true as const }, signal);
       },
       onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),

@@ -538,7 +538,7 @@ describe('fromAnthropicMessage: response mapping', () => {
       'stop_sequence',
       'tool_use',
       'end_turn',
-      'end_turn',
+      'refusal',
       'max_tokens',
       'end_turn',
     ]);

@@ -168,6 +168,7 @@ export class GoogleAdapter extends AdapterBase {
           usage: decoded.usage,
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
+          ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
         };
       },
     );
@@ -184,6 +185,7 @@ export class GoogleAdapter extends AdapterBase {
           stopSequencesSent: req.stop_sequences.length > 0,
           logger,
           request_id: req.request_id,
+          model: req.model,
         });
         return this.#sdk().models.generateContentStream(withSignal(params, signal));
       },

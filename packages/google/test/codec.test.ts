@@ -144,6 +144,7 @@ describe('decoding a reply', () => {
       output_tokens: 100,
       cached_input_tokens: 1000,
       cache_creation_input_tokens: 0,
+      reasoning_tokens: 70,
     });
   });
 
@@ -167,30 +168,80 @@ describe('decoding a reply', () => {
     expect(map.getProviderId('google', id)).toBe('fc_9');
   });
 
-  it('maps finish reasons: MAX_TOKENS, STOP with stop sequences, blocked replies', () => {
+  it('maps finish reasons: MAX_TOKENS, STOP with stop sequences, refusals', () => {
     expect(mapGeminiFinishReason('MAX_TOKENS', false)).toBe('max_tokens');
     expect(mapGeminiFinishReason('STOP', false, true)).toBe('stop_sequence');
     expect(mapGeminiFinishReason('STOP', false, false)).toBe('end_turn');
     expect(mapGeminiFinishReason('STOP', true, true)).toBe('tool_use');
-    expect(mapGeminiFinishReason('SAFETY', false)).toBe('end_turn');
+    for (const reason of [
+      'SAFETY',
+      'RECITATION',
+      'BLOCKLIST',
+      'PROHIBITED_CONTENT',
+      'SPII',
+      'IMAGE_SAFETY',
+      'IMAGE_PROHIBITED_CONTENT',
+      'IMAGE_RECITATION',
+    ]) {
+      expect(mapGeminiFinishReason(reason, false), reason).toBe('refusal');
+      expect(mapGeminiFinishReason(reason, true), `${reason} after a call`).toBe('refusal');
+    }
+    expect(mapGeminiFinishReason('LANGUAGE', false)).toBe('end_turn');
+    expect(mapGeminiFinishReason('OTHER', false)).toBe('end_turn');
   });
 
-  it('a reply blocked before any content is a clear, typed, non-retryable error', () => {
-    const blocked = {
-      candidates: [{ finishReason: 'SAFETY', safetyRatings: [] }],
+  it('a reply refused before any content is returned empty as refusal, its usage kept', () => {
+    const logger = createMemoryLogger();
+    const decoded = fromGeminiResponse(
+      {
+        candidates: [{ finishReason: 'SAFETY', safetyRatings: [] }],
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 },
+      } as never,
+      new ToolIdMap(),
+      { logger },
+    );
+    expect(decoded.content).toEqual([]);
+    expect(decoded.stop_reason).toBe('refusal');
+    expect(decoded.usage).toMatchObject({ input_tokens: 5, output_tokens: 2 });
+    expect(decoded.provider_raw).toMatchObject({
+      google: { finish_reason: 'SAFETY', blocked: true },
+    });
+    expect(logger.warnings()).toEqual([]);
+  });
+
+  it('a blocked prompt is a refusal with the block reason in provider_raw', () => {
+    const decoded = fromGeminiResponse(
+      {
+        promptFeedback: { blockReason: 'PROHIBITED_CONTENT', blockReasonMessage: 'blocked' },
+        usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+      } as never,
+      new ToolIdMap(),
+    );
+    expect(decoded.content).toEqual([]);
+    expect(decoded.stop_reason).toBe('refusal');
+    expect(decoded.usage).toMatchObject({ input_tokens: 7, output_tokens: 0 });
+    expect(decoded.provider_raw).toMatchObject({
+      google: {
+        finish_reason: null,
+        block_reason: 'PROHIBITED_CONTENT',
+        block_reason_message: 'blocked',
+        blocked: true,
+      },
+    });
+  });
+
+  it('an unsupported language before any content is a clear, typed, non-retryable error', () => {
+    const stopped = {
+      candidates: [{ finishReason: 'LANGUAGE' }],
       usageMetadata: { promptTokenCount: 5 },
     } as never;
-    expect(() => fromGeminiResponse(blocked, new ToolIdMap())).toThrowError(
+    expect(() => fromGeminiResponse(stopped, new ToolIdMap())).toThrowError(
       expect.objectContaining({
         error_class: 'invalid_request',
-        provider_message: 'SAFETY',
+        provider_message: 'LANGUAGE',
         retryable: false,
-        message: expect.stringContaining('blocked the reply (SAFETY)'),
+        message: expect.stringContaining('stopped the reply (LANGUAGE)'),
       }),
-    );
-    const promptBlocked = { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } } as never;
-    expect(() => fromGeminiResponse(promptBlocked, new ToolIdMap())).toThrowError(
-      /PROHIBITED_CONTENT/,
     );
   });
 
@@ -209,11 +260,22 @@ describe('decoding a reply', () => {
       { logger },
     );
     expect(decoded.content).toEqual([{ type: 'text', text: 'Partial answer' }]);
-    expect(decoded.stop_reason).toBe('end_turn');
+    expect(decoded.stop_reason).toBe('refusal');
     expect(decoded.provider_raw).toMatchObject({
       google: { finish_reason: 'RECITATION', blocked: true },
     });
     expect(logger.warnings().map((w) => w.obj.event)).toContain('reply_blocked');
+  });
+
+  it('served model: the provider key of the requested id, then modelVersion', () => {
+    const reply = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] }, finishReason: 'STOP' }],
+      modelVersion: 'gemini-3-pro-preview-11-2025',
+    } as never;
+    expect(fromGeminiResponse(reply, new ToolIdMap(), { model: G3 }).served_model).toBe(
+      'google:gemini-3-pro-preview-11-2025',
+    );
+    expect(fromGeminiResponse(reply, new ToolIdMap()).served_model).toBeUndefined();
   });
 
   it('drops parts the canonical format has no block for, with a WARN', () => {
@@ -243,7 +305,7 @@ describe('decoding a reply', () => {
     });
   });
 
-  it('usage: prompt minus cached, thoughts billed as output, tool-use prompt as input', () => {
+  it('usage: prompt minus cached, thoughts billed as output (and reasoning_tokens), tool-use prompt as input', () => {
     expect(
       mapGeminiUsage({
         promptTokenCount: 100,
@@ -257,8 +319,12 @@ describe('decoding a reply', () => {
       output_tokens: 10,
       cached_input_tokens: 40,
       cache_creation_input_tokens: 0,
+      reasoning_tokens: 3,
     });
     expect(mapGeminiUsage(undefined).input_tokens).toBe(0);
+    expect(mapGeminiUsage({ promptTokenCount: 1, candidatesTokenCount: 2 })).not.toHaveProperty(
+      'reasoning_tokens',
+    );
   });
 });
 

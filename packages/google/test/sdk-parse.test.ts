@@ -56,11 +56,13 @@ describe('fixtures parse through the official SDK', () => {
       } else if (response.type === 'json' && (response.status ?? 200) === 200) {
         const reply = await client.models.generateContent(params);
         expect(reply).toBeInstanceOf(GenerateContentResponse);
+        // a refusal has no content, an empty reply content without parts
         const body = response.body as {
-          candidates: Array<{ content: { parts: unknown[] } }>;
+          candidates: Array<{ content?: { parts?: unknown[] }; finishReason: string }>;
           usageMetadata: { promptTokenCount: number };
         };
-        expect(reply.candidates?.[0]?.content?.parts).toEqual(body.candidates[0]?.content.parts);
+        expect(reply.candidates?.[0]?.content?.parts).toEqual(body.candidates[0]?.content?.parts);
+        expect(reply.candidates?.[0]?.finishReason).toBe(body.candidates[0]?.finishReason);
         expect(reply.usageMetadata?.promptTokenCount).toBe(body.usageMetadata.promptTokenCount);
         expect(server.requests[0]?.path).toMatch(/\/models\/gemini-3-pro-preview:generateContent$/);
       } else if (response.type === 'json') {

@@ -262,6 +262,7 @@ export class OllamaAdapter extends AdapterBase {
           const response: ChatResponse = await transport.client.chat({ ...params, stream: false });
           const decoded = fromOllamaChatResponse(response, toolIdMap, {
             estimateInputTokens: () => this.#estimate(req),
+            requestModel: req.model,
           });
           this.#checkUsage(decoded.usage, numCtx, req, logger);
           return {
@@ -273,6 +274,7 @@ export class OllamaAdapter extends AdapterBase {
             usage: decoded.usage,
             latency_ms: Date.now() - started,
             provider_raw: decoded.provider_raw,
+            ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
           };
         } catch (error) {
           throw this.#toError(error, req, transport);
@@ -294,6 +296,7 @@ export class OllamaAdapter extends AdapterBase {
           numCtx = encoded.numCtx;
           map = createOllamaStreamMapper(toolIdMap, {
             estimateInputTokens: () => this.#estimate(req),
+            requestModel: req.model,
           });
           // the client sends the request and checks the status; the body is read by the
           // transport (each line parsed once, an unparseable one is an error: decision 0081)

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import {
   type ContentBlock,
   type Logger,
+  parseModelId,
   type StopReason,
   silentLogger,
   type TokenUsage,
@@ -10,9 +11,9 @@ import {
 import { ANTHROPIC } from './request.js';
 
 /**
- * Maps a Messages API stop reason to the canonical one. `refusal` and `pause_turn` end the
- * turn (the raw value is kept in `provider_raw`); running out of context ends like running out
- * of output tokens.
+ * Maps a Messages API stop reason to the canonical one. `refusal` (a safety classifier stepped
+ * in) is `refusal`; `pause_turn` ends the turn (the raw value is kept in `provider_raw`);
+ * running out of context ends like running out of output tokens.
  */
 export function mapAnthropicStopReason(reason: string | null | undefined): StopReason {
   switch (reason) {
@@ -23,9 +24,22 @@ export function mapAnthropicStopReason(reason: string | null | undefined): StopR
       return 'stop_sequence';
     case 'tool_use':
       return 'tool_use';
+    case 'refusal':
+      return 'refusal';
     default:
       return 'end_turn';
   }
+}
+
+/**
+ * The canonical id of the model that answered: the provider key of the requested canonical id
+ * (`requestModel`), then the name the reply reports. `undefined` when the reply names none.
+ */
+export function anthropicServedModel(
+  requestModel: string,
+  reported: string | null | undefined,
+): string | undefined {
+  return reported ? `${parseModelId(requestModel).provider}:${reported}` : undefined;
 }
 
 /** The usage counters of a Messages API usage object (or a `message_delta` usage). */
@@ -50,12 +64,17 @@ export function mapAnthropicUsage(usage: AnthropicUsageLike): TokenUsage {
   };
 }
 
-/** Round-trip data the adapter keeps in `provider_raw` for a reply. */
+/**
+ * Round-trip data the adapter keeps in `provider_raw` for a reply. A refusal's `stop_details`
+ * (policy category and Anthropic's explanation) is kept here when sent: it describes the
+ * refusal rather than being something the assistant said, so it is not `response.refusal`.
+ */
 export function anthropicProviderRaw(message: {
   id?: string | null;
   model?: string | null;
   stop_reason?: string | null;
   stop_sequence?: string | null;
+  stop_details?: Anthropic.RefusalStopDetails | null;
 }): Record<string, unknown> {
   return {
     anthropic: {
@@ -63,6 +82,7 @@ export function anthropicProviderRaw(message: {
       model: message.model ?? null,
       stop_reason: message.stop_reason ?? null,
       stop_sequence: message.stop_sequence ?? null,
+      ...(message.stop_details ? { stop_details: message.stop_details } : {}),
     },
   };
 }
@@ -73,6 +93,8 @@ export interface AnthropicResponseDecoding {
   stop_reason: StopReason;
   usage: TokenUsage;
   provider_raw: Record<string, unknown>;
+  /** The canonical id of the model the reply names (see {@link anthropicServedModel}). */
+  served_model?: string;
 }
 
 /**
@@ -121,16 +143,23 @@ export function decodeAnthropicContent(
   return content;
 }
 
-/** Decodes a whole Messages API reply. */
+/**
+ * Decodes a whole Messages API reply. With `requestModel` (the requested canonical id), the
+ * model the reply names becomes `served_model`.
+ */
 export function fromAnthropicMessage(
   message: Anthropic.Message,
   toolIdMap: ToolIdMap,
   logger: Logger = silentLogger,
+  requestModel?: string,
 ): AnthropicResponseDecoding {
+  const served =
+    requestModel === undefined ? undefined : anthropicServedModel(requestModel, message.model);
   return {
     content: decodeAnthropicContent(message.content, toolIdMap, logger),
     stop_reason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
     provider_raw: anthropicProviderRaw(message),
+    ...(served ? { served_model: served } : {}),
   };
 }

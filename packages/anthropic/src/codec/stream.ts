@@ -8,7 +8,12 @@ import {
   type ToolIdMap,
 } from '@yourtool/core';
 import { ANTHROPIC } from './request.js';
-import { anthropicProviderRaw, mapAnthropicStopReason, mapAnthropicUsage } from './response.js';
+import {
+  anthropicProviderRaw,
+  anthropicServedModel,
+  mapAnthropicStopReason,
+  mapAnthropicUsage,
+} from './response.js';
 
 /**
  * A stateful mapper from Messages API stream events to canonical events (one per stream),
@@ -16,7 +21,7 @@ import { anthropicProviderRaw, mapAnthropicStopReason, mapAnthropicUsage } from 
  *
  * | Anthropic | canonical |
  * |---|---|
- * | `message_start` | usage so far (message.start is produced by the runtime) |
+ * | `message_start` | usage so far, the served model (message.start is produced by the runtime) |
  * | `content_block_start` text / thinking | implicit |
  * | `content_block_start` tool_use | `tool.use_start` with a canonical id |
  * | `content_block_start` redacted_thinking | the block, whole, in `final_content` |
@@ -24,18 +29,24 @@ import { anthropicProviderRaw, mapAnthropicStopReason, mapAnthropicUsage } from 
  * | `input_json_delta` | `tool.use_input_delta` with the raw `partial_json` |
  * | `signature_delta` | the last `thinking.delta`, carrying the signature |
  * | `content_block_stop` (tool_use) | `tool.use_end` with the parsed input |
- * | `message_delta` | stop reason and usage, kept for the end |
+ * | `message_delta` | stop reason (`refusal` included), stop details and usage, kept for the end |
  * | `message_stop` | `message.complete` |
  *
  * Pings never reach it (the SDK drops them); an `error` event surfaces as a thrown APIError. A
  * second `message_start` with another id before `message_stop` is a corrupt stream: it throws
- * `ServerError` (the runtime ends the stream with `stop_reason: "error"`).
+ * `ServerError` (the runtime ends the stream with `stop_reason: "error"`). With `requestModel`
+ * (the requested canonical id), the model `message_start` names becomes the served model.
  */
-export function createAnthropicStreamMapper(toolIdMap: ToolIdMap, logger: Logger = silentLogger) {
+export function createAnthropicStreamMapper(
+  toolIdMap: ToolIdMap,
+  logger: Logger = silentLogger,
+  requestModel?: string,
+) {
   const toolBlocks = new Set<number>();
   const ignored = new Set<number>();
   let stopReason: string | null = null;
   let stopSequence: string | null = null;
+  let stopDetails: Anthropic.RefusalStopDetails | null = null;
   let messageId: string | null = null;
   let model: string | null = null;
 
@@ -52,6 +63,8 @@ export function createAnthropicStreamMapper(toolIdMap: ToolIdMap, logger: Logger
         }
         messageId = event.message.id;
         model = event.message.model;
+        if (requestModel !== undefined)
+          builder.servedModel(anthropicServedModel(requestModel, event.message.model));
         const usage = mapAnthropicUsage(event.message.usage);
         builder.updateUsage(usage);
         return [];
@@ -107,6 +120,7 @@ export function createAnthropicStreamMapper(toolIdMap: ToolIdMap, logger: Logger
       case 'message_delta': {
         stopReason = event.delta.stop_reason ?? stopReason;
         stopSequence = event.delta.stop_sequence ?? stopSequence;
+        stopDetails = event.delta.stop_details ?? stopDetails;
         const u = event.usage;
         builder.updateUsage({
           output_tokens: u.output_tokens,
@@ -128,6 +142,7 @@ export function createAnthropicStreamMapper(toolIdMap: ToolIdMap, logger: Logger
             model,
             stop_reason: stopReason,
             stop_sequence: stopSequence,
+            stop_details: stopDetails,
           }),
         );
       default:

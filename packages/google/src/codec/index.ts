@@ -10,10 +10,12 @@ import { encodeGeminiContents } from './request.js';
 import { fromGeminiResponse } from './response.js';
 
 export * from './errors.js';
+export * from './finish.js';
 export * from './request.js';
 export * from './response.js';
 export * from './signatures.js';
 export * from './stream.js';
+export * from './usage.js';
 
 /**
  * Encodes assistant content as it goes on the wire, then decodes the wire turn as a reply:

@@ -4,6 +4,7 @@ import {
   InvalidRequestError,
   type Logger,
   newToolUseId,
+  parseModelId,
   type StopReason,
   StreamBuilder,
   type StreamEvent,
@@ -11,70 +12,25 @@ import {
   type TokenUsage,
   type ToolIdMap,
 } from '@yourtool/core';
+import {
+  GEMINI_BLOCKED_FINISH_REASONS,
+  GEMINI_REFUSAL_FINISH_REASONS,
+  mapGeminiFinishReason,
+} from './finish.js';
 import type { GeminiThoughtSignatures } from './signatures.js';
 import { GOOGLE } from './signatures.js';
-
-/** The usage counters of a Gemini `usageMetadata`. */
-export interface GeminiUsageLike {
-  promptTokenCount?: number | null;
-  candidatesTokenCount?: number | null;
-  cachedContentTokenCount?: number | null;
-  thoughtsTokenCount?: number | null;
-  toolUsePromptTokenCount?: number | null;
-}
+import { mapGeminiUsage } from './usage.js';
 
 /**
- * Maps Gemini usage to canonical token counts (decision 0015: the input buckets are disjoint).
- * `promptTokenCount` includes the cached content, so `input_tokens` = prompt − cached (plus any
- * tool-use prompt tokens, billed as input); `cached_input_tokens` = `cachedContentTokenCount`.
- * `output_tokens` = candidates + thoughts: thinking is billed at the output rate. Gemini reports
- * no cache writes (explicit caches are billed by storage time): `cache_creation_input_tokens`
- * is 0. See decision 0113.
+ * The canonical id of the model that answered: the provider key of the requested canonical id
+ * (`requestModel`), then Gemini's `modelVersion`. `undefined` when either is missing.
  */
-export function mapGeminiUsage(usage: GeminiUsageLike | null | undefined): TokenUsage {
-  const prompt = usage?.promptTokenCount ?? 0;
-  const cached = Math.min(usage?.cachedContentTokenCount ?? 0, prompt);
-  return {
-    input_tokens: prompt - cached + (usage?.toolUsePromptTokenCount ?? 0),
-    output_tokens: (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0),
-    cached_input_tokens: cached,
-    cache_creation_input_tokens: 0,
-  };
-}
-
-/**
- * Finish reasons that mean Gemini's filters withheld (part of) the reply: safety, blocklists,
- * prohibited content, personal data, recitation, language, and their image variants.
- */
-export const GEMINI_BLOCKED_FINISH_REASONS: ReadonlySet<string> = new Set([
-  'SAFETY',
-  'RECITATION',
-  'LANGUAGE',
-  'BLOCKLIST',
-  'PROHIBITED_CONTENT',
-  'SPII',
-  'IMAGE_SAFETY',
-  'IMAGE_PROHIBITED_CONTENT',
-  'IMAGE_RECITATION',
-]);
-
-/**
- * Maps Gemini's finish reason to the canonical stop reason. Gemini answers `STOP` for a natural
- * end, for a stop-sequence hit and for a reply holding function calls alike: a reply with
- * function calls is `tool_use`; a `STOP` when the request carried stop sequences is
- * `stop_sequence` (as for OpenAI, decision 0042); `MAX_TOKENS` is `max_tokens`; everything else
- * (blocked replies included, see {@link GEMINI_BLOCKED_FINISH_REASONS}) is `end_turn`, with the
- * raw value in `provider_raw.google.finish_reason`.
- */
-export function mapGeminiFinishReason(
-  reason: string | null | undefined,
-  hasFunctionCalls: boolean,
-  stopSequencesSent = false,
-): StopReason {
-  if (reason === 'MAX_TOKENS') return 'max_tokens';
-  if (hasFunctionCalls) return 'tool_use';
-  if (reason === 'STOP' && stopSequencesSent) return 'stop_sequence';
-  return 'end_turn';
+export function geminiServedModel(
+  requestModel: string | undefined,
+  modelVersion: string | null | undefined,
+): string | undefined {
+  if (!requestModel || !modelVersion) return undefined;
+  return `${parseModelId(requestModel).provider}:${modelVersion}`;
 }
 
 /** The reply as Gemini sent it, for the options of the decoder. */
@@ -84,7 +40,10 @@ export interface GeminiDecodeOptions {
   logger?: Logger;
   /** For messages and errors. */
   request_id?: string;
-  /** Canonical model id, for the stream builder of a non-streamed decode. */
+  /**
+   * The requested canonical model id: its provider key and the reply's `modelVersion` make the
+   * served model; also the stream builder's model in a non-streamed decode.
+   */
   model?: string;
 }
 
@@ -124,6 +83,8 @@ export class GeminiReplyAssembler {
   #hasFunctionCalls = false;
   #finishReason: string | null = null;
   #finishMessage: string | null = null;
+  #blockReason: string | null = null;
+  #blockReasonMessage: string | null = null;
   #modelVersion: string | null = null;
   #responseId: string | null = null;
   readonly #signatures: Required<GeminiThoughtSignatures> = { text: {}, tool_use: {} };
@@ -138,39 +99,57 @@ export class GeminiReplyAssembler {
   /** Maps one chunk (or the whole reply); completes the message when the reply says it ended. */
   push(chunk: GeminiResponseLike, builder: StreamBuilder): StreamEvent[] {
     const events: StreamEvent[] = [];
-    if (chunk.modelVersion) this.#modelVersion = chunk.modelVersion;
+    if (chunk.modelVersion) {
+      this.#modelVersion = chunk.modelVersion;
+      builder.servedModel(geminiServedModel(this.#options.model, chunk.modelVersion));
+    }
     if (chunk.responseId) this.#responseId = chunk.responseId;
     if (chunk.usageMetadata) builder.updateUsage(mapGeminiUsage(chunk.usageMetadata));
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) events.push(...this.#part(part, builder));
     const blockReason = chunk.promptFeedback?.blockReason;
     if (blockReason && !candidate) {
-      throw this.#blocked(String(blockReason), chunk.promptFeedback?.blockReasonMessage ?? null);
+      // Google declined the prompt itself: a refusal with no content, its billed usage kept.
+      this.#blockReason = String(blockReason);
+      this.#blockReasonMessage = chunk.promptFeedback?.blockReasonMessage ?? null;
+      events.push(...builder.complete(this.stopReason(), this.providerRaw()));
+      return events;
     }
     if (candidate?.finishReason) {
       this.#finishReason = String(candidate.finishReason);
       this.#finishMessage = candidate.finishMessage ?? null;
-      if (GEMINI_BLOCKED_FINISH_REASONS.has(this.#finishReason)) {
-        if (builder.content().length === 0) {
-          throw this.#blocked(this.#finishReason, this.#finishMessage);
-        }
-        this.#logger.warn(
-          {
-            event: 'reply_blocked',
-            adapter: GOOGLE,
-            request_id: this.#options.request_id,
-            finish_reason: this.#finishReason,
-          },
-          `Gemini's filters cut the reply short (${this.#finishReason}); keeping what arrived before`,
-        );
-      }
+      if (GEMINI_BLOCKED_FINISH_REASONS.has(this.#finishReason)) this.#filtered(builder);
       events.push(...builder.complete(this.stopReason(), this.providerRaw()));
     }
     return events;
   }
 
+  /**
+   * A filter stopped the reply. A refusal finish is returned as `refusal` (empty or not); a
+   * `LANGUAGE` stop before any content is an `InvalidRequestError`. A WARN says when content
+   * that had arrived was cut short.
+   */
+  #filtered(builder: StreamBuilder): void {
+    const reason = this.#finishReason ?? '';
+    if (builder.content().length === 0) {
+      if (!GEMINI_REFUSAL_FINISH_REASONS.has(reason))
+        throw this.#blocked(reason, this.#finishMessage);
+      return;
+    }
+    this.#logger.warn(
+      {
+        event: 'reply_blocked',
+        adapter: GOOGLE,
+        request_id: this.#options.request_id,
+        finish_reason: reason,
+      },
+      `Gemini's filters cut the reply short (${reason}); keeping what arrived before`,
+    );
+  }
+
   /** The canonical stop reason of what was assembled so far. */
   stopReason(): StopReason {
+    if (this.#blockReason !== null) return 'refusal';
     return mapGeminiFinishReason(
       this.#finishReason,
       this.#hasFunctionCalls,
@@ -185,13 +164,16 @@ export class GeminiReplyAssembler {
     if (Object.keys(this.#signatures.tool_use).length > 0)
       signatures.tool_use = this.#signatures.tool_use;
     const blocked =
-      this.#finishReason !== null && GEMINI_BLOCKED_FINISH_REASONS.has(this.#finishReason);
+      this.#blockReason !== null ||
+      (this.#finishReason !== null && GEMINI_BLOCKED_FINISH_REASONS.has(this.#finishReason));
     return {
       [GOOGLE]: {
         response_id: this.#responseId,
         model_version: this.#modelVersion,
         finish_reason: this.#finishReason,
         ...(this.#finishMessage ? { finish_message: this.#finishMessage } : {}),
+        ...(this.#blockReason ? { block_reason: this.#blockReason } : {}),
+        ...(this.#blockReasonMessage ? { block_reason_message: this.#blockReasonMessage } : {}),
         ...(blocked ? { blocked: true } : {}),
         ...(Object.keys(signatures).length > 0 ? { thought_signatures: signatures } : {}),
       },
@@ -200,7 +182,7 @@ export class GeminiReplyAssembler {
 
   #blocked(reason: string, detail: string | null): InvalidRequestError {
     return new InvalidRequestError(
-      `google: Gemini's filters blocked the reply (${reason}) before any content${detail ? `: ${detail}` : ''}`,
+      `google: Gemini stopped the reply (${reason}) before any content${detail ? `: ${detail}` : ''}`,
       {
         provider: GOOGLE,
         request_id: this.#options.request_id ?? '',
@@ -292,6 +274,8 @@ export interface GeminiResponseDecoding {
   stop_reason: StopReason;
   usage: TokenUsage;
   provider_raw: Record<string, unknown>;
+  /** The canonical id of the model that answered, when `options.model` and the reply say. */
+  served_model?: string;
 }
 
 /**
@@ -322,5 +306,6 @@ export function fromGeminiResponse(
     stop_reason: complete.stop_reason,
     usage: complete.usage,
     provider_raw: complete.provider_raw ?? assembler.providerRaw(),
+    ...(complete.served_model ? { served_model: complete.served_model } : {}),
   };
 }

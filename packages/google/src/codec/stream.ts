@@ -7,14 +7,17 @@ export interface GeminiStreamOptions {
   stopSequencesSent?: boolean;
   logger?: Logger;
   request_id?: string;
+  /** The requested canonical model id: with the reply's `modelVersion`, the served model. */
+  model?: string;
 }
 
 /**
  * A stateful mapper from `generateContentStream` chunks to canonical events (one per stream).
  * Each chunk holds the next parts of the reply; the chunk with a `finishReason` (and the final
  * `usageMetadata`) completes the message. See {@link GeminiReplyAssembler} for the part table.
- * A chunk blocked before anything arrived throws `InvalidRequestError` (the runtime then ends
- * the stream with `stop_reason: "error"`).
+ * A refusal (a safety-type finish, or a blocked prompt) completes the message with
+ * `stop_reason: "refusal"`; a `LANGUAGE` stop before anything arrived throws
+ * `InvalidRequestError` (the runtime then ends the stream with `stop_reason: "error"`).
  */
 export function createGeminiStreamMapper(toolIdMap: ToolIdMap, options: GeminiStreamOptions = {}) {
   const assembler = new GeminiReplyAssembler(toolIdMap, options);

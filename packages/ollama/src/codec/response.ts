@@ -1,6 +1,7 @@
 import {
   type ContentBlock,
   newToolUseId,
+  parseModelId,
   type StopReason,
   type TokenUsage,
   type ToolIdMap,
@@ -74,6 +75,27 @@ export function mapOllamaUsage(
     cache_creation_input_tokens: 0,
     ...(reported ? {} : { estimated: true }),
   };
+}
+
+/** Options of the reply decoders: usage estimates, and the requested model. */
+export interface OllamaDecodeOptions extends OllamaUsageOptions {
+  /**
+   * The requested canonical model id: its provider key and the reply's `model` make the served
+   * model.
+   */
+  requestModel?: string;
+}
+
+/**
+ * The canonical id of the model that answered: the provider key of the requested canonical id
+ * (`requestModel`), then the `model` the reply names. `undefined` when either is missing.
+ */
+export function ollamaServedModel(
+  requestModel: string | undefined,
+  reported: string | null | undefined,
+): string | undefined {
+  if (!requestModel || !reported) return undefined;
+  return `${parseModelId(requestModel).provider}:${reported}`;
 }
 
 /** Round-trip data the adapter keeps in `provider_raw` for a reply: what served it and timings. */
@@ -151,15 +173,21 @@ export interface OllamaResponseDecoding {
   stop_reason: StopReason;
   usage: TokenUsage;
   provider_raw: Record<string, unknown>;
+  /** The canonical id of the model that answered (see {@link ollamaServedModel}). */
+  served_model?: string;
 }
 
-/** Decodes a whole (non-streamed) `/api/chat` reply. */
+/**
+ * Decodes a whole (non-streamed) `/api/chat` reply. Ollama has no refusal signal and reports no
+ * reasoning tokens: a refusal is an ordinary `end_turn` reply, and `reasoning_tokens` is absent.
+ */
 export function fromOllamaChatResponse(
   response: OllamaChatResponseLike,
   toolIdMap: ToolIdMap,
-  options: OllamaUsageOptions = {},
+  options: OllamaDecodeOptions = {},
 ): OllamaResponseDecoding {
   const content = decodeOllamaMessage(response.message, toolIdMap);
+  const served = ollamaServedModel(options.requestModel, response.model);
   return {
     content,
     stop_reason: mapOllamaDoneReason(
@@ -168,5 +196,6 @@ export function fromOllamaChatResponse(
     ),
     usage: mapOllamaUsage(response, options),
     provider_raw: ollamaProviderRaw(response),
+    ...(served ? { served_model: served } : {}),
   };
 }

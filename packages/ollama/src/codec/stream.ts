@@ -4,8 +4,9 @@ import {
   mapOllamaDoneReason,
   mapOllamaUsage,
   type OllamaChatResponseLike,
-  type OllamaUsageOptions,
+  type OllamaDecodeOptions,
   ollamaProviderRaw,
+  ollamaServedModel,
   ollamaToolArguments,
 } from './response.js';
 
@@ -14,7 +15,7 @@ import {
  *
  * | Ollama chunk | canonical |
  * |---|---|
- * | first chunk | (message.start is produced by the runtime) |
+ * | `model` (every chunk) | the served model, `<provider key of options.requestModel>:<model>` (message.start is produced by the runtime) |
  * | `message.thinking` | `thinking.delta` (no signature: Ollama does not sign thinking) |
  * | `message.content` | `text.delta` |
  * | each of `message.tool_calls` (sent whole) | `tool.use_start`, one `tool.use_input_delta` with the whole arguments JSON, `tool.use_end` with the arguments |
@@ -24,10 +25,11 @@ import {
  * which Ollama's parsers release them. A `{"error": ...}` line is thrown by the ollama client
  * and ends the stream through the error contract.
  */
-export function createOllamaStreamMapper(toolIdMap: ToolIdMap, options: OllamaUsageOptions = {}) {
+export function createOllamaStreamMapper(toolIdMap: ToolIdMap, options: OllamaDecodeOptions = {}) {
   let toolCalls = 0;
   return (chunk: OllamaChatResponseLike, builder: StreamBuilder): StreamEvent[] => {
     const events: StreamEvent[] = [];
+    builder.servedModel(ollamaServedModel(options.requestModel, chunk.model));
     const message = chunk.message;
     if (message?.thinking) events.push(...builder.thinking('thinking', message.thinking));
     if (message?.content) events.push(...builder.text('text', message.content));
