@@ -15,11 +15,9 @@ import { type OpenRouterReasoningConfig, toOpenRouterParams } from './codec/requ
 import {
   fromOpenRouterChatCompletion,
   mapOpenRouterFinishReason,
-  mapOpenRouterUsage,
   type OpenRouterRaw,
-  type OpenRouterUsageLike,
-  openRouterCost,
 } from './codec/response.js';
+import { mapOpenRouterUsage, type OpenRouterUsageLike, openRouterCost } from './codec/usage.js';
 import { openRouterModelInfo } from './models.js';
 
 /** The model whose capabilities `adapter.capabilities` reports. */

@@ -299,6 +299,7 @@ describe('fromOpenRouterChatCompletion', () => {
       output_tokens: 20,
       cached_input_tokens: 1000,
       cache_creation_input_tokens: 200,
+      provider_cost_usd: '0.0042',
     });
     expect(decoded.stop_reason).toBe('stop_sequence');
     expect(decoded.provider_raw).toMatchObject({

@@ -34,7 +34,15 @@ describeAdapterConformance({
   fixtures: loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url))),
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
-  features: { signedThinking: true, redactedThinking: true, temperature: 'sent' },
+  features: {
+    signedThinking: true,
+    redactedThinking: true,
+    temperature: 'sent',
+    // the openai Chat Completions stream mapper, with tool calls ending at the finish
+    interleavedToolFragments: true,
+    // the openai codec's content decoding: OpenRouter passes Mistral's typed parts through
+    typedContentParts: true,
+  },
   codec: { roundTrip: roundTripOpenRouterContent },
   live: {
     env: 'OPENROUTER_API_KEY',

@@ -1,4 +1,5 @@
-import Decimal from 'decimal.js';
+import type Decimal from 'decimal.js';
+import { DECIMAL_STRING, Exact } from './decimal.js';
 import { InvalidUsageError, UnpricedModelError, type UnpricedReason } from './errors.js';
 import {
   findModelPrice,
@@ -8,13 +9,7 @@ import {
   type RateSet,
 } from './table.js';
 
-/**
- * Decimal arithmetic with room to spare: rates have at most 42 significant digits and token
- * counts at most 16, so every product, quotient by 10^6 and sum below is exact.
- */
-const Exact = Decimal.clone({ precision: 100, rounding: Decimal.ROUND_HALF_EVEN });
 const PER_MTOK = new Exact(1_000_000);
-const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
 
 /** Token counts to price: core's `TokenUsage` and `Usage` both fit. */
 export interface TokenCounts {

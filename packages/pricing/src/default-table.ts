@@ -5,12 +5,13 @@ import { type PriceTable, parsePriceTable } from './table.js';
  * (not read from a file at run time) so it works the same from the ESM and CommonJS builds and
  * from bundlers.
  *
- * Public list prices for standard (not batch, not priority, not regional) API usage.
+ * Public list prices for standard (not batch, not priority, not regional) API usage. Adding a
+ * model keeps `pricing_version`; changing a price changes it (decision 0114).
  */
 export const DEFAULT_PRICE_TABLE_YAML = `# @yourtool/pricing default price table. USD per million tokens.
 pricing_version: "2026-11-22"
 effective_date: 2026-11-22
-source: Public list prices of each provider, read 2026-11-22 (per-model sources below)
+source: Public list prices of each provider, read 2026-11-22, OpenRouter's read 2026-11-25 (per-model sources below)
 notes: >-
   Standard API usage only: batch discounts, priority tiers, regional or data-residency uplifts
   and tool fees (web search, code execution) are not modelled. input_tokens are the uncached
@@ -112,6 +113,100 @@ models:
     cached_read_per_mtok_usd: 0.025
     source: https://ai.google.dev/gemini-api/docs/pricing
     notes: Text, image and video input; audio input is billed higher and is not modelled.
+
+  # OpenRouter (read 2026-11-25): OpenRouter bills a model at its upstream's list price (its fee
+  # is charged on credit purchases, not per token), so these are the upstream list prices, which
+  # OpenRouter's model pages show. Replies name the model that answered by its permaslug
+  # (anthropic/claude-4.6-sonnet-20260217); those names share the entry (YAML alias), so a call
+  # is priced by the served model (decision 0136). openrouter:openrouter/auto has no price of its
+  # own: it is priced as the model the auto router chose, when this table knows that model.
+  # OpenRouter's own figure (usage.cost) is kept as provider_cost_usd and compared with ours.
+  openrouter:anthropic/claude-opus-4.7: &openrouter-claude-opus-4-7
+    input_per_mtok_usd: 5.00
+    output_per_mtok_usd: 25.00
+    cached_read_per_mtok_usd: 0.50
+    cache_write_5m_per_mtok_usd: 6.25
+    cache_write_1h_per_mtok_usd: 10.00
+    source: https://openrouter.ai/anthropic/claude-opus-4.7 (Anthropic's list price, https://platform.claude.com/docs/en/about-claude/pricing)
+    notes: Also served through Amazon Bedrock and Google Vertex at the same list price.
+  openrouter:anthropic/claude-4.7-opus-20260416: *openrouter-claude-opus-4-7
+
+  openrouter:anthropic/claude-sonnet-4.6: &openrouter-claude-sonnet-4-6
+    input_per_mtok_usd: 3.00
+    output_per_mtok_usd: 15.00
+    cached_read_per_mtok_usd: 0.30
+    cache_write_5m_per_mtok_usd: 3.75
+    cache_write_1h_per_mtok_usd: 6.00
+    source: https://openrouter.ai/anthropic/claude-sonnet-4.6 (Anthropic's list price, https://platform.claude.com/docs/en/about-claude/pricing)
+    notes: Also served through Amazon Bedrock and Google Vertex at the same list price.
+  openrouter:anthropic/claude-4.6-sonnet-20260217: *openrouter-claude-sonnet-4-6
+
+  openrouter:anthropic/claude-haiku-4.5: &openrouter-claude-haiku-4-5
+    input_per_mtok_usd: 1.00
+    output_per_mtok_usd: 5.00
+    cached_read_per_mtok_usd: 0.10
+    cache_write_5m_per_mtok_usd: 1.25
+    cache_write_1h_per_mtok_usd: 2.00
+    source: https://openrouter.ai/anthropic/claude-haiku-4.5 (Anthropic's list price, https://platform.claude.com/docs/en/about-claude/pricing)
+    notes: Also served through Amazon Bedrock and Google Vertex at the same list price.
+  openrouter:anthropic/claude-4.5-haiku-20251001: *openrouter-claude-haiku-4-5
+
+  openrouter:openai/gpt-5:
+    input_per_mtok_usd: 1.25
+    output_per_mtok_usd: 10.00
+    cached_read_per_mtok_usd: 0.125
+    source: https://openrouter.ai/openai/gpt-5 (OpenAI's list price, https://developers.openai.com/api/docs/pricing)
+    notes: OpenRouter lists no cache write price for OpenAI models (writes cost nothing).
+
+  openrouter:openai/gpt-5-mini:
+    input_per_mtok_usd: 0.25
+    output_per_mtok_usd: 2.00
+    cached_read_per_mtok_usd: 0.025
+    source: https://openrouter.ai/openai/gpt-5-mini (OpenAI's list price, https://developers.openai.com/api/docs/pricing)
+    notes: OpenRouter lists no cache write price for OpenAI models (writes cost nothing).
+
+  openrouter:openai/gpt-4.1:
+    input_per_mtok_usd: 2.00
+    output_per_mtok_usd: 8.00
+    cached_read_per_mtok_usd: 0.50
+    source: https://openrouter.ai/openai/gpt-4.1 (OpenAI's list price, https://developers.openai.com/api/docs/pricing)
+    notes: OpenRouter lists no cache write price for OpenAI models (writes cost nothing).
+
+  openrouter:google/gemini-2.5-pro:
+    input_per_mtok_usd: 1.25
+    output_per_mtok_usd: 10.00
+    cached_read_per_mtok_usd: 0.125
+    long_context:
+      above_input_tokens: 200000
+      input_per_mtok_usd: 2.50
+      output_per_mtok_usd: 15.00
+      cached_read_per_mtok_usd: 0.25
+    source: https://openrouter.ai/google/gemini-2.5-pro (Google's list price, https://ai.google.dev/gemini-api/docs/pricing)
+    notes: >-
+      Prompts over 200k tokens are billed at the higher rates for the whole request. Explicit
+      cache writes have no rate here (a call reporting them is unpriced, not guessed).
+
+  openrouter:google/gemini-2.5-flash:
+    input_per_mtok_usd: 0.30
+    output_per_mtok_usd: 2.50
+    cached_read_per_mtok_usd: 0.03
+    source: https://openrouter.ai/google/gemini-2.5-flash (Google's list price, https://ai.google.dev/gemini-api/docs/pricing)
+    notes: >-
+      Text, image and video input; audio input is billed higher and is not modelled. Explicit
+      cache writes have no rate here (a call reporting them is unpriced, not guessed).
+
+  # DeepSeek V3 is open-weight: OpenRouter routes it to several hosts, each at its own price.
+  # This is DeepSeek's own list price for V3, the price OpenRouter lists for the model; a call
+  # served by a dearer host shows up as a provider_cost_mismatch WARN. Pin a host with the
+  # adapter's provider preferences and override this entry to price it exactly.
+  openrouter:deepseek/deepseek-chat: &openrouter-deepseek-v3
+    input_per_mtok_usd: 0.27
+    output_per_mtok_usd: 1.10
+    cached_read_per_mtok_usd: 0.07
+    source: https://openrouter.ai/deepseek/deepseek-chat (DeepSeek's V3 list price, https://api-docs.deepseek.com/quick_start/pricing)
+    notes: Several hosts at different prices; this is DeepSeek's own. deepseek-v3 is the same model.
+  openrouter:deepseek/deepseek-v3: *openrouter-deepseek-v3
+  openrouter:deepseek/deepseek-chat-v3: *openrouter-deepseek-v3
 
   # Local models cost nothing per token: an explicit zero, never an accidental one.
   "ollama:*":

@@ -7,6 +7,7 @@ import {
 } from '@yourtool/core';
 import { type CostOptions, computeCost, sumCosts } from './cost.js';
 import type { UnpricedReason } from './errors.js';
+import { modelToPrice } from './model-to-price.js';
 import type { PriceTable } from './table.js';
 
 /** What repricing needs from a store: core's `SessionStore` iteration and usage update. */
@@ -69,7 +70,8 @@ export interface RepriceReport {
 /**
  * Recomputes the cost of stored assistant messages under another price table, through the
  * store's iteration API: for each message with a `usage` and a `model`, the cost is recomputed
- * from its token counts and `metadata.usage` is replaced via `updateMessageUsage` (which
+ * from its token counts (as `metadata.served_model` when the table knows it, else as `model`,
+ * like `buildUsage`) and `metadata.usage` is replaced via `updateMessageUsage` (which
  * changes nothing else in the row). Messages already at the new cost and version are left
  * alone, so running it twice is harmless.
  */
@@ -117,7 +119,9 @@ export async function repriceMessages(
       report.without_usage++;
       continue;
     }
-    const cost = computeCost(usage, model, table, options);
+    // priced as the model that answered when the table knows it, as buildUsage does
+    const priced = modelToPrice(table, model, message.metadata.served_model);
+    const cost = computeCost(usage, priced, table, options);
     let next: Usage;
     if (cost.priced) {
       if (usage.cost_usd !== null) before.push(usage.cost_usd);
@@ -127,12 +131,12 @@ export async function repriceMessages(
       report.unpriced.push({
         message_id: message.id,
         session_id: message.session_id,
-        model,
+        model: priced,
         reason: cost.reason,
         detail: cost.detail,
       });
       logger.warn(
-        { event: 'reprice_unpriced', message_id: message.id, model, reason: cost.reason },
+        { event: 'reprice_unpriced', message_id: message.id, model: priced, reason: cost.reason },
         `message ${message.id}: ${cost.detail}`,
       );
       if (options.whenUnpriced !== 'clear') continue;

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 it('the README example runs and prints what it says', async () => {
   expect(
     await runReadmeExample({ testUrl: import.meta.url, packageName: '@yourtool/pricing' }),
-  ).toBe(7);
+  ).toBe(8);
 });
 
 it('the README CommonJS form runs from the CommonJS build', async () => {

@@ -193,4 +193,21 @@ describe('repriceMessages', () => {
     controller.abort();
     await expect(repriceMessages(store, { table, signal: controller.signal })).rejects.toThrow();
   });
+
+  it('reprices as the served model when the table knows it, as buildUsage priced it', async () => {
+    const store = new RowStore();
+    const auto = assistant(
+      'openrouter:openrouter/auto',
+      {},
+      { served_model: 'openrouter:anthropic/claude-4.6-sonnet-20260217' },
+    );
+    const alias = assistant('openai:gpt-5', {}, { served_model: 'openai:gpt-5-2025-08-07' });
+    store.add(auto);
+    store.add(alias);
+    const report = await repriceMessages(store, { table });
+    expect(report).toMatchObject({ repriced: 2, unpriced: [] });
+    // auto → Sonnet 4.6: 1000×3 + 100×15 = 4500 µ$; the unknown alias → gpt-5: 2250 µ$
+    expect(parseMessage(store.rows.get(auto.id)).metadata.usage?.cost_usd).toBe('0.0045');
+    expect(parseMessage(store.rows.get(alias.id)).metadata.usage?.cost_usd).toBe('0.00225');
+  });
 });

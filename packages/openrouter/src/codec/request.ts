@@ -25,7 +25,7 @@ export interface ToOpenRouterOptions {
   providerPreferences?: Record<string, unknown>;
 }
 
-/** The encoding, plus the OpenRouter fields the openai SDK types do not know. */
+/** The encoding, plus the OpenRouter fields the openai SDK types do not know (`usage`, ...). */
 export interface OpenRouterRequestEncoding extends OpenAIChatEncoding {
   extraBody: Record<string, unknown>;
 }
@@ -35,7 +35,7 @@ export interface OpenRouterRequestEncoding extends OpenAIChatEncoding {
  * does: `max_tokens` for the output limit; temperature always sent (OpenRouter ignores a
  * parameter a model does not support); thinking from the same model kept and sent back as
  * `reasoning_details` on its assistant message (decision 0045); `reasoning` and `provider`
- * request fields.
+ * request fields; `usage: { include: true }`, asking for OpenRouter's own cost figure.
  */
 export function toOpenRouterParams(
   request: CanonicalRequest,
@@ -54,7 +54,9 @@ export function toOpenRouterParams(
       options.capabilities.supports_thinking && message.metadata.model === request.model,
     encodeReasoning: encodeOpenRouterReasoning,
   });
-  const extraBody: Record<string, unknown> = {};
+  // OpenRouter's usage accounting: its cost figure in every reply (usage.cost). The current API
+  // always sends it and ignores the flag; it is sent for the deployments that still need it.
+  const extraBody: Record<string, unknown> = { usage: { include: true } };
   if (options.reasoning) extraBody.reasoning = options.reasoning;
   if (options.providerPreferences) extraBody.provider = options.providerPreferences;
   return { ...encoding, extraBody };

@@ -1,70 +1,23 @@
+import { type Logger, type StopReason, silentLogger, type ToolIdMap } from '@yourtool/core';
 import {
-  type Logger,
-  type StopReason,
-  silentLogger,
-  type TokenUsage,
-  type ToolIdMap,
-} from '@yourtool/core';
-import {
+  type DecodedOpenAIMessage,
   decodeOpenAIMessage,
   type FinishContext,
   mapOpenAIFinishReason,
   type OpenAIResponseDecoding,
+  servedModelId,
 } from '@yourtool/openai/codec';
 import type OpenAI from 'openai';
 import { decodeOpenRouterReasoning, OPENROUTER, type ReasoningDetailShape } from './reasoning.js';
-
-/** OpenRouter's usage object: OpenAI's counters plus cache writes and its cost figures. */
-export interface OpenRouterUsageLike {
-  prompt_tokens?: number | null;
-  completion_tokens?: number | null;
-  prompt_tokens_details?: {
-    cached_tokens?: number | null;
-    cache_write_tokens?: number | null;
-  } | null;
-  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
-  cost?: number | null;
-  is_byok?: boolean | null;
-  cost_details?: Record<string, unknown> | null;
-}
-
-/**
- * Maps OpenRouter usage to canonical token counts (decision 0030): `prompt_tokens` is the whole
- * input, so `input_tokens = prompt_tokens − cached_tokens − cache_write_tokens`, with
- * `cached_input_tokens = cached_tokens` and `cache_creation_input_tokens = cache_write_tokens`.
- */
-export function mapOpenRouterUsage(usage: OpenRouterUsageLike): TokenUsage {
-  const prompt = usage.prompt_tokens ?? 0;
-  const cached = Math.min(prompt, usage.prompt_tokens_details?.cached_tokens ?? 0);
-  const written = Math.min(prompt - cached, usage.prompt_tokens_details?.cache_write_tokens ?? 0);
-  return {
-    input_tokens: prompt - cached - written,
-    output_tokens: usage.completion_tokens ?? 0,
-    cached_input_tokens: cached,
-    cache_creation_input_tokens: written,
-  };
-}
-
-/**
- * What OpenRouter reports about cost. Parsed and kept in `provider_raw` for reference only:
- * cost is computed locally from the price table, never taken from the provider.
- */
-export function openRouterCost(usage: OpenRouterUsageLike | null | undefined): {
-  cost: number | null;
-  is_byok: boolean | null;
-  cost_details: Record<string, unknown> | null;
-} {
-  return {
-    cost: typeof usage?.cost === 'number' ? usage.cost : null,
-    is_byok: typeof usage?.is_byok === 'boolean' ? usage.is_byok : null,
-    cost_details: usage?.cost_details ?? null,
-  };
-}
+import { mapOpenRouterUsage, type OpenRouterUsageLike, openRouterCost } from './usage.js';
 
 /**
  * Maps OpenRouter's finish reasons. `native_finish_reason` (the upstream's own value) tells a
  * stop-sequence hit (`stop_sequence`) from a natural end (`end_turn`, `STOP`, ...), which the
- * normalized `stop` cannot; without it the openai mapping applies.
+ * normalized `stop` cannot, and a refusal: Anthropic's `refusal` (OpenRouter reports it as
+ * `content_filter`, or `stop`), a reply carrying a `refusal` field, or a `content_filter` finish
+ * (Gemini's safety stops) is `refusal` unless the reply calls tools. Otherwise the openai
+ * mapping applies.
  */
 export function mapOpenRouterFinishReason(
   finishReason: string | null,
@@ -73,6 +26,9 @@ export function mapOpenRouterFinishReason(
 ): StopReason {
   if (context.emulatedStopHit) return 'stop_sequence';
   if (finishReason === 'error') return 'error';
+  if (!context.hasToolCalls && (context.refused || nativeFinishReason === 'refusal')) {
+    return 'refusal';
+  }
   if (finishReason === 'stop' && !context.hasToolCalls && nativeFinishReason) {
     if (nativeFinishReason === 'stop_sequence') return 'stop_sequence';
     return 'end_turn';
@@ -105,10 +61,12 @@ type OpenRouterCompletion = OpenAI.ChatCompletion & { provider?: string };
 type OpenRouterChoice = OpenAI.ChatCompletion.Choice & { native_finish_reason?: string | null };
 
 /**
- * Decodes an OpenRouter reply: reasoning first (as thinking and redacted thinking), then text
- * and tool calls through the openai codec; usage with cache writes; the stop reason from the
- * native finish reason; upstream provider, cost figures and reasoning detail shapes in
- * `provider_raw`.
+ * Decodes an OpenRouter reply: reasoning first (as thinking and redacted thinking), then the
+ * content (a string or typed parts), refusal and tool calls through the openai codec; usage with
+ * cache writes, reasoning tokens and OpenRouter's cost figure (`provider_cost_usd`); the stop
+ * reason from the native finish reason; `served_model` from the reply's `model` (with the auto
+ * router, the model that answered); upstream provider, cost figures and reasoning detail shapes
+ * in `provider_raw`.
  */
 export function fromOpenRouterChatCompletion(
   completion: OpenAI.ChatCompletion,
@@ -122,7 +80,7 @@ export function fromOpenRouterChatCompletion(
     reasoning_details?: unknown;
   };
   const reasoning = decodeOpenRouterReasoning(message, logger);
-  const decoded = choice
+  const decoded: DecodedOpenAIMessage = choice
     ? decodeOpenAIMessage(message, toolIdMap, {
         provider: OPENROUTER,
         logger,
@@ -131,6 +89,7 @@ export function fromOpenRouterChatCompletion(
           : {}),
       })
     : { content: [], stopSequence: null };
+  const refusal = decoded.refusal ?? null;
   const content = [...reasoning.blocks, ...decoded.content];
   const usage = completion.usage as OpenRouterUsageLike | undefined;
   const finish = choice?.finish_reason ?? null;
@@ -150,8 +109,11 @@ export function fromOpenRouterChatCompletion(
       hasToolCalls: content.some((b) => b.type === 'tool_use'),
       stopSequencesSent: options.stopSequencesSent ?? false,
       emulatedStopHit: decoded.stopSequence !== null,
+      refused: refusal !== null,
     }),
     usage: usage ? mapOpenRouterUsage(usage) : null,
     provider_raw: { [OPENROUTER]: raw },
+    served_model: servedModelId(OPENROUTER, completion.model),
+    ...(refusal !== null ? { refusal } : {}),
   };
 }
