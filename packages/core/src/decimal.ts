@@ -24,3 +24,21 @@ export function sumDecimalStrings(values: Iterable<string>): string {
   const fraction = digits.slice(-scale).replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : whole;
 }
+
+/**
+ * A finite number as a plain decimal string, never in exponent notation: `5.66e-7` is
+ * `"0.000000566"`, `1e21` is `"1000000000000000000000"`. The digits are JavaScript's shortest
+ * round-trip representation of the number, only moved around the decimal point.
+ */
+export function numberToDecimalString(value: number): string {
+  if (!Number.isFinite(value)) throw new RangeError(`${value} is not a finite number`);
+  const text = String(value);
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  const [, sign, lead, rest = '', exp] = match;
+  const digits = `${lead}${rest}`;
+  const point = 1 + Number(exp);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}

@@ -45,5 +45,6 @@ export * from './stream/ndjson.js';
 export * from './stream/sse.js';
 export * from './tokens.js';
 export * from './tool-id-map.js';
+export * from './tool-names.js';
 export * from './tool-schema.js';
 export * from './validate-message.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sumDecimalStrings } from '../src/index.js';
+import { DecimalStringSchema, numberToDecimalString, sumDecimalStrings } from '../src/index.js';
 
 describe('sumDecimalStrings', () => {
   it('adds exactly, where floating point would not', () => {
@@ -14,5 +14,26 @@ describe('sumDecimalStrings', () => {
   it('refuses what is not a non-negative decimal string, naming it', () => {
     expect(() => sumDecimalStrings(['0.1', '-2'])).toThrow(/"-2"/);
     expect(() => sumDecimalStrings(['1e-3'])).toThrow(RangeError);
+  });
+});
+
+describe('numberToDecimalString', () => {
+  it.each([
+    [5.66e-7, '0.000000566'],
+    [1e-7, '0.0000001'],
+    [1.5e-10, '0.00000000015'],
+    [0.000654, '0.000654'],
+    [1e21, '1000000000000000000000'],
+    [1.25e22, '12500000000000000000000'],
+    [-2.5e-8, '-0.000000025'],
+    [42, '42'],
+  ])('%s is %s', (value, expected) => {
+    expect(numberToDecimalString(value)).toBe(expected);
+  });
+
+  it('makes a number in stored usage a decimal string the schema accepts', () => {
+    const parsed = DecimalStringSchema.parse(5.66e-7);
+    expect(parsed).toBe('0.000000566');
+    expect(DecimalStringSchema.safeParse(parsed).success).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { numberToDecimalString } from '../decimal.js';
 import { epochMicrosToTimestamp, timestampToEpochMicros } from '../ids.js';
 import { ContentBlockSchema } from './content.js';
 import { RoutingDecisionRecordSchema } from './routing.js';
@@ -23,10 +24,7 @@ export type MessageStatus = z.output<typeof MessageStatusSchema>;
  */
 export const DecimalStringSchema = z.union([
   z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string such as "0.000654"'),
-  z
-    .number()
-    .refine(Number.isFinite, 'must be finite')
-    .transform((n) => n.toString()),
+  z.number().refine(Number.isFinite, 'must be finite').transform(numberToDecimalString),
 ]);
 
 /** The pattern of {@link TimestampSchema}. */

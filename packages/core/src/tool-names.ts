@@ -1,0 +1,91 @@
+/**
+ * Tool names on the wire. A tool use in a history may carry a name no provider takes (an
+ * imported history with `fs.read`, an MCP-style `server.tool`, a name over 64 characters): the
+ * canonical name stays in the store, and each adapter sends a provider-safe name derived from it,
+ * stably (the same name always maps the same way) and reversibly (a reply naming the derived
+ * name is read back as the canonical one). See docs/decisions/0140.
+ */
+
+/** What a provider accepts as a tool (function) name. */
+export interface ToolNameRules {
+  /** Characters and shape a name must match. */
+  pattern: RegExp;
+  /** Longest name accepted. */
+  maxLength: number;
+}
+
+/**
+ * The rule of Anthropic, OpenAI (Chat Completions and Responses), Mistral, DeepSeek, Groq and
+ * most Chat Completions servers: 1-64 letters, digits, `_` or `-`. It is also the canonical
+ * `tool-name-format` rule, so a name that keeps it is sent as it is.
+ */
+export const STRICT_TOOL_NAME_RULES: ToolNameRules = {
+  pattern: /^[a-zA-Z0-9_-]+$/,
+  maxLength: 64,
+};
+
+/** Gemini's rule: starts with a letter or `_`, then letters, digits, `_`, `.`, `-` or `:`, at most 64. */
+export const GEMINI_TOOL_NAME_RULES: ToolNameRules = {
+  pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]*$/,
+  maxLength: 64,
+};
+
+/** FNV-1a over UTF-16 code units, as 8 hex digits: a stable, dependency-free fingerprint. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Whether `name` satisfies `rules`. */
+export function fitsToolNameRules(name: string, rules: ToolNameRules): boolean {
+  return name.length > 0 && name.length <= rules.maxLength && rules.pattern.test(name);
+}
+
+/**
+ * The name to send for the canonical tool name `name` under `rules`: the name itself when it
+ * fits; otherwise its characters outside `[a-zA-Z0-9_]` replaced by `_`, cut to leave room, and
+ * `_` plus a fingerprint of the whole canonical name appended (so two names that sanitize alike
+ * stay apart, and no derived name can equal a declared tool's canonical name by accident).
+ */
+export function wireToolName(name: string, rules: ToolNameRules = STRICT_TOOL_NAME_RULES): string {
+  if (fitsToolNameRules(name, rules)) return name;
+  const suffix = `_${fingerprint(name)}`;
+  let base = name.replace(/[^a-zA-Z0-9_]/g, '_');
+  if (!/^[a-zA-Z_]/.test(base)) base = `_${base}`;
+  return `${base.slice(0, Math.max(1, rules.maxLength - suffix.length))}${suffix}`;
+}
+
+/**
+ * Reads a tool name from a reply back as canonical: when `wireName` is the derived name of one of
+ * `canonicalNames` (the names the request carried: its tools and its history's tool uses), that
+ * canonical name; otherwise `wireName` as it came.
+ */
+export function canonicalToolName(
+  wireName: string,
+  canonicalNames: Iterable<string>,
+  rules: ToolNameRules = STRICT_TOOL_NAME_RULES,
+): string {
+  for (const name of canonicalNames) {
+    if (name !== wireName && wireToolName(name, rules) === wireName) return name;
+  }
+  return wireName;
+}
+
+/** The tool names a request carries: its declared tools and its history's tool uses. */
+export function requestToolNames(request: {
+  tools?: ReadonlyArray<{ name: string }>;
+  messages: ReadonlyArray<{ content: ReadonlyArray<{ type: string; name?: string }> }>;
+}): Set<string> {
+  const names = new Set<string>();
+  for (const tool of request.tools ?? []) names.add(tool.name);
+  for (const message of request.messages) {
+    for (const block of message.content) {
+      if (block.type === 'tool_use' && typeof block.name === 'string') names.add(block.name);
+    }
+  }
+  return names;
+}
