@@ -209,6 +209,7 @@ export type ScenarioName =
   | 'cancel-complete'
   | 'cancel-complete-signal'
   | 'already-aborted'
+  | 'tool-name-in-history'
   | 'capability-honesty'
   | 'codec-round-trip'
   | 'empty-reply-length'
@@ -476,6 +477,12 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
   {
     name: 'already-aborted',
     checks: 'an already-aborted signal fails with CancelledError and sends nothing',
+    fixture: null,
+  },
+  {
+    name: 'tool-name-in-history',
+    checks:
+      'tool uses in a history named outside the provider\'s rule ("fs.read", a 84-character MCP-style name) go out under provider-safe, distinct names',
     fixture: null,
   },
   {

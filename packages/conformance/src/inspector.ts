@@ -6,6 +6,7 @@ import type {
   ProviderAdapter,
   ToolIdMap,
   ToolIdRules,
+  ToolNameRules,
 } from '@yourtool/core';
 import type { ScenarioName } from './catalog.js';
 import type { ConformanceFixtures } from './fixtures.js';
@@ -92,6 +93,12 @@ export interface AdapterConformanceOptions {
   wire: WireInspector;
   /** The provider's tool call id rules (e.g. core's `ANTHROPIC_TOOL_ID_RULES`). */
   toolIdRules: ToolIdRules;
+  /**
+   * What the provider accepts as a tool name (core's `STRICT_TOOL_NAME_RULES` by default;
+   * `GEMINI_TOOL_NAME_RULES` for Gemini). Tool uses in a history whose names break it must be
+   * sent under a name derived with core's `wireToolName`.
+   */
+  toolNameRules?: ToolNameRules;
   /** Whether the provider has tool call ids on the wire. Default true. */
   wireToolIds?: boolean;
   /** Whether the provider requires user and assistant turns to alternate, starting with user. */

@@ -10,14 +10,17 @@ import {
   createMessage,
   deriveProviderToolId,
   type ErrorClass,
+  fitsToolNameRules,
   isCancelledError,
   type MemoryLogger,
   type Message,
   type MessageMetadata,
   newRequestId,
   newSessionId,
+  newToolUseId,
   type ProviderAdapter,
   parseModelId,
+  STRICT_TOOL_NAME_RULES,
   type StreamEvent,
   type ToolDefinition,
   ToolIdMap,
@@ -158,6 +161,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     ...options.features,
   };
   const wireToolIds = options.wireToolIds ?? true;
+  const toolNameRules = options.toolNameRules ?? STRICT_TOOL_NAME_RULES;
   const probe = options.createAdapter({
     baseUrl: 'http://127.0.0.1:9',
     apiKey: CONFORMANCE_API_KEY,
@@ -1487,6 +1491,39 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
         `stream() with an already-aborted signal must throw CancelledError (got ${describeError(error)}): check options.signal before sending (runStreamCall does)`,
       ).toBe(true);
       expect(server.requests, 'nothing may be sent for an already-aborted signal').toHaveLength(0);
+    });
+
+    scenario('tool-name-in-history', async () => {
+      const s = setup('tool-name-in-history', { fixtureOf: 'capability-honesty' });
+      const foreign = ['fs.read', `server.${'tool'.repeat(20)}`];
+      const messages: Message[] = [user(s, 'Read both.')];
+      const ids = foreign.map(() => newToolUseId());
+      messages.push(
+        assistant(
+          s,
+          foreign.map((name, i) => ({
+            type: 'tool_use' as const,
+            id: ids[i] as string,
+            name,
+            input: { path: 'README.md' },
+          })),
+        ),
+      );
+      foreign.forEach((_, i) => {
+        messages.push(toolResult(s, ids[i] as string, [{ type: 'text', text: '# Project Foo' }]));
+      });
+      messages.push(user(s, 'Again.'));
+      const res = await s.adapter.complete(request({ messages }));
+      expect(res.content).toEqual([{ type: 'text', text: EXPECTED.replyAfterHistory.reply }]);
+      const sent = wire.toolCalls(body()).map((c) => c.name);
+      expect(sent, 'both tool uses of the history are sent').toHaveLength(2);
+      for (const name of sent) {
+        expect(
+          fitsToolNameRules(name, toolNameRules),
+          `tool name "${name}" on the wire must fit the provider's rule (derive it with core's wireToolName)`,
+        ).toBe(true);
+      }
+      expect(new Set(sent).size, 'two names stay two names').toBe(2);
     });
 
     scenario('capability-honesty', async () => {
