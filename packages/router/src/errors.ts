@@ -43,23 +43,6 @@ export class RouterConfigError extends YourtoolError {
   }
 }
 
-/** A model id or alias the registry does not know. Lists the closest known names. */
-export class UnknownModelError extends YourtoolError {
-  /** What was asked for. */
-  readonly requested: string;
-  /** Known ids and aliases closest to it, best first. */
-  readonly suggestions: string[];
-
-  constructor(requested: string, suggestions: string[]) {
-    super(
-      'unknown_model',
-      `unknown model "${requested}"${suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''}`,
-    );
-    this.requested = requested;
-    this.suggestions = suggestions;
-  }
-}
-
 /** A model's adapter could not be set up (usually a missing API key). */
 export class ModelNotConfiguredError extends YourtoolError {
   /** Canonical model id. */
@@ -140,6 +123,9 @@ export class ChoiceUnavailableError extends YourtoolError {
     reason: string;
     suggestions: string[];
     trace: RouteTraceEntry[];
+    /** For subclasses: their own code and message. */
+    code?: string;
+    message?: string;
   }) {
     const label =
       fields.policy === 'PER_MESSAGE_OVERRIDE' ? `@${fields.choice}` : `/model ${fields.choice}`;
@@ -147,12 +133,46 @@ export class ChoiceUnavailableError extends YourtoolError {
       fields.policy === 'PER_MESSAGE_OVERRIDE'
         ? 'send with fallthrough to let routing choose'
         : 'choose another with /model, or send with fallthrough to let routing choose';
-    super('choice_unavailable', `${label} cannot be used: ${fields.reason} (${hint})`);
+    super(
+      fields.code ?? 'choice_unavailable',
+      fields.message ?? `${label} cannot be used: ${fields.reason} (${hint})`,
+    );
     this.choice = fields.choice;
     this.policy = fields.policy;
     this.reason = fields.reason;
     this.suggestions = [...fields.suggestions];
     this.trace = fields.trace;
+  }
+}
+
+/**
+ * A model id or alias the registry does not know, with the closest known names. The one error
+ * for an unknown name however it was chosen (`/model`, `@model`, `registry.resolve`); it is also
+ * a {@link ChoiceUnavailableError}, so code catching that keeps working.
+ */
+export class UnknownModelError extends ChoiceUnavailableError {
+  /** What was asked for. */
+  readonly requested: string;
+
+  constructor(
+    requested: string,
+    suggestions: string[],
+    context: { policy?: ExplicitChoicePolicy; trace?: RouteTraceEntry[] } = {},
+  ) {
+    const named = `unknown model "${requested}"${
+      suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''
+    }`;
+    super({
+      choice: requested,
+      policy: context.policy ?? 'MANUAL_STICKY',
+      reason: named,
+      suggestions,
+      trace: context.trace ?? [],
+      code: 'unknown_model',
+      // chosen in a turn: the choice's own wording and hint; asked of the registry: the name alone
+      ...(context.policy ? {} : { message: named }),
+    });
+    this.requested = requested;
   }
 }
 

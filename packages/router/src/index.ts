@@ -6,6 +6,7 @@
  */
 export * from './availability.js';
 export * from './errors.js';
+export * from './message-pattern.js';
 export * from './registry.js';
 export * from './requirements.js';
 export * from './router.js';

@@ -1,15 +1,18 @@
 import {
   type AdapterCapabilities,
   type ContextLimit,
+  describeNetworkErrorCode,
   type EventBus,
   type FallbackAttempt,
   type Logger,
   type Message,
+  networkErrorCode,
   nowTimestamp,
   type ProviderAdapter,
   type RouteTraceEntry,
   type RoutingDecisionRecord,
   type RoutingPolicy,
+  redactSecrets,
   routingModeForPolicy,
   silentLogger,
   type ToolDefinition,
@@ -24,9 +27,10 @@ import {
   SwapRefusedError,
   UnknownModelError,
 } from './errors.js';
+import { compileMessagePattern } from './message-pattern.js';
 import type { ModelRegistry } from './registry.js';
 import { capabilityProblems, type TurnNeeds, turnNeeds } from './requirements.js';
-import type { RoutingConfig, RoutingRule } from './routing-config.js';
+import type { RoutingConfig, RoutingRule, RuleCondition } from './routing-config.js';
 
 /** What the router needs to know about one turn. */
 export interface RouteInput {
@@ -141,6 +145,8 @@ type Verdict =
       reason: string;
       /** Close matches, when the name did not resolve. */
       suggestions?: string[];
+      /** The name did not resolve at all. */
+      unknown?: boolean;
       /** Set when the context window alone rejected the model. */
       context_limited?: ContextLimit;
       adapter?: undefined;
@@ -155,6 +161,13 @@ const abortError = (signal: AbortSignal): Error =>
   signal.reason instanceof Error
     ? signal.reason
     : Object.assign(new Error('prepare() was aborted'), { name: 'AbortError' });
+
+/** A failed detection for people: its message, and the transport failure under it when there is one. */
+function describeFailure(error: Error): string {
+  const code = networkErrorCode(error);
+  if (code === undefined) return error.message;
+  return `${error.message} (${describeNetworkErrorCode(code)}, ${code})`;
+}
 
 interface Step {
   policy: RoutingPolicy;
@@ -219,6 +232,10 @@ export class Router {
   readonly #explicitChoices: 'strict' | 'fall_through';
   /** Detections in flight, shared by concurrent `prepare()` calls. */
   readonly #detecting = new Map<string, Promise<void>>();
+  /** The last failed detection of each model, so a refusal names the real cause. */
+  readonly #detectionFailures = new Map<string, { message: string; at: string }>();
+  /** Compiled `message_matches` patterns, by pattern and flags. */
+  readonly #patterns = new Map<string, RegExp | null>();
 
   constructor(options: RouterOptions) {
     this.#registry = options.registry;
@@ -302,11 +319,17 @@ export class Router {
       );
       outcomes.forEach((outcome, i) => {
         const id = (pending[i] as { id: string }).id;
-        if (outcome.status === 'fulfilled') report.detected.push(id);
-        else {
+        if (outcome.status === 'fulfilled') {
+          report.detected.push(id);
+          this.#detectionFailures.delete(id);
+        } else {
           const error =
             outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason));
           report.failed.push({ model: id, error });
+          this.#detectionFailures.set(id, {
+            message: redactSecrets(describeFailure(error)),
+            at: new Date().toISOString(),
+          });
         }
       });
     } finally {
@@ -322,6 +345,25 @@ export class Router {
       );
     }
     return report;
+  }
+
+  /** Why a model whose capabilities are unknown is refused: the failed detection, when one failed. */
+  #notDetected(id: string): string {
+    const failure = this.#detectionFailures.get(id);
+    if (!failure) return CAPABILITIES_NOT_DETECTED;
+    return `capabilities could not be detected: ${failure.message} (router.prepare() at ${failure.at}; tried again on the next prepare)`;
+  }
+
+  /** Whether the latest user text matches a rule's `message_matches` (compiled once). */
+  #matches(when: RuleCondition, messages: readonly Message[]): boolean {
+    const key = `${when.message_flags ?? ''}\u0000${when.message_matches}`;
+    let regex = this.#patterns.get(key);
+    if (regex === undefined) {
+      const compiled = compileMessagePattern(when.message_matches ?? '', when.message_flags);
+      regex = compiled.ok ? compiled.regex : null;
+      this.#patterns.set(key, regex);
+    }
+    return regex !== null && regex.test(lastUserText(messages));
   }
 
   /**
@@ -370,13 +412,18 @@ export class Router {
         });
         if (verdict.ok) return this.#decide(input, candidate, verdict, trace);
         if (isExplicit(candidate.policy) && explicitStrict) {
-          const error = new ChoiceUnavailableError({
-            choice: candidate.name,
-            policy: candidate.policy,
-            reason: verdict.reason,
-            suggestions: verdict.suggestions ?? [],
-            trace,
-          });
+          const error = verdict.unknown
+            ? new UnknownModelError(candidate.name, verdict.suggestions ?? [], {
+                policy: candidate.policy,
+                trace,
+              })
+            : new ChoiceUnavailableError({
+                choice: candidate.name,
+                policy: candidate.policy,
+                reason: verdict.reason,
+                suggestions: verdict.suggestions ?? [],
+                trace,
+              });
           this.#logger.warn(
             {
               event: 'choice_unavailable',
@@ -555,7 +602,7 @@ export class Router {
     } else {
       const adapter = this.#registry.adapterFor(registered.id);
       if (adapter.capabilitiesDetected?.(registered.id) === false) {
-        reasons.push(`its ${CAPABILITIES_NOT_DETECTED}`);
+        reasons.push(`its ${this.#notDetected(registered.id)}`);
       } else {
         const caps = this.#registry.capabilitiesFor(registered.id);
         const estimate = adapter.estimateInputTokens(
@@ -635,6 +682,7 @@ export class Router {
           model: candidate.name,
           reason: error.message,
           suggestions: error.suggestions,
+          unknown: true,
           estimate: 0,
         };
       }
@@ -654,7 +702,7 @@ export class Router {
       return { ok: false, model: id, reason: verdict.reason ?? 'unavailable', estimate: 0 };
     const adapter = this.#registry.adapterFor(id);
     if (adapter.capabilitiesDetected?.(id) === false) {
-      return { ok: false, model: id, reason: CAPABILITIES_NOT_DETECTED, estimate: 0 };
+      return { ok: false, model: id, reason: this.#notDetected(id), estimate: 0 };
     }
     const caps = this.#registry.capabilitiesFor(id);
     const estimate = estimateFor(adapter);
@@ -825,11 +873,7 @@ export class Router {
       if (when.tier !== undefined && when.tier !== input.tier) return false;
       if (when.workspace !== undefined && !withinWorkspace(input.workspace_path, when.workspace))
         return false;
-      if (
-        when.message_matches !== undefined &&
-        !new RegExp(when.message_matches, 'i').test(lastUserText(input.messages))
-      )
-        return false;
+      if (when.message_matches !== undefined && !this.#matches(when, input.messages)) return false;
       if (when.min_estimated_tokens !== undefined && estimated() < when.min_estimated_tokens)
         return false;
       if (when.max_estimated_tokens !== undefined && estimated() > when.max_estimated_tokens)

@@ -3,40 +3,46 @@ import { basename, dirname, resolve } from 'node:path';
 import { type Logger, silentLogger } from '@yourtool/core';
 import { z } from 'zod';
 import { RouterConfigError } from './errors.js';
+import { compileMessagePattern } from './message-pattern.js';
 import { parseYamlDocument } from './yaml.js';
 
 /** What a rule can match on. Every field given must hold. */
-export const RuleConditionSchema = z.strictObject({
-  /** The history holds images. */
-  needs_images: z.boolean().optional(),
-  /** The turn offers tools or the history holds tool calls. */
-  needs_tools: z.boolean().optional(),
-  /** The turn asks for thinking. */
-  needs_thinking: z.boolean().optional(),
-  /** The turn asks for structured output. */
-  needs_structured_output: z.boolean().optional(),
-  /** Estimated input tokens at least this many. */
-  min_estimated_tokens: z.number().int().nonnegative().optional(),
-  /** Estimated input tokens at most this many. */
-  max_estimated_tokens: z.number().int().nonnegative().optional(),
-  /** The tier the turn asks for. */
-  tier: z.string().min(1).optional(),
-  /** The session's workspace is this path or below it. */
-  workspace: z.string().min(1).optional(),
-  /** A regular expression the latest user text matches (case-insensitive). */
-  message_matches: z
-    .string()
-    .min(1)
-    .refine((pattern) => {
-      try {
-        new RegExp(pattern);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'not a valid regular expression')
-    .optional(),
-});
+export const RuleConditionSchema = z
+  .strictObject({
+    /** The history holds images. */
+    needs_images: z.boolean().optional(),
+    /** The turn offers tools or the history holds tool calls. */
+    needs_tools: z.boolean().optional(),
+    /** The turn asks for thinking. */
+    needs_thinking: z.boolean().optional(),
+    /** The turn asks for structured output. */
+    needs_structured_output: z.boolean().optional(),
+    /** Estimated input tokens at least this many. */
+    min_estimated_tokens: z.number().int().nonnegative().optional(),
+    /** Estimated input tokens at most this many. */
+    max_estimated_tokens: z.number().int().nonnegative().optional(),
+    /** The tier the turn asks for. */
+    tier: z.string().min(1).optional(),
+    /** The session's workspace is this path or below it. */
+    workspace: z.string().min(1).optional(),
+    /**
+     * A regular expression the latest user text matches: JavaScript syntax, case-insensitive by
+     * default. Inline flags at its start as other engines write them are read: `(?i)`, `(?s)`,
+     * `(?m)`, combined (`(?is)`) or cleared (`(?-i)` makes it case-sensitive).
+     */
+    message_matches: z.string().min(1).optional(),
+    /** Flags for `message_matches` (`"s"`, `"-i"` for case-sensitive, ...), as an alternative to inline ones. */
+    message_flags: z
+      .string()
+      .regex(/^[a-z]*(-[a-z]+)?$/, 'flags such as "s" or "-i"')
+      .optional(),
+  })
+  .superRefine((when, ctx) => {
+    if (when.message_matches === undefined) return;
+    const compiled = compileMessagePattern(when.message_matches, when.message_flags);
+    if (!compiled.ok)
+      ctx.addIssue({ code: 'custom', path: ['message_matches'], message: compiled.reason });
+  });
 /** A rule condition. */
 export type RuleCondition = z.output<typeof RuleConditionSchema>;
 

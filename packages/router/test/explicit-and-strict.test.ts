@@ -10,6 +10,7 @@ import {
   Router,
   type RouterOptions,
   StrictRuleError,
+  UnknownModelError,
 } from '../src/index.js';
 import { ENV, factories, image, MODELS_YAML, session_id, user } from './helpers.js';
 
@@ -88,10 +89,16 @@ describe('explicit choices are strict by default', () => {
     const { router, decided } = setup();
     const error = thrown(() => router.route(turn('hi', { override: 'gtp5' })));
     expect(error).toBeInstanceOf(ChoiceUnavailableError);
+    // the same error type as a typo through /model (registry.resolve)
+    expect(error).toBeInstanceOf(UnknownModelError);
+    const viaResolve = thrown(() => router.registry.resolve('gtp5'));
+    expect(viaResolve).toBeInstanceOf(UnknownModelError);
+    expect((viaResolve as UnknownModelError).suggestions[0]).toBe('gpt5');
     const choice = error as ChoiceUnavailableError;
     expect(choice).toMatchObject({
-      code: 'choice_unavailable',
+      code: 'unknown_model',
       choice: 'gtp5',
+      requested: 'gtp5',
       policy: 'PER_MESSAGE_OVERRIDE',
     });
     expect(choice.suggestions[0]).toBe('gpt5');

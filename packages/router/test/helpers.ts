@@ -184,6 +184,8 @@ export class DetectingAdapter extends DeclaringAdapter {
   readonly detected = new Set<string>();
   readonly calls: string[] = [];
   readonly failing = new Set<string>();
+  /** When set, every detection fails with this error (the server is down). */
+  down: Error | undefined;
   gate: Promise<void> = Promise.resolve();
 
   override capabilitiesFor(model: string): AdapterCapabilities {
@@ -192,6 +194,7 @@ export class DetectingAdapter extends DeclaringAdapter {
   async detectCapabilities(model: string): Promise<AdapterCapabilities> {
     this.calls.push(model);
     await this.gate;
+    if (this.down) throw this.down;
     if (this.failing.has(model))
       throw new Error(`model "${model}" not found, try pulling it first`);
     this.detected.add(model);

@@ -6,6 +6,7 @@ import {
   parseRoutingConfig,
   type RouteInput,
   Router,
+  StrictRuleError,
   SwapRefusedError,
 } from '../src/index.js';
 import { DETECTED, DeclaringAdapter, DetectingAdapter, FULL, session_id, user } from './helpers.js';
@@ -99,7 +100,48 @@ describe('router.prepare: capabilities detected before routing', () => {
     expect(report.failed).toHaveLength(1);
     expect(report.failed[0]?.model).toBe('ollama:qwen3:8b');
     expect(report.failed[0]?.error.message).toContain('try pulling it first');
-    expect(() => router.route(turn({ override: 'qwen' }))).toThrow(/capabilities not detected yet/);
+    expect(() => router.route(turn({ override: 'qwen' }))).toThrow(
+      /capabilities could not be detected: model "ollama:qwen3:8b" not found, try pulling it first \(router\.prepare\(\) at /,
+    );
+  });
+
+  it('a strict rule refused because the server was down at detection names the connection refused', async () => {
+    const registry = ModelRegistry.fromYaml(YAML, {
+      factories: {
+        anthropic: (config, runtime) => new DeclaringAdapter('anthropic', config, runtime),
+        ollama: (config, runtime) => {
+          const adapter = new DetectingAdapter('ollama', config, runtime);
+          // what Node's fetch throws when nothing listens on the port
+          adapter.down = new TypeError('fetch failed', {
+            cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11434'), {
+              code: 'ECONNREFUSED',
+            }),
+          });
+          return adapter;
+        },
+      },
+      env: { ANTHROPIC_API_KEY: 'k' },
+    });
+    const router = new Router({
+      registry,
+      config: parseRoutingConfig(`
+global_default: sonnet
+rules:
+  - { name: confidential, when: { message_matches: "(?i)CONFIDENTIAL" }, use: qwen, strict: true }
+`),
+    });
+    await router.prepare();
+    let refused: unknown;
+    try {
+      router.route(turn({ messages: [user('confidential: the Q3 numbers')] }));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(StrictRuleError);
+    expect((refused as Error).message).toContain(
+      'capabilities could not be detected: fetch failed (connection refused, ECONNREFUSED)',
+    );
+    expect((refused as Error).message).not.toContain('call router.prepare() before routing');
   });
 
   it('honours an already aborted signal: no detection runs, every pending model is reported', async () => {
