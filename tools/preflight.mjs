@@ -18,15 +18,9 @@ if (!(major >= required)) {
       ' or newer is required (found ' +
       found +
       ').\n' +
-      'Install Node ' +
+      'Run the same script through ./dev (./dev test, ./dev demo, ./dev <script>): it brings Node ' +
       required +
-      ' (nvm install ' +
-      required +
-      ', fnm use ' +
-      required +
-      ', volta install node@' +
-      required +
-      ') and run the command again; bash .ci/run brings its own.\n',
+      ' and pnpm from the npm registry into a cache directory when the machine has older ones.\n',
   );
   process.exit(1);
 }
