@@ -13,7 +13,7 @@ import {
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { ModelNotConfiguredError, RouterConfigError, UnknownModelError } from './errors.js';
-import { ENV_NAME, secretsInValue } from './secrets.js';
+import { ENV_NAME, secretsInValue, shownEnvName, shownType } from './secrets.js';
 import { parseYamlDocument } from './yaml.js';
 
 /** One adapter instance of the registry (`adapters:` in models.yaml, contract §7.1). */
@@ -143,7 +143,7 @@ export function parseRegistryConfig(input: string | unknown, source = '<inline>'
     } else if (provider !== null && provider !== providerOf(adapter)) {
       const serves =
         providerOf(adapter) === adapter.type
-          ? `of type "${adapter.type}"`
+          ? `of type ${shownType(adapter.type)}`
           : `serving provider "${providerOf(adapter)}" (options.provider)`;
       issues.push({
         path: `${at}.adapter`,
@@ -184,7 +184,7 @@ export class ModelRegistry {
       if (!factory) {
         this.#adapterProblems.set(
           key,
-          `no adapter factory for type "${entry.type}" (known: ${Object.keys(options.factories).join(', ')})`,
+          `no adapter factory for type ${shownType(entry.type)} (known: ${Object.keys(options.factories).join(', ')})`,
         );
         continue;
       }
@@ -194,7 +194,7 @@ export class ModelRegistry {
         if (!api_key) {
           this.#adapterProblems.set(
             key,
-            `the environment variable ${entry.api_key_env} is not set`,
+            `the environment variable ${shownEnvName(entry.api_key_env, `adapters.${key}.api_key_env`)} is not set`,
           );
           continue;
         }

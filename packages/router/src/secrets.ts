@@ -22,6 +22,26 @@ const ENTRY_IN_TEXT = new RegExp(
 /** What an environment variable name looks like (POSIX: letters, digits, `_`, no digit first). */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * A conventional variable name (`ANTHROPIC_API_KEY`): upper case, digits and `_`. Only such a
+ * name is quoted back; another valid name may be a key pasted in the wrong field (a Mistral key
+ * is 32 letters and digits) and is referred to by its field instead.
+ */
+const CONVENTIONAL_ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** What a configured `type` looks like (`anthropic`, `openai-compatible`). */
+const ADAPTER_TYPE = /^[a-z][a-z0-9-]{0,39}$/;
+
+/** The variable name to quote in a message, or a reference to the field that holds it. */
+export function shownEnvName(value: string, field: string): string {
+  return CONVENTIONAL_ENV_NAME.test(value) ? value : `named in ${field}`;
+}
+
+/** The adapter type to quote in a message, or a note that it is not shown. */
+export function shownType(value: string): string {
+  return ADAPTER_TYPE.test(value) ? `"${value}"` : '(not shown: it is not an adapter type name)';
+}
+
 /** `api_key_env: value` on a line, block or flow style. */
 const KEY_ENV_ENTRY = /["']?api[_-]?key[_-]?env["']?\s*:\s*("[^"\n]*"?|'[^'\n]*'?|[^,}\n#]*)/gi;
 
@@ -63,7 +83,7 @@ export function secretsInText(text: string): string[] {
     // a key put where a variable name belongs is still a key
     for (const entry of line.matchAll(KEY_ENV_ENTRY)) {
       for (const value of candidates(entry[1] ?? '')) {
-        if (value !== '' && !ENV_NAME.test(value)) found.add(value);
+        if (value !== '' && !CONVENTIONAL_ENV_NAME.test(value)) found.add(value);
       }
     }
   });
