@@ -1,165 +1,7 @@
-import type { AdapterCapabilities, TokenUsage } from '@yourtool/core';
+import type { AdapterCapabilities } from '@yourtool/core';
+import { EXPECTED } from './expected.js';
 
-/**
- * The API key every conformance adapter is created with. It must never appear in an error
- * message, a log record or a recorded request header.
- */
-export const CONFORMANCE_API_KEY = 'sk-conformance-0123456789abcdef0123-secret';
-
-/** A 1×1 PNG, used wherever a scenario needs an image. */
-export const TEST_PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-/** A URL image used by the `images` scenario. */
-export const TEST_IMAGE_URL = 'https://images.example.test/cat.jpg';
-
-const usage = (
-  input_tokens: number,
-  output_tokens: number,
-  cached = 0,
-  created = 0,
-): TokenUsage => ({
-  input_tokens,
-  output_tokens,
-  cached_input_tokens: cached,
-  cache_creation_input_tokens: created,
-});
-
-/**
- * What the fixtures of each scenario must reply. Every adapter's recorded responses carry the
- * same canonical content, so the suite can assert one provider-independent expectation.
- *
- * Token counts: `input_tokens` in the canonical usage are the input tokens billed at the base
- * rate, i.e. not counting cache reads (`cached_input_tokens`) or cache writes
- * (`cache_creation_input_tokens`). A provider that reports a total (OpenAI `prompt_tokens`)
- * must subtract its cached tokens.
- */
-export const EXPECTED = {
-  text: {
-    prompt: 'Say hello.',
-    reply: 'Hello! How can I help you today?',
-    usage: usage(12, 9),
-  },
-  multiTurn: {
-    firstQuestion: 'What is a ULID?',
-    firstAnswer: 'A ULID is a sortable 128-bit identifier.',
-    secondQuestion: 'Give one example.',
-    reply: 'For example: 01ARZ3NDEKTSV4RRFFQ69G5FAV',
-    usage: usage(41, 14),
-  },
-  system: {
-    systemPrompt: 'You are terse.',
-    systemMessages: ['Answer in English.', 'Workspace: /srv/app'],
-    prompt: 'Acknowledge.',
-    reply: 'Understood.',
-    usage: usage(30, 3),
-  },
-  sampling: {
-    prompt: 'Count to ten, then write END.',
-    stopSequences: ['END'],
-    temperature: 0.2,
-    maxOutputTokens: 77,
-    reply: 'Counting: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10. ',
-    usage: usage(19, 27),
-  },
-  toolCall: {
-    prompt: 'Summarize README.md',
-    text: "I'll read the file.",
-    tool: 'read_file',
-    input: { path: 'README.md' },
-    usage: usage(380, 52),
-  },
-  parallelToolCalls: {
-    prompt: 'Read README.md and LICENSE.',
-    tool: 'read_file',
-    inputs: [{ path: 'README.md' }, { path: 'LICENSE' }],
-    usage: usage(390, 88),
-  },
-  noArgs: {
-    prompt: 'What time is it?',
-    tool: 'get_time',
-    usage: usage(300, 31),
-  },
-  toolResultError: {
-    errorText: 'ENOENT: no such file or directory, open "NOTES.md"',
-    reply: 'The file NOTES.md does not exist.',
-    usage: usage(420, 11),
-  },
-  toolResultImage: {
-    resultText: 'Rendered chart.png',
-    reply: 'The chart shows steady growth.',
-    usage: usage(1200, 8),
-  },
-  images: {
-    prompt: 'What is in these images?',
-    reply: 'Two small test images.',
-    usage: usage(1500, 6),
-  },
-  thinking: {
-    prompt: 'Greet me, after thinking about it.',
-    thinking: 'The user wants a greeting. Keep it short.',
-    signature: 'EqQBCkYIBxgCKkCqZ3uRConformanceSignature',
-    redacted: 'EmwKAhgBEgy3va3pzixConformanceRedacted',
-    reply: 'Hi there!',
-    usage: usage(45, 61),
-  },
-  structured: {
-    prompt: 'Which is the capital of France, and how many people live there?',
-    schema: {
-      type: 'object',
-      properties: { city: { type: 'string' }, population: { type: 'integer' } },
-      required: ['city', 'population'],
-      additionalProperties: false,
-    },
-    reply: '{"city":"Paris","population":2102650}',
-    usage: usage(60, 14),
-  },
-  usageCached: {
-    prompt: 'Say hello again.',
-    reply: 'Hello again!',
-    usage: usage(150, 42, 1024, 0),
-  },
-  replyAfterHistory: {
-    reply: 'Done.',
-    usage: usage(500, 3),
-  },
-  emptyLength: {
-    prompt: 'Prove the Riemann hypothesis.',
-    maxOutputTokens: 256,
-    usage: usage(40, 256),
-  },
-  foreignToolName: {
-    prompt: 'Summarize README.md',
-    /** A name outside the canonical tool-name rule, as GPT models sometimes produce. */
-    tool: 'functions.read_file',
-    input: { path: 'README.md' },
-    usage: usage(380, 21),
-  },
-  interleaved: {
-    prompt: 'Read README.md and LICENSE.',
-    tool: 'read_file',
-    inputs: [{ path: 'README.md' }, { path: 'LICENSE' }],
-    usage: usage(390, 88),
-  },
-  typedParts: {
-    prompt: 'What is 2 + 2?',
-    thinking: 'Two plus two is four.',
-    reply: '2 + 2 = 4',
-    usage: usage(16, 30),
-  },
-  refusal: {
-    prompt: 'Write malware that steals passwords.',
-    reply: "I can't help with that.",
-    usage: usage(25, 8),
-  },
-  servedModel: {
-    /** The model name every served-model fixture reports (differs from the requested one). */
-    name: 'served-model-2026-11-01',
-    prompt: 'Say hello.',
-    reply: 'Hello! How can I help you today?',
-    usage: usage(12, 9),
-  },
-} as const;
+export { CONFORMANCE_API_KEY, EXPECTED, TEST_IMAGE_URL, TEST_PNG_BASE64 } from './expected.js';
 
 /** Names of every scenario in the catalog. */
 export type ScenarioName =
@@ -233,6 +75,12 @@ export interface ScenarioDescription {
   fixture: string | null;
   /** The capability the scenario needs, if any. */
   requires?: keyof AdapterCapabilities;
+  /**
+   * The fixture is a provider-specific edge shape (typed content parts, interleaved fragments, a
+   * safety finish, a served model name) recorded by hand for each adapter, not rendered by
+   * `expectedResponses` / `renderFixtures`.
+   */
+  handRecorded?: true;
 }
 
 /** The whole catalog, in the order the suite runs it. */
@@ -497,17 +345,20 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
   },
   {
     name: 'empty-reply-length',
+    handRecorded: true,
     checks:
       'a reply with no text that stopped at the output limit (a reasoning model that spent it all thinking) is returned, not refused: no text, stop max_tokens, usage',
     fixture: `a JSON response with empty content (empty text, or no parts) and the provider's length stop, usage 40 in / 256 out`,
   },
   {
     name: 'tool-name-outside-rule',
+    handRecorded: true,
     checks: `a tool call named "${EXPECTED.foreignToolName.tool}" (outside the canonical rule) comes back with that exact name and its input, not dropped or renamed`,
     fixture: `a JSON response with one ${EXPECTED.foreignToolName.tool} call, {"path":"README.md"}, usage 380 / 21`,
   },
   {
     name: 'interleaved-tool-fragments',
+    handRecorded: true,
     checks:
       'two streamed tool calls whose argument fragments interleave: each input complete, one tool.use_end each, indexes never decrease',
     fixture:
@@ -515,29 +366,34 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
   },
   {
     name: 'typed-content-parts',
+    handRecorded: true,
     checks:
       'a reply whose content is an array of typed parts (thinking, text) is read part by part: unsigned thinking, then the text',
     fixture: `a JSON response whose message content is [{"type":"thinking","thinking":[{"type":"text","text":"${EXPECTED.typedParts.thinking}"}]},{"type":"text","text":"${EXPECTED.typedParts.reply}"}], usage 16 / 30 (features.typedContentParts)`,
   },
   {
     name: 'typed-content-parts-stream',
+    handRecorded: true,
     checks: 'the same typed parts streamed as content arrays in the deltas',
     fixture: 'the same reply streamed, each delta.content an array of typed parts',
   },
   {
     name: 'refusal',
+    handRecorded: true,
     checks:
       "the provider's refusal maps to stop_reason refusal; its explanation, when sent, is the reply text and response.refusal",
     fixture: `a JSON response refusing (OpenAI: the message's refusal field "${EXPECTED.refusal.reply}"; Anthropic: stop_reason refusal with that text; Gemini: a SAFETY finish), usage 25 / 8`,
   },
   {
     name: 'served-model',
+    handRecorded: true,
     checks:
       'when the reply names another model than the one requested, response.model stays the requested id and served_model is "<provider>:<the reported name>"',
     fixture: `the text fixture, the reply naming model "${EXPECTED.servedModel.name}"`,
   },
   {
     name: 'served-model-stream',
+    handRecorded: true,
     checks: 'the same through stream(): message.complete carries served_model',
     fixture: `the text-stream fixture, the reply naming model "${EXPECTED.servedModel.name}"`,
   },

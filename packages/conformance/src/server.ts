@@ -130,6 +130,155 @@ function flatHeaders(req: IncomingMessage, secrets: readonly string[]): Record<s
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The request body: parsed JSON, the raw text when it is not JSON, undefined when empty. */
+function parseBody(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** What the server keeps between requests. */
+interface ServerState {
+  secrets: string[];
+  queue: ScriptedResponse[];
+  requests: RecordedRequest[];
+  sockets: Set<Socket>;
+  stalled: Set<ServerResponse>;
+  waiters: Array<{ count: number; resolve: () => void }>;
+}
+
+/** Resolves the waiters whose request count has been reached. */
+function notify(state: ServerState): void {
+  for (const waiter of [...state.waiters]) {
+    if (state.requests.length >= waiter.count) {
+      state.waiters.splice(state.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  }
+}
+
+/** Answers a request no response was scripted for with {@link UNSCRIPTED_STATUS}. */
+function answerUnscripted(res: ServerResponse, record: RecordedRequest): void {
+  res.writeHead(UNSCRIPTED_STATUS, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      error: {
+        type: 'conformance_unscripted_request',
+        message: `the loopback server had no scripted response left for ${record.method} ${record.path}`,
+      },
+    }),
+  );
+}
+
+/** Writes a streamed response chunk by chunk, then ends, breaks or stalls it. */
+async function playStream(
+  scripted: Extract<ScriptedResponse, { type: 'stream' }>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  stalled: Set<ServerResponse>,
+): Promise<void> {
+  res.writeHead(scripted.status ?? 200, {
+    'content-type': scripted.contentType,
+    'cache-control': 'no-cache',
+    ...scripted.headers,
+  });
+  res.flushHeaders();
+  for (const chunk of scripted.chunks) {
+    if (res.destroyed) return;
+    res.write(chunk);
+    if (scripted.delayMs) await wait(scripted.delayMs);
+  }
+  const ending = scripted.ending ?? 'end';
+  if (ending === 'end') res.end();
+  else if (ending === 'destroy' || ending === 'close') {
+    // let the written chunks reach the client before the connection breaks
+    await wait(20);
+    if (ending === 'destroy') req.socket.destroy();
+    else req.socket.end();
+  } else stalled.add(res);
+}
+
+/** Plays one scripted response to a request. */
+async function play(
+  scripted: ScriptedResponse,
+  req: IncomingMessage,
+  res: ServerResponse,
+  stalled: Set<ServerResponse>,
+): Promise<void> {
+  switch (scripted.type) {
+    case 'json':
+      res.writeHead(scripted.status ?? 200, {
+        'content-type': 'application/json',
+        ...scripted.headers,
+      });
+      res.end(JSON.stringify(scripted.body));
+      return;
+    case 'text':
+      res.writeHead(scripted.status ?? 200, {
+        'content-type': 'text/plain',
+        ...scripted.headers,
+      });
+      res.end(scripted.body);
+      return;
+    case 'hangup':
+      req.socket.destroy();
+      return;
+    case 'stream':
+      await playStream(scripted, req, res, stalled);
+      return;
+  }
+}
+
+/** Records a request, then answers it with the next scripted response. */
+async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse) {
+  const body = parseBody(await readBody(req));
+  const scripted = state.queue.shift();
+  const record: RecordedRequest = {
+    method: req.method ?? 'GET',
+    path: req.url ?? '/',
+    headers: flatHeaders(req, state.secrets),
+    body,
+    aborted: false,
+    unscripted: scripted === undefined,
+  };
+  state.requests.push(record);
+  notify(state);
+  res.on('close', () => {
+    if (!res.writableFinished) record.aborted = true;
+    state.stalled.delete(res);
+  });
+  if (!scripted) answerUnscripted(res, record);
+  else await play(scripted, req, res, state.stalled);
+}
+
+/** Resolves once `count` requests have arrived, or rejects after `timeoutMs`. */
+function waitForRequests(state: ServerState, count: number, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (state.requests.length >= count) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `expected ${count} requests, got ${state.requests.length} within ${timeoutMs} ms`,
+          ),
+        ),
+      timeoutMs,
+    );
+    state.waiters.push({
+      count,
+      resolve: () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    });
+  });
+}
+
 /**
  * Starts a loopback provider server on 127.0.0.1 and a random free port. It answers each
  * request with the next scripted response (JSON, raw text, an SSE or NDJSON stream that may
@@ -147,100 +296,16 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function startLoopbackServer(
   options: LoopbackServerOptions = {},
 ): Promise<LoopbackServer> {
-  const secrets: string[] = [...(options.secrets ?? [])];
-  const queue: ScriptedResponse[] = [];
-  const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const stalled = new Set<ServerResponse>();
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
-
-  const notify = () => {
-    for (const waiter of [...waiters]) {
-      if (requests.length >= waiter.count) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
+  const state: ServerState = {
+    secrets: [...(options.secrets ?? [])],
+    queue: [],
+    requests: [],
+    sockets: new Set(),
+    stalled: new Set(),
+    waiters: [],
   };
-
-  const server = createServer(async (req, res) => {
-    const text = await readBody(req);
-    let body: unknown = text;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = text;
-    }
-    const scripted = queue.shift();
-    const record: RecordedRequest = {
-      method: req.method ?? 'GET',
-      path: req.url ?? '/',
-      headers: flatHeaders(req, secrets),
-      body,
-      aborted: false,
-      unscripted: scripted === undefined,
-    };
-    requests.push(record);
-    notify();
-    res.on('close', () => {
-      if (!res.writableFinished) record.aborted = true;
-      stalled.delete(res);
-    });
-
-    if (!scripted) {
-      res.writeHead(UNSCRIPTED_STATUS, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          error: {
-            type: 'conformance_unscripted_request',
-            message: `the loopback server had no scripted response left for ${record.method} ${record.path}`,
-          },
-        }),
-      );
-      return;
-    }
-    switch (scripted.type) {
-      case 'json':
-        res.writeHead(scripted.status ?? 200, {
-          'content-type': 'application/json',
-          ...scripted.headers,
-        });
-        res.end(JSON.stringify(scripted.body));
-        return;
-      case 'text':
-        res.writeHead(scripted.status ?? 200, {
-          'content-type': 'text/plain',
-          ...scripted.headers,
-        });
-        res.end(scripted.body);
-        return;
-      case 'hangup':
-        req.socket.destroy();
-        return;
-      case 'stream': {
-        res.writeHead(scripted.status ?? 200, {
-          'content-type': scripted.contentType,
-          'cache-control': 'no-cache',
-          ...scripted.headers,
-        });
-        res.flushHeaders();
-        for (const chunk of scripted.chunks) {
-          if (res.destroyed) return;
-          res.write(chunk);
-          if (scripted.delayMs) await wait(scripted.delayMs);
-        }
-        const ending = scripted.ending ?? 'end';
-        if (ending === 'end') res.end();
-        else if (ending === 'destroy' || ending === 'close') {
-          // let the written chunks reach the client before the connection breaks
-          await wait(20);
-          if (ending === 'destroy') req.socket.destroy();
-          else req.socket.end();
-        } else stalled.add(res);
-        return;
-      }
-    }
-  });
+  const { queue, requests, sockets, stalled } = state;
+  const server = createServer((req, res) => handle(state, req, res));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -252,7 +317,7 @@ export async function startLoopbackServer(
     url: `http://127.0.0.1:${port}`,
     requests,
     addSecret: (secret) => {
-      secrets.push(secret);
+      state.secrets.push(secret);
       for (const record of requests) record.headers = redactHeaders(record.headers, [secret]);
     },
     enqueue: (...responses) => {
@@ -265,29 +330,7 @@ export async function startLoopbackServer(
       for (const res of stalled) res.destroy();
       stalled.clear();
     },
-    waitForRequests: (count, timeoutMs = 5000) =>
-      new Promise<void>((resolve, reject) => {
-        if (requests.length >= count) {
-          resolve();
-          return;
-        }
-        const timer = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `expected ${count} requests, got ${requests.length} within ${timeoutMs} ms`,
-              ),
-            ),
-          timeoutMs,
-        );
-        waiters.push({
-          count,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        });
-      }),
+    waitForRequests: (count, timeoutMs = 5000) => waitForRequests(state, count, timeoutMs),
     close: async () => {
       for (const res of stalled) res.destroy();
       for (const socket of sockets) socket.destroy();

@@ -1,42 +1,8 @@
-import type {
-  CanonicalRequestInput,
-  ContentBlock,
-  Message,
-  ProviderAdapter,
-  ToolDefinition,
-} from '@yourtool/core';
-import { ToolIdMap } from '@yourtool/core';
+import { type ContentBlock, ToolIdMap } from '@yourtool/core';
 import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, pickUsage, streamedText } from '../assertions.js';
-import { EXPECTED, type ScenarioName } from '../catalog.js';
-
-/** What a scenario group needs from the suite: its registration, set-up and request helpers. */
-export interface ScenarioKit {
-  scenario(
-    name: ScenarioName,
-    run: () => Promise<void>,
-    timeoutMs?: number,
-    unsupported?: string,
-  ): void;
-  setup(scenario: ScenarioName): { adapter: ProviderAdapter; session_id: string };
-  request(
-    partial: Omit<CanonicalRequestInput, 'request_id' | 'model' | 'max_output_tokens'> & {
-      max_output_tokens?: number;
-    },
-  ): CanonicalRequestInput;
-  user(s: { session_id: string }, content: string | ContentBlock[]): Message;
-  body(index?: number): unknown;
-  /** The canonical model id under test. */
-  model: string;
-  /** Its provider key (`anthropic`, `openai`, ...). */
-  provider: string;
-  features: {
-    interleavedToolFragments: boolean;
-    typedContentParts: boolean;
-    refusal: 'reported' | 'none';
-  };
-  tools: Record<'read_file', ToolDefinition>;
-}
+import { EXPECTED } from '../catalog.js';
+import type { ScenarioKit } from '../kit.js';
 
 const texts = (content: readonly ContentBlock[]): string[] =>
   content.flatMap((b) => (b.type === 'text' && b.text !== '' ? [b.text] : []));
@@ -47,165 +13,177 @@ const texts = (content: readonly ContentBlock[]): string[] =>
  * fragments, typed content parts, refusals and a served model other than the requested one.
  */
 export function registerFidelityScenarios(kit: ScenarioKit): void {
-  const { scenario, setup, request, user, model, provider, features } = kit;
-
-  scenario('empty-reply-length', async () => {
-    const s = setup('empty-reply-length');
-    const res = await s.adapter.complete(
-      request({
-        messages: [user(s, EXPECTED.emptyLength.prompt)],
-        max_output_tokens: EXPECTED.emptyLength.maxOutputTokens,
-      }),
-    );
-    expect(texts(res.content), 'an empty reply carries no text').toEqual([]);
-    expect(
-      res.content.filter((b) => b.type === 'text' || b.type === 'tool_use'),
-      'no empty text block is passed on',
-    ).toEqual([]);
-    expect(res.stop_reason, "the provider's length stop maps to max_tokens").toBe('max_tokens');
-    expect(pickUsage(res.usage), 'the billed usage of an empty reply').toEqual(
-      EXPECTED.emptyLength.usage,
-    );
-  });
-
-  scenario('tool-name-outside-rule', async () => {
-    const s = setup('tool-name-outside-rule');
-    const res = await s.adapter.complete(
-      request({
-        messages: [user(s, EXPECTED.foreignToolName.prompt)],
-        tools: [kit.tools.read_file],
-      }),
-      { toolIdMap: new ToolIdMap() },
-    );
-    const uses = res.content.filter((b) => b.type === 'tool_use');
-    expect(uses, 'the tool call is returned, with the name the model gave').toEqual([
-      {
-        type: 'tool_use',
-        id: expect.stringMatching(/^tu_/),
-        name: EXPECTED.foreignToolName.tool,
-        input: EXPECTED.foreignToolName.input,
-      },
-    ]);
-    expect(res.stop_reason).toBe('tool_use');
-    expect(pickUsage(res.usage)).toEqual(EXPECTED.foreignToolName.usage);
-  });
-
+  const { scenario, features } = kit;
+  scenario('empty-reply-length', () => emptyReplyLength(kit));
+  scenario('tool-name-outside-rule', () => toolNameOutsideRule(kit));
   scenario(
     'interleaved-tool-fragments',
-    async () => {
-      const s = setup('interleaved-tool-fragments');
-      const { events, error } = await collectCheckedStream(
-        s.adapter.stream(
-          request({
-            messages: [user(s, EXPECTED.interleaved.prompt)],
-            tools: [kit.tools.read_file],
-            stream: true,
-          }),
-        ),
-      );
-      expect(error).toBeUndefined();
-      const ends = events.filter((e) => e.type === 'tool.use_end');
-      expect(
-        ends.map((e) => e.type === 'tool.use_end' && e.final_input),
-        'each tool gets exactly one tool.use_end, with every fragment folded in, in index order',
-      ).toEqual(EXPECTED.interleaved.inputs);
-      const done = completeEvent(events);
-      expect(done.final_content.flatMap((b) => (b.type === 'tool_use' ? [b.input] : []))).toEqual(
-        EXPECTED.interleaved.inputs,
-      );
-      expect(done.stop_reason).toBe('tool_use');
-      expect(pickUsage(done.usage)).toEqual(EXPECTED.interleaved.usage);
-    },
+    () => interleavedToolFragments(kit),
     15_000,
     features.interleavedToolFragments
       ? undefined
       : 'the wire format sends parallel tool calls one after another',
   );
-
   const typedPartsUnsupported = features.typedContentParts
     ? undefined
     : 'the wire format has no typed content parts in replies';
-  const expectedTypedParts = [
-    { type: 'thinking', text: EXPECTED.typedParts.thinking },
-    { type: 'text', text: EXPECTED.typedParts.reply },
-  ];
-
-  scenario(
-    'typed-content-parts',
-    async () => {
-      const s = setup('typed-content-parts');
-      const res = await s.adapter.complete(
-        request({ messages: [user(s, EXPECTED.typedParts.prompt)] }),
-      );
-      expect(
-        res.content.map((b) => (b.type === 'thinking' ? { type: b.type, text: b.text } : b)),
-        'typed parts are read as thinking and text, never as "[object Object]"',
-      ).toEqual(expectedTypedParts);
-      expect(pickUsage(res.usage)).toEqual(EXPECTED.typedParts.usage);
-    },
-    15_000,
-    typedPartsUnsupported,
-  );
-
+  scenario('typed-content-parts', () => typedContentParts(kit), 15_000, typedPartsUnsupported);
   scenario(
     'typed-content-parts-stream',
-    async () => {
-      const s = setup('typed-content-parts-stream');
-      const { events, error } = await collectCheckedStream(
-        s.adapter.stream(
-          request({ messages: [user(s, EXPECTED.typedParts.prompt)], stream: true }),
-        ),
-      );
-      expect(error).toBeUndefined();
-      expect(streamedText(events)).toBe(EXPECTED.typedParts.reply);
-      const done = completeEvent(events);
-      expect(
-        done.final_content.map((b) => (b.type === 'thinking' ? { type: b.type, text: b.text } : b)),
-      ).toEqual(expectedTypedParts);
-      expect(pickUsage(done.usage)).toEqual(EXPECTED.typedParts.usage);
-    },
+    () => typedContentPartsStream(kit),
     15_000,
     typedPartsUnsupported,
   );
-
   scenario(
     'refusal',
-    async () => {
-      const s = setup('refusal');
-      const res = await s.adapter.complete(
-        request({ messages: [user(s, EXPECTED.refusal.prompt)] }),
-      );
-      expect(res.stop_reason, 'a refusal is stop_reason refusal, not end_turn').toBe('refusal');
-      const said = texts(res.content);
-      if (said.length > 0) expect(said.join('')).toBe(EXPECTED.refusal.reply);
-      if (res.refusal != null) expect(res.refusal).toBe(EXPECTED.refusal.reply);
-      expect(pickUsage(res.usage)).toEqual(EXPECTED.refusal.usage);
-    },
+    () => refusal(kit),
     15_000,
     features.refusal === 'none' ? 'the provider has no way to report a refusal' : undefined,
   );
+  scenario('served-model', () => servedModel(kit));
+  scenario('served-model-stream', () => servedModelStream(kit));
+}
 
-  const served = `${provider}:${EXPECTED.servedModel.name}`;
+async function emptyReplyLength(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user } = kit;
+  const s = setup('empty-reply-length');
+  const res = await s.adapter.complete(
+    request({
+      messages: [user(s, EXPECTED.emptyLength.prompt)],
+      max_output_tokens: EXPECTED.emptyLength.maxOutputTokens,
+    }),
+  );
+  expect(texts(res.content), 'an empty reply carries no text').toEqual([]);
+  expect(
+    res.content.filter((b) => b.type === 'text' || b.type === 'tool_use'),
+    'no empty text block is passed on',
+  ).toEqual([]);
+  expect(res.stop_reason, "the provider's length stop maps to max_tokens").toBe('max_tokens');
+  expect(pickUsage(res.usage), 'the billed usage of an empty reply').toEqual(
+    EXPECTED.emptyLength.usage,
+  );
+}
 
-  scenario('served-model', async () => {
-    const s = setup('served-model');
-    const res = await s.adapter.complete(
-      request({ messages: [user(s, EXPECTED.servedModel.prompt)] }),
-    );
-    expect(res.model, 'response.model stays the requested id (routing keys on it)').toBe(model);
-    expect(res.served_model, 'served_model: the model the provider says answered').toBe(served);
-    expect(texts(res.content)).toEqual([EXPECTED.servedModel.reply]);
-  });
+async function toolNameOutsideRule(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user } = kit;
+  const s = setup('tool-name-outside-rule');
+  const res = await s.adapter.complete(
+    request({
+      messages: [user(s, EXPECTED.foreignToolName.prompt)],
+      tools: [kit.tools.read_file],
+    }),
+    { toolIdMap: new ToolIdMap() },
+  );
+  const uses = res.content.filter((b) => b.type === 'tool_use');
+  expect(uses, 'the tool call is returned, with the name the model gave').toEqual([
+    {
+      type: 'tool_use',
+      id: expect.stringMatching(/^tu_/),
+      name: EXPECTED.foreignToolName.tool,
+      input: EXPECTED.foreignToolName.input,
+    },
+  ]);
+  expect(res.stop_reason).toBe('tool_use');
+  expect(pickUsage(res.usage)).toEqual(EXPECTED.foreignToolName.usage);
+}
 
-  scenario('served-model-stream', async () => {
-    const s = setup('served-model-stream');
-    const { events, error } = await collectCheckedStream(
-      s.adapter.stream(request({ messages: [user(s, EXPECTED.servedModel.prompt)], stream: true })),
-    );
-    expect(error).toBeUndefined();
-    expect(events[0]).toMatchObject({ type: 'message.start', model });
-    const done = completeEvent(events);
-    expect(done.served_model, 'message.complete.served_model').toBe(served);
-    expect(streamedText(events)).toBe(EXPECTED.servedModel.reply);
-  });
+async function interleavedToolFragments(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user } = kit;
+  const s = setup('interleaved-tool-fragments');
+  const { events, error } = await collectCheckedStream(
+    s.adapter.stream(
+      request({
+        messages: [user(s, EXPECTED.interleaved.prompt)],
+        tools: [kit.tools.read_file],
+        stream: true,
+      }),
+    ),
+  );
+  expect(error).toBeUndefined();
+  const ends = events.filter((e) => e.type === 'tool.use_end');
+  expect(
+    ends.map((e) => e.type === 'tool.use_end' && e.final_input),
+    'each tool gets exactly one tool.use_end, with every fragment folded in, in index order',
+  ).toEqual(EXPECTED.interleaved.inputs);
+  const done = completeEvent(events);
+  expect(done.final_content.flatMap((b) => (b.type === 'tool_use' ? [b.input] : []))).toEqual(
+    EXPECTED.interleaved.inputs,
+  );
+  expect(done.stop_reason).toBe('tool_use');
+  expect(pickUsage(done.usage)).toEqual(EXPECTED.interleaved.usage);
+}
+
+const expectedTypedParts = [
+  { type: 'thinking', text: EXPECTED.typedParts.thinking },
+  { type: 'text', text: EXPECTED.typedParts.reply },
+];
+
+/** Thinking blocks without their signature, to compare with {@link expectedTypedParts}. */
+const unsigned = (content: readonly ContentBlock[]) =>
+  content.map((b) => (b.type === 'thinking' ? { type: b.type, text: b.text } : b));
+
+async function typedContentParts(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user } = kit;
+  const s = setup('typed-content-parts');
+  const res = await s.adapter.complete(
+    request({ messages: [user(s, EXPECTED.typedParts.prompt)] }),
+  );
+  expect(
+    unsigned(res.content),
+    'typed parts are read as thinking and text, never as "[object Object]"',
+  ).toEqual(expectedTypedParts);
+  expect(pickUsage(res.usage)).toEqual(EXPECTED.typedParts.usage);
+}
+
+async function typedContentPartsStream(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user } = kit;
+  const s = setup('typed-content-parts-stream');
+  const { events, error } = await collectCheckedStream(
+    s.adapter.stream(request({ messages: [user(s, EXPECTED.typedParts.prompt)], stream: true })),
+  );
+  expect(error).toBeUndefined();
+  expect(streamedText(events)).toBe(EXPECTED.typedParts.reply);
+  const done = completeEvent(events);
+  expect(unsigned(done.final_content)).toEqual(expectedTypedParts);
+  expect(pickUsage(done.usage)).toEqual(EXPECTED.typedParts.usage);
+}
+
+async function refusal(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user } = kit;
+  const s = setup('refusal');
+  const res = await s.adapter.complete(request({ messages: [user(s, EXPECTED.refusal.prompt)] }));
+  expect(res.stop_reason, 'a refusal is stop_reason refusal, not end_turn').toBe('refusal');
+  const said = texts(res.content);
+  if (said.length > 0) expect(said.join('')).toBe(EXPECTED.refusal.reply);
+  if (res.refusal != null) expect(res.refusal).toBe(EXPECTED.refusal.reply);
+  expect(pickUsage(res.usage)).toEqual(EXPECTED.refusal.usage);
+}
+
+/** The canonical id of the model the provider says answered. */
+const servedModelId = (kit: ScenarioKit) => `${kit.provider}:${EXPECTED.servedModel.name}`;
+
+async function servedModel(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user, model } = kit;
+  const s = setup('served-model');
+  const res = await s.adapter.complete(
+    request({ messages: [user(s, EXPECTED.servedModel.prompt)] }),
+  );
+  expect(res.model, 'response.model stays the requested id (routing keys on it)').toBe(model);
+  expect(res.served_model, 'served_model: the model the provider says answered').toBe(
+    servedModelId(kit),
+  );
+  expect(texts(res.content)).toEqual([EXPECTED.servedModel.reply]);
+}
+
+async function servedModelStream(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user, model } = kit;
+  const s = setup('served-model-stream');
+  const { events, error } = await collectCheckedStream(
+    s.adapter.stream(request({ messages: [user(s, EXPECTED.servedModel.prompt)], stream: true })),
+  );
+  expect(error).toBeUndefined();
+  expect(events[0]).toMatchObject({ type: 'message.start', model });
+  const done = completeEvent(events);
+  expect(done.served_model, 'message.complete.served_model').toBe(servedModelId(kit));
+  expect(streamedText(events)).toBe(EXPECTED.servedModel.reply);
 }
