@@ -131,6 +131,8 @@ export class OpenAICompatibleAdapter extends ChatCompletionsAdapter {
       temperatureRefusal: refusal,
       reasoningField: this.quirks.reasoningField,
       reasoningReplay: this.quirks.reasoningReplay,
+      reasoningRequiredWithToolCalls: this.quirks.reasoningRequiredWithToolCalls,
+      requestOrder: this.quirks.requestOrder,
       unsupportedParameters: this.quirks.unsupportedParameters,
       extraBody: this.quirks.extraBody,
     });

@@ -10,6 +10,17 @@ export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
  */
 export type ReasoningField = 'reasoning_content' | 'reasoning' | 'both' | 'none';
 
+/**
+ * A message-order rule a server enforces, which the encoder satisfies (each repair a
+ * `request_order_repaired` WARN):
+ *
+ * - `no_user_after_tool`: a user message may not directly follow a tool message; an assistant
+ *   message saying `(tool results received)` is put between them (Mistral);
+ * - `prefix_last_assistant`: a request may end in an assistant message only when it is marked
+ *   `prefix: true`, so it is marked (Mistral; the reply continues that message).
+ */
+export type RequestOrderRule = 'no_user_after_tool' | 'prefix_last_assistant';
+
 /** Tool call id rules as written in a config file (a pattern is a regular expression source). */
 export interface ToolIdRulesConfig {
   /** Regular expression the whole id must match, e.g. `^[a-zA-Z0-9]{9}$`. */
@@ -78,6 +89,16 @@ export interface OpenAICompatibleOptions {
    * dropped with a WARN, never sent where the server does not take it.
    */
   reasoning_replay?: boolean;
+  /**
+   * Whether every assistant message with tool calls sent to a thinking model (one whose
+   * capabilities say `supports_thinking`) must carry the reasoning field: its own reasoning when
+   * `reasoning_replay` sends it back, else `""` (another model's turn, or a turn whose reasoning
+   * was empty), with a `reasoning_filled` WARN. DeepSeek's thinking mode answers 400 without it.
+   * Default false.
+   */
+  reasoning_required_with_tool_calls?: boolean;
+  /** Message-order rules the server enforces (default none; the `mistral` preset sets both). */
+  request_order?: RequestOrderRule[];
   /** Tool call id rules (default OpenAI's: at most 40 of `[a-zA-Z0-9_-]`). */
   tool_id?: ToolIdRulesConfig;
   /** Request fields the server refuses: left out of every request with a WARN. */
@@ -114,6 +135,8 @@ export interface ResolvedQuirks {
   maxTokensField: MaxTokensField;
   reasoningField: ReasoningField;
   reasoningReplay: boolean;
+  reasoningRequiredWithToolCalls: boolean;
+  requestOrder: RequestOrderRule[];
   toolIdRules: ToolIdRules | undefined;
   unsupportedParameters: string[];
   extraBody: Record<string, unknown>;

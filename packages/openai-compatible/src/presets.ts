@@ -18,7 +18,8 @@ export const MISTRAL_TOOL_ID_PATTERN = '^[a-zA-Z0-9]{9}$';
  *   none of which the adapter sends.
  * - `mistral`: `https://api.mistral.ai/v1`, `MISTRAL_API_KEY`, `max_tokens`, tool call ids of
  *   exactly nine letters and digits, no `stream_options` (Mistral refuses fields it does not
- *   know, and sends usage on the last chunk anyway).
+ *   know, and sends usage on the last chunk anyway), and its validator's order rules: no user
+ *   message directly after a tool message, a last assistant message marked `prefix: true`.
  * - `vllm`: self-hosted (`VLLM_BASE_URL`, e.g. `http://localhost:8000/v1`), key optional
  *   (`VLLM_API_KEY`, for `--api-key`), `max_tokens`, reasoning read from `reasoning` or the older
  *   `reasoning_content`. Models are whatever the server loaded: declare them in `models`.
@@ -26,8 +27,9 @@ export const MISTRAL_TOOL_ID_PATTERN = '^[a-zA-Z0-9]{9}$';
  *   `max_completion_tokens`; with `azure.api_version` the deployments API, else the v1 API;
  *   capabilities of OpenAI models it does not list come from `@yourtool/openai`'s table.
  * - `deepseek`: `https://api.deepseek.com`, `DEEPSEEK_API_KEY`, `max_tokens`, reasoning in
- *   `reasoning_content`, sent back on the same model's assistant turns (thinking mode requires it
- *   after tool calls).
+ *   `reasoning_content`, sent back on the same model's assistant turns; for a thinking model
+ *   (`deepseek-reasoner`) every assistant message with tool calls carries `reasoning_content`,
+ *   `""` when it has none of that model's (thinking mode answers 400 otherwise).
  */
 export const PRESETS: Readonly<Record<PresetName, CompatiblePreset>> = {
   groq: {
@@ -70,6 +72,7 @@ export const PRESETS: Readonly<Record<PresetName, CompatiblePreset>> = {
       include_usage: false,
       reasoning_field: 'none',
       tool_id: { pattern: MISTRAL_TOOL_ID_PATTERN, max_length: 9 },
+      request_order: ['no_user_after_tool', 'prefix_last_assistant'],
       models: {
         'mistral-large-latest': {
           supports_tools: true,
@@ -118,6 +121,7 @@ export const PRESETS: Readonly<Record<PresetName, CompatiblePreset>> = {
       include_usage: true,
       reasoning_field: 'reasoning_content',
       reasoning_replay: true,
+      reasoning_required_with_tool_calls: true,
       models: {
         'deepseek-chat': {
           supports_tools: true,

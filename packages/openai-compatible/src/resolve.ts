@@ -1,4 +1,5 @@
 import { InvalidRequestError, type ToolIdRules } from '@yourtool/core';
+import { REQUEST_ORDER_RULES } from './codec/request-order.js';
 import type {
   MaxTokensField,
   OpenAICompatibleOptions,
@@ -83,6 +84,16 @@ export function resolveQuirks(options: OpenAICompatibleOptions): ResolvedQuirks 
   ) {
     throw invalid(provider, 'unsupported_parameters must be a list of field names');
   }
+  const requestOrder = merged.request_order ?? [];
+  if (
+    !Array.isArray(requestOrder) ||
+    !requestOrder.every((rule) => REQUEST_ORDER_RULES.includes(rule))
+  ) {
+    throw invalid(
+      provider,
+      `request_order must be a list of ${REQUEST_ORDER_RULES.join(', ')} (got ${JSON.stringify(requestOrder)})`,
+    );
+  }
   const models = { ...preset?.options.models, ...options.models };
   const envName = provider.toUpperCase().replace(/[^A-Z0-9]/g, '_');
   return {
@@ -97,6 +108,8 @@ export function resolveQuirks(options: OpenAICompatibleOptions): ResolvedQuirks 
     maxTokensField,
     reasoningField,
     reasoningReplay: merged.reasoning_replay ?? false,
+    reasoningRequiredWithToolCalls: merged.reasoning_required_with_tool_calls ?? false,
+    requestOrder: [...requestOrder],
     toolIdRules: toolIdRulesFromConfig(merged.tool_id, provider),
     unsupportedParameters: merged.unsupported_parameters ?? [],
     extraBody: merged.extra_body ?? {},

@@ -37,6 +37,7 @@ import {
   type OpenAIStreamMapperOptions,
   withStreamEnd,
 } from './codec/stream.js';
+import { createToolNameDecoder, withCanonicalToolNames } from './codec/tool-names.js';
 
 /** Construction options of a Chat Completions adapter besides the config (core's, unchanged). */
 export type ChatCompletionsRuntimeOptions = AdapterRuntimeOptions;
@@ -172,6 +173,8 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
           { signal },
         );
         const decoded = this.decode(completion, encoding, context);
+        // a tool called under a name the encoder derived is the canonical tool (decision 0140)
+        const content = withCanonicalToolNames(decoded.content, createToolNameDecoder(req));
         // whatever the subclass decoded, the served model is what the reply names
         const served =
           decoded.served_model ?? servedModelId(parseModelId(req.model).provider, completion.model);
@@ -179,9 +182,9 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
           request_id: req.request_id,
           model: req.model,
           provider: this.name,
-          content: decoded.content,
+          content,
           stop_reason: decoded.stop_reason,
-          usage: decoded.usage ?? estimatedUsage(this.name, req, decoded.content, logger),
+          usage: decoded.usage ?? estimatedUsage(this.name, req, content, logger),
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
           ...(served ? { served_model: served } : {}),
@@ -191,7 +194,10 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
     );
   }
 
-  /** A streaming Chat Completions call (usage always requested), as canonical events. */
+  /**
+   * A streaming Chat Completions call, as canonical events. Usage is requested
+   * (`stream_options.include_usage`) unless the encoding sets `includeUsage: false`.
+   */
   stream(request: CanonicalRequestInput, options: CallOptions = {}): AsyncIterable<StreamEvent> {
     const toolIdMap = options.toolIdMap ?? new ToolIdMap();
     let map: ReturnType<typeof createOpenAIStreamMapper> | undefined;
@@ -207,6 +213,7 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
           stopSequencesSent: encoding.stopSequencesSent,
           emulatedStopSequences: encoding.emulatedStopSequences,
           estimateUsage: (content) => estimatedCounts(req, content),
+          toolName: createToolNameDecoder(req),
           ...this.streamOptions(encoding, context),
         });
         const stream = await this.#sdk().chat.completions.create(
@@ -241,6 +248,15 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
     return this.capabilitiesFor(request.model);
   }
 
+  /**
+   * Why no call can be made as configured: no API key in the config or in the provider's
+   * environment variable (named, never quoted), unless the server takes none. `null` when ready.
+   */
+  setupProblem(): string | null {
+    if (this.#apiKey() || this.#provider.apiKey === 'optional') return null;
+    return noApiKeyReason(this.name, this.#provider.apiKeyEnv);
+  }
+
   #apiKey(): string | undefined {
     return this.config.api_key ?? process.env[this.#provider.apiKeyEnv] ?? undefined;
   }
@@ -255,10 +271,9 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
     const apiKey = this.#apiKey();
     const keyless = !apiKey && this.#provider.apiKey === 'optional';
     if (!apiKey && !keyless) {
-      throw new AuthError(
-        `${this.name}: no API key (set api_key in the config or ${this.#provider.apiKeyEnv})`,
-        { provider: this.name },
-      );
+      throw new AuthError(noApiKeyReason(this.name, this.#provider.apiKeyEnv), {
+        provider: this.name,
+      });
     }
     this.#client = this.createClient({
       // the SDK insists on a key; a keyless server gets none: the header is removed below
@@ -304,6 +319,11 @@ export abstract class ChatCompletionsAdapter extends AdapterBase {
         }),
     );
   }
+}
+
+/** Why an adapter without a key cannot call: names where a key is looked for, never a value. */
+export function noApiKeyReason(adapter: string, apiKeyEnv: string): string {
+  return `${adapter}: no API key (set api_key in the config or the ${apiKeyEnv} environment variable)`;
 }
 
 /** The SDK's `logger` option: each line to `logger` as `sdk_log`, secrets redacted. */

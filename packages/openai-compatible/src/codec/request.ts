@@ -1,8 +1,10 @@
 import type { AdapterCapabilities, CanonicalRequest, Logger, ToolIdRules } from '@yourtool/core';
 import { silentLogger, type ToolIdMap } from '@yourtool/core';
 import { type OpenAIChatEncoding, toOpenAIChatParams } from '@yourtool/openai/codec';
-import type { MaxTokensField, ReasoningField } from '../options.js';
+import type { MaxTokensField, ReasoningField, RequestOrderRule } from '../options.js';
 import { encodeReasoningField, keepReplayableThinking, reasoningWriteField } from './reasoning.js';
+import { applyRequestOrderRules } from './request-order.js';
+import { fillRequiredReasoning } from './required-reasoning.js';
 
 /** What the compatible request codec needs besides the request. */
 export interface ToCompatibleOptions {
@@ -24,6 +26,13 @@ export interface ToCompatibleOptions {
   reasoningField: ReasoningField;
   /** Whether the same model's unsigned thinking goes back in the reasoning field. */
   reasoningReplay: boolean;
+  /**
+   * Whether, when reasoning is replayed to a thinking model, every assistant message with tool
+   * calls carries the reasoning field (`""` when it has none of that model's). Default false.
+   */
+  reasoningRequiredWithToolCalls?: boolean;
+  /** Message-order rules the server enforces (see `applyRequestOrderRules`). */
+  requestOrder?: readonly RequestOrderRule[];
   /** Top-level request fields the server refuses (left out with a WARN). */
   unsupportedParameters?: readonly string[];
   /** Fields merged into the body. */
@@ -42,7 +51,9 @@ export interface CompatibleRequestEncoding extends OpenAIChatEncoding {
  * stable through the session's map); thinking dropped with a WARN unless the deployment replays
  * reasoning, and then only the same model's unsigned thinking, in its reasoning field; `stop`
  * emulated or `temperature` left out where the server refuses them; refused fields left out
- * with a WARN (`parameter_dropped`); `extra_body` merged.
+ * with a WARN (`parameter_dropped`); `extra_body` merged. Then the server's message-order rules
+ * are satisfied (`applyRequestOrderRules`), and, where a thinking model requires it, every
+ * assistant message with tool calls carries the reasoning field (`fillRequiredReasoning`).
  */
 export function toCompatibleParams(
   request: CanonicalRequest,
@@ -70,6 +81,16 @@ export function toCompatibleParams(
     ...(replays && writeField ? { encodeReasoning: encodeReasoningField(writeField) } : {}),
     ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
   });
+  const repairContext = { adapter: options.provider, request_id: request.request_id, logger };
+  let messages = applyRequestOrderRules(
+    encoding.params.messages,
+    options.requestOrder ?? [],
+    repairContext,
+  );
+  if (replays && writeField && options.reasoningRequiredWithToolCalls) {
+    messages = fillRequiredReasoning(messages, writeField, repairContext);
+  }
+  encoding.params.messages = messages;
   const params = encoding.params as unknown as Record<string, unknown>;
   if (options.bodyModel) params.model = options.bodyModel;
   for (const name of unsupported) {

@@ -7,6 +7,7 @@ import {
   type Logger,
   type Message,
   OPENAI_TOOL_ID_RULES,
+  type PreparedHistory,
   type PrepareHistoryOptions,
   prepareHistory,
   type RedactedThinkingBlock,
@@ -15,9 +16,13 @@ import {
   type ThinkingBlock,
   type ToolIdMap,
   type ToolIdRules,
+  type ToolNameRules,
   type ToolResultBlock,
 } from '@yourtool/core';
 import type OpenAI from 'openai';
+import { nothingToSendError } from './nothing-to-send.js';
+import { jsonSchemaFormat } from './output-format.js';
+import { createToolNameEncoder } from './tool-names.js';
 
 /** The adapter name, which is also the provider key of OpenAI models. */
 export const OPENAI = 'openai';
@@ -73,6 +78,12 @@ export interface OpenAIChatEncodeOptions {
    * core's `OPENAI_TOOL_ID_RULES` (at most 40 characters of `[a-zA-Z0-9_-]`).
    */
   toolIdRules?: ToolIdRules;
+  /**
+   * The rule tool names must satisfy on the wire; a tool use named outside it goes out under
+   * the name core's `wireToolName` derives (decision 0140). Default core's
+   * `STRICT_TOOL_NAME_RULES` (1-64 of `[a-zA-Z0-9_-]`, OpenAI's rule).
+   */
+  toolNameRules?: ToolNameRules;
 }
 
 /** The wire parameters for a request, and what was changed to make them valid. */
@@ -116,6 +127,11 @@ export interface OpenAIMessageEncodeContext {
   dropped: DroppedBlock[];
   /** See {@link OpenAIChatEncodeOptions.toolIdRules}. Default `OPENAI_TOOL_ID_RULES`. */
   toolIdRules?: ToolIdRules;
+  /**
+   * The name a canonical tool name goes out under (see `createToolNameEncoder`). Default: the
+   * canonical name as it is.
+   */
+  toolName?: (name: string) => string;
 }
 
 const providerToolId = (context: OpenAIMessageEncodeContext, canonicalId: string) =>
@@ -152,7 +168,10 @@ function encodeAssistant(
         toolCalls.push({
           id: providerToolId(context, block.id),
           type: 'function',
-          function: { name: block.name, arguments: JSON.stringify(block.input) },
+          function: {
+            name: context.toolName ? context.toolName(block.name) : block.name,
+            arguments: JSON.stringify(block.input),
+          },
         });
         return;
       case 'thinking':
@@ -253,80 +272,43 @@ export function encodeOpenAIMessages(
 }
 
 /**
- * Whether a JSON schema meets OpenAI's strict structured-output rules as far as this codec can
- * tell: every object closes `additionalProperties` and requires all of its properties.
+ * The history as Chat Completions messages: prepared by core's `prepareHistory`, then encoded.
+ * Refused with the "nothing to send" error when no conversation message is left (an assistant
+ * turn holding only reasoning the wire cannot carry may have been all there was).
  */
-export function isStrictCompatibleSchema(schema: unknown): boolean {
-  if (schema === null || typeof schema !== 'object') return true;
-  if (Array.isArray(schema)) return schema.every(isStrictCompatibleSchema);
-  const node = schema as Record<string, unknown>;
-  const type = node.type;
-  const isObject = type === 'object' || (Array.isArray(type) && type.includes('object'));
-  if (isObject) {
-    if (node.additionalProperties !== false) return false;
-    const properties = (node.properties ?? {}) as Record<string, unknown>;
-    const required = Array.isArray(node.required) ? (node.required as unknown[]) : [];
-    if (!Object.keys(properties).every((key) => required.includes(key))) return false;
-  }
-  for (const key of ['properties', 'items', '$defs', 'definitions']) {
-    const child = node[key];
-    if (child === undefined) continue;
-    if (key === 'items') {
-      if (!isStrictCompatibleSchema(child)) return false;
-    } else if (!Object.values(child as Record<string, unknown>).every(isStrictCompatibleSchema)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** The `name` a JSON-schema output format carries: the schema's title, cleaned, else `response`. */
-function schemaName(schema: Record<string, unknown>): string {
-  const title = typeof schema.title === 'string' ? schema.title : '';
-  const cleaned = title.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
-  return cleaned === '' ? 'response' : cleaned;
-}
-
-/** A JSON-schema output format, as both OpenAI APIs take it (placed differently by each). */
-export interface OpenAIJsonSchemaFormat {
-  name: string;
-  schema: Record<string, unknown>;
-  strict: boolean;
-}
-
-/**
- * The output format for a request's `output_schema`, shared by Chat Completions and the
- * Responses API: null when there is none, or when the model takes no structured output (a
- * `parameter_dropped` WARN); `strict` only when wanted and the schema meets the strict rules
- * (else a `structured_output_not_strict` WARN: it goes as guidance).
- */
-export function jsonSchemaFormat(
-  request: Pick<CanonicalRequest, 'output_schema'>,
-  options: {
-    capabilities: AdapterCapabilities;
-    wireName: string;
-    strictStructuredOutput?: boolean;
-  },
-  warn: (event: string, reason: string, extra?: Record<string, unknown>) => void,
-): OpenAIJsonSchemaFormat | null {
-  const schema = request.output_schema;
-  if (!schema) return null;
-  if (!options.capabilities.supports_structured_output) {
-    warn(
-      'parameter_dropped',
-      `${options.wireName} does not support structured output; output_schema was not sent`,
-      { parameter: 'output_schema' },
-    );
-    return null;
-  }
-  const strict = options.strictStructuredOutput !== false && isStrictCompatibleSchema(schema);
-  if (!strict) {
-    warn(
-      'structured_output_not_strict',
-      'output_schema does not meet strict structured-output rules (every object needs additionalProperties: false and all properties required); it is sent with strict: false, as guidance the model may not follow',
+function encodeChatHistory(
+  request: CanonicalRequest,
+  options: OpenAIChatEncodeOptions,
+  logger: Logger,
+  toolName: (name: string) => string,
+): { prepared: PreparedHistory; messages: OpenAIChatMessage[] } {
+  const provider = options.provider ?? OPENAI;
+  const prepared = prepareHistory(
+    request.messages,
+    { adapter: provider, model: request.model, capabilities: options.capabilities },
+    {
+      system_prompt: request.system_prompt ?? null,
+      logger,
+      keepThinking: options.keepThinking ?? (() => false),
+    },
+  );
+  const messages = encodeOpenAIMessages(prepared.system, prepared.messages, {
+    provider,
+    toolIdMap: options.toolIdMap,
+    logger,
+    encodeReasoning: options.encodeReasoning,
+    dropped: prepared.dropped,
+    toolName,
+    ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
+  });
+  if (!messages.some((m) => m.role !== 'system')) {
+    throw nothingToSendError(
+      { adapter: provider, model: request.model },
+      request.messages,
+      prepared.dropped,
     );
   }
-  return { name: schemaName(schema), schema, strict };
+  return { prepared, messages };
 }
 
 /**
@@ -346,25 +328,12 @@ export function toOpenAIChatParams(
   const warn = (event: string, reason: string, extra: Record<string, unknown> = {}) =>
     logger.warn({ event, adapter: provider, request_id: request.request_id, ...extra }, reason);
 
-  const prepared = prepareHistory(
-    request.messages,
-    { adapter: provider, model: request.model, capabilities: options.capabilities },
-    {
-      system_prompt: request.system_prompt ?? null,
-      logger,
-      keepThinking: options.keepThinking ?? (() => false),
-    },
-  );
-  const context: OpenAIMessageEncodeContext = {
-    provider,
-    toolIdMap: options.toolIdMap,
+  const toolName = createToolNameEncoder(
     logger,
-    encodeReasoning: options.encodeReasoning,
-    dropped: prepared.dropped,
-    ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
-  };
-  const messages = encodeOpenAIMessages(prepared.system, prepared.messages, context);
-
+    { adapter: provider, request_id: request.request_id },
+    options.toolNameRules,
+  );
+  const { prepared, messages } = encodeChatHistory(request, options, logger, toolName);
   const params: OpenAIChatParams = { model: options.wireName, messages };
   if (options.maxTokensParam === 'max_tokens') params.max_tokens = request.max_output_tokens;
   else params.max_completion_tokens = request.max_output_tokens;
@@ -374,7 +343,7 @@ export function toOpenAIChatParams(
       (tool): OpenAI.ChatCompletionFunctionTool => ({
         type: 'function',
         function: {
-          name: tool.name,
+          name: toolName(tool.name),
           description: tool.description,
           parameters: tool.input_schema,
         },

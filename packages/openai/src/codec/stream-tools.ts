@@ -24,6 +24,8 @@ export interface StreamedToolCallsOptions {
   logger: Logger;
   /** Events that must come before a tool use begins (text held back for a stop sequence). */
   beforeStart: (builder: StreamBuilder) => StreamEvent[];
+  /** Reads a called function's name back as canonical (decision 0140). Default: as it came. */
+  toolName?: (wireName: string) => string;
 }
 
 /**
@@ -94,6 +96,10 @@ export class StreamedToolCalls {
     return events;
   }
 
+  #canonicalName(wireName: string): string {
+    return this.#options.toolName ? this.#options.toolName(wireName) : wireName;
+  }
+
   #state(index: number): ToolCallState {
     let state = this.#calls.get(index);
     if (!state) {
@@ -117,7 +123,7 @@ export class StreamedToolCalls {
       : newToolUseId();
     const events = [
       ...this.#options.beforeStart(builder),
-      ...builder.toolStart(state.key, canonical, state.name ?? ''),
+      ...builder.toolStart(state.key, canonical, this.#canonicalName(state.name ?? '')),
     ];
     state.started = true;
     for (const fragment of state.pending) events.push(...builder.toolInput(state.key, fragment));

@@ -80,6 +80,11 @@ export interface OpenAIStreamMapperOptions {
   ) => StopReason;
   /** Builds `provider_raw` (default {@link openAIProviderRaw}). */
   providerRaw?: (summary: OpenAIStreamSummary) => Record<string, unknown>;
+  /**
+   * Reads a called function's name back as canonical (a name the encoder derived for a tool
+   * named outside the provider's rule, decision 0140). Default: the name as it came.
+   */
+  toolName?: (wireName: string) => string;
 }
 
 /** Whether a stream item is the adapter's own {@link OPENAI_STREAM_END} marker. */
@@ -123,6 +128,7 @@ export function createOpenAIStreamMapper(
     toolIdMap: options.toolIdMap,
     logger,
     beforeStart: (builder) => text.flush(builder),
+    ...(options.toolName ? { toolName: options.toolName } : {}),
   });
   let finishReason: string | null = null;
   let finished = false;

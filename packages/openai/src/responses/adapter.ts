@@ -17,9 +17,10 @@ import {
   ToolIdMap,
 } from '@yourtool/core';
 import OpenAI from 'openai';
-import { estimatedCounts, estimatedUsage, sdkLogger } from '../chat-adapter.js';
+import { estimatedCounts, estimatedUsage, noApiKeyReason, sdkLogger } from '../chat-adapter.js';
 import { toOpenAIAdapterError } from '../codec/errors.js';
 import { OPENAI } from '../codec/request.js';
+import { createToolNameDecoder, withCanonicalToolNames } from '../codec/tool-names.js';
 import {
   type OpenAIReasoningEffort,
   type OpenAIReasoningSummary,
@@ -125,13 +126,15 @@ export class OpenAIResponsesAdapter extends AdapterBase {
           emulatedStopSequences: encoding.emulatedStopSequences,
           secrets: this.#secrets(),
         });
+        // a function called under a name the encoder derived is the canonical tool (decision 0140)
+        const content = withCanonicalToolNames(decoded.content, createToolNameDecoder(req));
         return {
           request_id: req.request_id,
           model: req.model,
           provider: this.name,
-          content: decoded.content,
+          content,
           stop_reason: decoded.stop_reason,
-          usage: decoded.usage ?? estimatedUsage(OPENAI, req, decoded.content, logger),
+          usage: decoded.usage ?? estimatedUsage(OPENAI, req, content, logger),
           latency_ms: Date.now() - started,
           provider_raw: decoded.provider_raw,
           ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
@@ -156,6 +159,7 @@ export class OpenAIResponsesAdapter extends AdapterBase {
           emulatedStopSequences: encoding.emulatedStopSequences,
           estimateUsage: (content) => estimatedCounts(req, content),
           secrets: this.#secrets(),
+          toolName: createToolNameDecoder(req),
         });
         return this.#sdk().responses.create(
           { ...wireParams(encoding.params), stream: true as const },
@@ -215,6 +219,14 @@ export class OpenAIResponsesAdapter extends AdapterBase {
     });
   }
 
+  /**
+   * Why no call can be made as configured: no API key in the config or `OPENAI_API_KEY` (named,
+   * never quoted). `null` when ready.
+   */
+  setupProblem(): string | null {
+    return this.#apiKey() ? null : noApiKeyReason(OPENAI, 'OPENAI_API_KEY');
+  }
+
   #apiKey(): string | undefined {
     return this.config.api_key ?? process.env.OPENAI_API_KEY ?? undefined;
   }
@@ -228,9 +240,7 @@ export class OpenAIResponsesAdapter extends AdapterBase {
     if (this.#client) return this.#client;
     const apiKey = this.#apiKey();
     if (!apiKey) {
-      throw new AuthError('openai: no API key (set api_key in the config or OPENAI_API_KEY)', {
-        provider: OPENAI,
-      });
+      throw new AuthError(noApiKeyReason(OPENAI, 'OPENAI_API_KEY'), { provider: OPENAI });
     }
     const options = this.configOptions<OpenAIResponsesConfigOptions>();
     this.#client = new OpenAI({

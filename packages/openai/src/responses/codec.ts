@@ -7,10 +7,11 @@
 import { type ContentBlock, createMessage, type ToolIdMap } from '@yourtool/core';
 import type OpenAI from 'openai';
 import { OPENAI } from '../codec/request.js';
-import { encodeAssistantItems } from './request.js';
+import { encodeAssistantItems } from './input.js';
 import { decodeOpenAIResponsesOutput } from './response.js';
 
 export * from './errors.js';
+export * from './input.js';
 export * from './request.js';
 export * from './response.js';
 export * from './stream.js';

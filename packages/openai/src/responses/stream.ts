@@ -44,6 +44,11 @@ export interface OpenAIResponsesStreamMapperOptions extends OpenAIResponsesFailu
    * WARN). Without it, such usage is all zeros, still flagged.
    */
   estimateUsage?: (content: ContentBlock[]) => Omit<TokenUsage, 'estimated'>;
+  /**
+   * Reads a called function's name back as canonical (a name the encoder derived for a tool
+   * named outside the provider's rule, decision 0140). Default: the name as it came.
+   */
+  toolName?: (wireName: string) => string;
 }
 
 interface ItemState {
@@ -139,7 +144,7 @@ export function createOpenAIResponsesStreamMapper(
       ...builder.toolStart(
         state.key,
         options.toolIdMap.toCanonical(provider, item.call_id),
-        item.name,
+        options.toolName ? options.toolName(item.name) : item.name,
       ),
     ];
   };

@@ -1,0 +1,62 @@
+import {
+  type CanonicalRequest,
+  type ContentBlock,
+  canonicalToolName,
+  type Logger,
+  requestToolNames,
+  STRICT_TOOL_NAME_RULES,
+  type ToolNameRules,
+  wireToolName,
+} from '@yourtool/core';
+
+/**
+ * Maps canonical tool names to the names sent on the wire for one request (decision 0140): each
+ * name as core's `wireToolName` derives it under `rules`, with one `tool_name_mapped` WARN per
+ * distinct renamed name.
+ */
+export function createToolNameEncoder(
+  logger: Logger,
+  context: { adapter: string; request_id?: string },
+  rules: ToolNameRules = STRICT_TOOL_NAME_RULES,
+): (name: string) => string {
+  const warned = new Set<string>();
+  return (name) => {
+    const wire = wireToolName(name, rules);
+    if (wire !== name && !warned.has(name)) {
+      warned.add(name);
+      logger.warn(
+        {
+          event: 'tool_name_mapped',
+          adapter: context.adapter,
+          ...(context.request_id ? { request_id: context.request_id } : {}),
+          tool_name: name,
+          wire_name: wire,
+        },
+        `tool name "${name}" breaks the provider's naming rule; it is sent as "${wire}"`,
+      );
+    }
+    return wire;
+  };
+}
+
+/**
+ * Reads the tool names of a reply back as canonical (decision 0140): a name derived from one of
+ * the names the request carried (its tools and its history's tool uses) becomes that name again.
+ */
+export function createToolNameDecoder(
+  request: Pick<CanonicalRequest, 'tools' | 'messages'>,
+  rules: ToolNameRules = STRICT_TOOL_NAME_RULES,
+): (wireName: string) => string {
+  const names = requestToolNames(request);
+  return (wireName) => canonicalToolName(wireName, names, rules);
+}
+
+/** Decoded content with each tool use's name read back through `decodeName`. */
+export function withCanonicalToolNames(
+  content: ContentBlock[],
+  decodeName: (wireName: string) => string,
+): ContentBlock[] {
+  return content.map((block) =>
+    block.type === 'tool_use' ? { ...block, name: decodeName(block.name) } : block,
+  );
+}
