@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The registry as models.yaml builds it (a relative import: the router is not a dependency).
-import { ModelRegistry } from '../../router/dist/index.js';
+import { ModelRegistry } from '@yourtool/router';
 import {
   AzureOpenAIAdapter,
   DeepSeekAdapter,

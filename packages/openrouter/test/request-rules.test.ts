@@ -20,7 +20,7 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assistant, readFile, result, text, user } from '../../openai/test/helpers.js';
 // The registry as models.yaml builds it (a relative import: the router is not a dependency).
-import { ModelRegistry } from '../../router/dist/index.js';
+import { ModelRegistry } from '@yourtool/router';
 import { OpenRouterAdapter } from '../src/index.js';
 
 /**
