@@ -4,6 +4,7 @@ import {
   type AdapterCapabilities,
   type AdapterConfigInput,
   type AdapterRuntimeOptions,
+  AuthError,
   type CallOptions,
   type CanonicalRequest,
   type CanonicalRequestInput,
@@ -11,6 +12,7 @@ import {
   type Logger,
   redactError,
   redactSecrets,
+  requestToolNames,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
@@ -25,6 +27,7 @@ import {
 } from './codec/request.js';
 import { fromAnthropicMessage } from './codec/response.js';
 import { createAnthropicStreamMapper } from './codec/stream.js';
+import { anthropicCredentialProblem } from './credentials.js';
 import { claudeModelInfo } from './models.js';
 
 /** The model whose capabilities `adapter.capabilities` reports. */
@@ -104,6 +107,23 @@ export class AnthropicAdapter extends AdapterBase {
     );
   }
 
+  /**
+   * Why no call can authenticate as configured, or null: no `api_key` in the config, none of
+   * `ANTHROPIC_API_KEY` / `ANTHROPIC_AUTH_TOKEN` in the environment, no `x-api-key` or
+   * `Authorization` header configured, and no credential profile or federation the SDK's
+   * default chain would find. The registry marks the adapter's models `not_configured` with it.
+   */
+  setupProblem(): string | null {
+    return anthropicCredentialProblem(this.config);
+  }
+
+  /** Fails a call at once, as `auth`, when {@link setupProblem} says no credential is set. */
+  #checkCredentials(): void {
+    const problem = this.setupProblem();
+    if (problem)
+      throw new AuthError(`anthropic: ${problem}`, { provider: ANTHROPIC, retryable: false });
+  }
+
   /** What is redacted from errors and SDK log lines: the API key and custom header values. */
   #secrets(): Array<string | undefined> {
     return [
@@ -130,10 +150,17 @@ export class AnthropicAdapter extends AdapterBase {
       options,
       async ({ request: req, signal, logger }) => {
         const toolIdMap = options.toolIdMap ?? new ToolIdMap();
+        this.#checkCredentials();
         const { params } = this.#encode(req, toolIdMap, logger, options);
         const started = Date.now();
         const message = await this.#send({ ...params, stream: false }, signal);
-        const decoded = fromAnthropicMessage(message, toolIdMap, logger, req.model);
+        const decoded = fromAnthropicMessage(
+          message,
+          toolIdMap,
+          logger,
+          req.model,
+          requestToolNames(req),
+        );
         return {
           request_id: req.request_id,
           model: req.model,
@@ -155,8 +182,9 @@ export class AnthropicAdapter extends AdapterBase {
     let map: ReturnType<typeof createAnthropicStreamMapper> | undefined;
     return runStreamCall<Anthropic.RawMessageStreamEvent>(this.#setup(), request, options, {
       open: async ({ request: req, signal, logger }) => {
+        this.#checkCredentials();
         const { params } = this.#encode(req, toolIdMap, logger, options);
-        map = createAnthropicStreamMapper(toolIdMap, logger, req.model);
+        map = createAnthropicStreamMapper(toolIdMap, logger, req.model, requestToolNames(req));
         return this.#send({ ...params, stream: true as const }, signal);
       },
       onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),

@@ -16,6 +16,7 @@ import {
   type CanonicalRequestInput,
   type CanonicalResponse,
   type Logger,
+  requestToolNames,
   runCompleteCall,
   runStreamCall,
   type StreamEvent,
@@ -90,20 +91,37 @@ export class GoogleAdapter extends AdapterBase {
     super('Google', config, runtime);
   }
 
+  /**
+   * Why no call can authenticate as configured, or null. The Gemini API needs an API key:
+   * `api_key` in the config, else `GEMINI_API_KEY` or `GOOGLE_API_KEY` in the environment. Vertex
+   * AI (`options.vertexai: true`, or `GOOGLE_GENAI_USE_VERTEXAI=true` when the option is unset)
+   * needs none here: Google Cloud's Application Default Credentials authenticate it, and those
+   * cannot be checked without a network call. The registry marks the adapter's models
+   * `not_configured` with the reason; a call made anyway fails with `AuthError` saying the same.
+   */
+  setupProblem(): string | null {
+    if (this.#usesVertex() || this.#apiKey()) return null;
+    return 'no API key: set api_key in the adapter config, or GEMINI_API_KEY (or GOOGLE_API_KEY) in the environment, or use Vertex AI (options.vertexai with project and location)';
+  }
+
+  /** Whether the SDK will talk to Vertex AI (the option, else the SDK's environment variable). */
+  #usesVertex(): boolean {
+    const option = this.configOptions<GoogleConfigOptions>().vertexai;
+    if (option !== undefined) return option;
+    return process.env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
+  }
+
   /** The SDK client, built on first use so a missing key fails the call, not the import. */
   #sdk(): GoogleGenAI {
     if (this.#client) return this.#client;
+    const problem = this.setupProblem();
+    if (problem) throw new AuthError(`google: ${problem}`, { provider: GOOGLE, retryable: false });
     const options = this.configOptions<GoogleConfigOptions>();
     const apiKey = this.#apiKey();
-    if (!apiKey && options.vertexai !== true) {
-      throw new AuthError(
-        'google: no API key: set api_key in the adapter config or GEMINI_API_KEY in the environment (or use Vertex AI with options.vertexai)',
-        { provider: GOOGLE, retryable: false },
-      );
-    }
     const sdkOptions: GoogleGenAIOptions = {
       ...(apiKey ? { apiKey } : {}),
-      ...(options.vertexai ? { vertexai: true } : {}),
+      // said explicitly, so the SDK picks the backend setupProblem() checked
+      vertexai: this.#usesVertex(),
       ...(options.project ? { project: options.project } : {}),
       ...(options.location ? { location: options.location } : {}),
       ...(options.api_version ? { apiVersion: options.api_version } : {}),
@@ -117,8 +135,11 @@ export class GoogleAdapter extends AdapterBase {
     return this.#client;
   }
 
+  /** The API key: the config's, else the environment's (blank values do not count). */
   #apiKey(): string | undefined {
-    return this.config.api_key ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY;
+    return [this.config.api_key, process.env.GEMINI_API_KEY, process.env.GOOGLE_API_KEY].find(
+      (key): key is string => typeof key === 'string' && key.trim() !== '',
+    );
   }
 
   /** What is redacted from errors: the API keys and custom header values. */
@@ -158,6 +179,7 @@ export class GoogleAdapter extends AdapterBase {
           logger,
           request_id: req.request_id,
           model: req.model,
+          toolNames: requestToolNames(req),
         });
         return {
           request_id: req.request_id,
@@ -186,6 +208,7 @@ export class GoogleAdapter extends AdapterBase {
           logger,
           request_id: req.request_id,
           model: req.model,
+          toolNames: requestToolNames(req),
         });
         return this.#sdk().models.generateContentStream(withSignal(params, signal));
       },

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { loadFixtureDirectory } from '@yourtool/conformance';
 import { describeAdapterConformance } from '@yourtool/conformance/vitest';
 import { roundTripGeminiContent } from '../src/codec.js';
-import { GOOGLE_TOOL_ID_RULES, GoogleAdapter } from '../src/index.js';
+import { GOOGLE_TOOL_ID_RULES, GOOGLE_TOOL_NAME_RULES, GoogleAdapter } from '../src/index.js';
 import { geminiWire, recordingFetch } from './wire.js';
 
 describeAdapterConformance({
@@ -30,6 +30,8 @@ describeAdapterConformance({
   fixtures: loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url))),
   wire: geminiWire,
   toolIdRules: GOOGLE_TOOL_ID_RULES,
+  // Gemini takes `.`, `:` and `-` in function names (fs.read goes as it is; a long name is derived)
+  toolNameRules: GOOGLE_TOOL_NAME_RULES,
   alternatingRoles: true,
   // Gemini signs thought summaries (thoughtSignature), has no redacted thinking, sends function
   // calls whole, and answers STOP for a stop-sequence hit (mapped as OpenAI's stop is, 0042).

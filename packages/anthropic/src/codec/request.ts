@@ -13,8 +13,10 @@ import {
   silentLogger,
   type ToolIdMap,
   type ToolResultBlock,
+  wireToolName,
 } from '@yourtool/core';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
+import { ANTHROPIC_TOOL_NAME_RULES, anthropicToolNamer } from './tool-names.js';
 
 /** The adapter name, which is also the provider key of Anthropic models. */
 export const ANTHROPIC = 'anthropic';
@@ -97,7 +99,12 @@ function encodeToolResult(
 
 type WireBlock = Anthropic.ContentBlockParam;
 
-function encodeBlock(block: ContentBlock, toolIdMap: ToolIdMap): WireBlock {
+/** The wire name of a canonical tool name (see {@link anthropicToolNamer}). */
+export type ToolNamer = (name: string) => string;
+
+const deriveName: ToolNamer = (name) => wireToolName(name, ANTHROPIC_TOOL_NAME_RULES);
+
+function encodeBlock(block: ContentBlock, toolIdMap: ToolIdMap, toolName: ToolNamer): WireBlock {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: block.text };
@@ -107,7 +114,7 @@ function encodeBlock(block: ContentBlock, toolIdMap: ToolIdMap): WireBlock {
       return {
         type: 'tool_use',
         id: toolIdMap.toProviderId(ANTHROPIC, block.id, ANTHROPIC_TOOL_ID_RULES),
-        name: block.name,
+        name: toolName(block.name),
         input: block.input,
       };
     case 'tool_result':
@@ -124,16 +131,18 @@ const isThinking = (b: WireBlock) => b.type === 'thinking' || b.type === 'redact
 /**
  * Turns prepared canonical messages into alternating user/assistant turns: TOOL messages become
  * user turns holding `tool_result` blocks; consecutive same-role turns merge, with tool results
- * first in a user turn and thinking first in an assistant turn.
+ * first in a user turn and thinking first in an assistant turn. Tool use names go out as
+ * `toolName` gives them (default: core's `wireToolName` under Anthropic's rule, decision 0140).
  */
 export function encodeAnthropicMessages(
   messages: readonly Message[],
   toolIdMap: ToolIdMap,
+  toolName: ToolNamer = deriveName,
 ): Anthropic.MessageParam[] {
   const turns: Array<{ role: 'user' | 'assistant'; content: WireBlock[] }> = [];
   for (const message of messages) {
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = message.content.map((block) => encodeBlock(block, toolIdMap));
+    const content = message.content.map((block) => encodeBlock(block, toolIdMap, toolName));
     const last = turns.at(-1);
     if (last && last.role === role) {
       last.content.push(...content);
@@ -219,8 +228,9 @@ function thinkingConfig(
  * Encodes a canonical request as Messages API parameters (without `stream`): system prompt
  * hoisted and joined, history normalized by core's `prepareHistory` (signed thinking only back
  * to the model that produced it, unanswered tool uses repaired, nothing empty), tool results
- * grouped in user turns, tool ids mapped through the session's `ToolIdMap`, tool definitions,
- * stop sequences, max tokens, structured output, thinking and cache breakpoints.
+ * grouped in user turns, tool ids mapped through the session's `ToolIdMap`, tool names in the
+ * history made Anthropic-safe (decision 0140, each rename a `tool_name_mapped` WARN), tool
+ * definitions, stop sequences, max tokens, structured output, thinking and cache breakpoints.
  */
 export function toAnthropicParams(
   request: CanonicalRequest,
@@ -249,7 +259,8 @@ export function toAnthropicParams(
     },
   );
 
-  const messages = encodeAnthropicMessages(prepared.messages, context.toolIdMap);
+  const toolName = anthropicToolNamer(logger, request.request_id);
+  const messages = encodeAnthropicMessages(prepared.messages, context.toolIdMap, toolName);
   if (messages[0]?.role === 'assistant') {
     messages.unshift({
       role: 'user',
@@ -278,18 +289,7 @@ export function toAnthropicParams(
       ? [{ type: 'text', text: prepared.system, cache_control: { type: 'ephemeral' } }]
       : prepared.system;
   }
-  if (request.tools.length > 0) {
-    params.tools = request.tools.map(
-      (tool, index): Anthropic.Tool => ({
-        name: tool.name,
-        description: tool.description,
-        input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
-        ...(caching && index === request.tools.length - 1
-          ? { cache_control: { type: 'ephemeral' } }
-          : {}),
-      }),
-    );
-  }
+  if (request.tools.length > 0) params.tools = anthropicTools(request.tools, caching, toolName);
   if (request.stop_sequences.length > 0) params.stop_sequences = [...request.stop_sequences];
   if (request.temperature !== null && request.temperature !== undefined) {
     if (options.apiVersion === '2023-06-01' && info.acceptsTemperature) {
@@ -306,24 +306,50 @@ export function toAnthropicParams(
     params.output_config = { format: { type: 'json_schema', schema: request.output_schema } };
   }
 
-  let thinkingSkipped: string | null = null;
-  const wanted = requestedThinking(options.thinking);
-  if (wanted !== null) {
-    if (!caps.supports_thinking) {
-      thinkingSkipped = `${wireName} does not support thinking`;
-    } else {
-      thinkingSkipped = thinkingBlockedByHistory(messages);
-    }
-    if (thinkingSkipped) {
-      warn('thinking_skipped', `thinking was not enabled for this request: ${thinkingSkipped}`);
-    } else {
-      const config = thinkingConfig(wanted, info, request.max_output_tokens, (reason) =>
-        warn('thinking_adjusted', reason),
-      );
-      if (config) params.thinking = config;
-      else thinkingSkipped = 'max_output_tokens is too small for a thinking budget';
-    }
-  }
-
+  const thinkingSkipped = applyThinking(params, options.thinking, info, warn);
   return { params, dropped: prepared.dropped, repairs: prepared.repairs, thinkingSkipped };
+}
+
+/** Tool definitions, the last one a cache breakpoint when caching. */
+function anthropicTools(
+  tools: CanonicalRequest['tools'],
+  caching: boolean,
+  toolName: ToolNamer,
+): Anthropic.Tool[] {
+  return tools.map(
+    (tool, index): Anthropic.Tool => ({
+      // declared names keep the canonical rule, which is Anthropic's: sent as they are
+      name: toolName(tool.name),
+      description: tool.description,
+      input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
+      ...(caching && index === tools.length - 1 ? { cache_control: { type: 'ephemeral' } } : {}),
+    }),
+  );
+}
+
+/**
+ * Sets `params.thinking` as requested, when the model and the history allow it; returns why it
+ * was not sent although requested (each reason or adjustment a WARN), or null.
+ */
+function applyThinking(
+  params: AnthropicParams,
+  option: AnthropicThinkingOption | undefined,
+  info: ClaudeModelInfo,
+  warn: (event: string, reason: string) => void,
+): string | null {
+  const wanted = requestedThinking(option);
+  if (wanted === null) return null;
+  const skipped = info.capabilities.supports_thinking
+    ? thinkingBlockedByHistory(params.messages)
+    : `${params.model} does not support thinking`;
+  if (skipped) {
+    warn('thinking_skipped', `thinking was not enabled for this request: ${skipped}`);
+    return skipped;
+  }
+  const config = thinkingConfig(wanted, info, params.max_tokens, (reason) =>
+    warn('thinking_adjusted', reason),
+  );
+  if (!config) return 'max_output_tokens is too small for a thinking budget';
+  params.thinking = config;
+  return null;
 }

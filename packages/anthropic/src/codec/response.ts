@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   type ContentBlock,
+  canonicalToolName,
   type Logger,
   parseModelId,
   type StopReason,
@@ -9,6 +10,18 @@ import {
   type ToolIdMap,
 } from '@yourtool/core';
 import { ANTHROPIC } from './request.js';
+import { ANTHROPIC_TOOL_NAME_RULES } from './tool-names.js';
+
+/**
+ * A tool name from a reply, read back as canonical: the name of the request's tools or history
+ * tool uses (`toolNames`) it was derived from, else as it came (decision 0140).
+ */
+export function anthropicCanonicalToolName(
+  wireName: string,
+  toolNames: ReadonlySet<string> | undefined,
+): string {
+  return toolNames ? canonicalToolName(wireName, toolNames, ANTHROPIC_TOOL_NAME_RULES) : wireName;
+}
 
 /**
  * Maps a Messages API stop reason to the canonical one. `refusal` (a safety classifier stepped
@@ -99,14 +112,15 @@ export interface AnthropicResponseDecoding {
 
 /**
  * Decodes the content blocks of a reply: text, thinking (with its signature), redacted
- * thinking, and tool uses (provider ids linked to canonical `tu_` ids in the map). Empty text
- * is dropped; server-side tool blocks, which the canonical format has no block for, are
- * dropped with a WARN.
+ * thinking, and tool uses (provider ids linked to canonical `tu_` ids in the map, names read
+ * back as canonical against `toolNames`, the request's tool names). Empty text is dropped;
+ * server-side tool blocks, which the canonical format has no block for, are dropped with a WARN.
  */
 export function decodeAnthropicContent(
   blocks: readonly Anthropic.ContentBlock[],
   toolIdMap: ToolIdMap,
   logger: Logger = silentLogger,
+  toolNames?: ReadonlySet<string>,
 ): ContentBlock[] {
   const content: ContentBlock[] = [];
   for (const block of blocks) {
@@ -124,7 +138,7 @@ export function decodeAnthropicContent(
         content.push({
           type: 'tool_use',
           id: toolIdMap.toCanonical(ANTHROPIC, block.id),
-          name: block.name,
+          name: anthropicCanonicalToolName(block.name, toolNames),
           input: (block.input ?? {}) as Record<string, unknown>,
         });
         break;
@@ -145,18 +159,20 @@ export function decodeAnthropicContent(
 
 /**
  * Decodes a whole Messages API reply. With `requestModel` (the requested canonical id), the
- * model the reply names becomes `served_model`.
+ * model the reply names becomes `served_model`; with `toolNames` (core's `requestToolNames`),
+ * a tool name derived from one of them is read back as it.
  */
 export function fromAnthropicMessage(
   message: Anthropic.Message,
   toolIdMap: ToolIdMap,
   logger: Logger = silentLogger,
   requestModel?: string,
+  toolNames?: ReadonlySet<string>,
 ): AnthropicResponseDecoding {
   const served =
     requestModel === undefined ? undefined : anthropicServedModel(requestModel, message.model);
   return {
-    content: decodeAnthropicContent(message.content, toolIdMap, logger),
+    content: decodeAnthropicContent(message.content, toolIdMap, logger, toolNames),
     stop_reason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
     provider_raw: anthropicProviderRaw(message),

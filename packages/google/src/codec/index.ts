@@ -15,6 +15,7 @@ export * from './request.js';
 export * from './response.js';
 export * from './signatures.js';
 export * from './stream.js';
+export * from './tool-names.js';
 export * from './usage.js';
 
 /**

@@ -2,7 +2,6 @@ import type {
   Content,
   FunctionDeclaration,
   GenerateContentConfig,
-  Part,
   SafetySetting,
   ThinkingConfig,
   ThinkingLevel,
@@ -12,32 +11,24 @@ import {
   checkToolInputSchema,
   type DroppedBlock,
   type HistoryRepair,
-  type ImageBlock,
   InvalidRequestError,
   type Logger,
-  type Message,
   parseModelId,
   prepareHistory,
   silentLogger,
   type ToolIdMap,
-  type ToolIdRules,
-  type ToolResultBlock,
 } from '@yourtool/core';
 import { type GeminiModelInfo, type GeminiThinkingLevel, geminiModelInfo } from '../models.js';
-import {
-  countThoughtSignatures,
-  GOOGLE,
-  readThoughtSignatures,
-  SKIP_THOUGHT_SIGNATURE_VALIDATOR,
-} from './signatures.js';
+import { encodeGeminiContents } from './contents.js';
+import { GOOGLE } from './signatures.js';
+import { googleToolNamer } from './tool-names.js';
 
+export {
+  encodeGeminiContents,
+  type GeminiContentsContext,
+  GOOGLE_TOOL_ID_RULES,
+} from './contents.js';
 export { GOOGLE, SKIP_THOUGHT_SIGNATURE_VALIDATOR } from './signatures.js';
-
-/**
- * Rules for the function call ids the adapter sends. Gemini's ids are optional; the adapter
- * always sends one (the canonical id, which conforms) so results match their calls exactly.
- */
-export const GOOGLE_TOOL_ID_RULES: ToolIdRules = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 64 };
 
 /**
  * Sent as the first user turn when a history starts with a model turn (Gemini expects the
@@ -90,173 +81,6 @@ export interface GeminiRequestEncoding {
   repairs: HistoryRepair[];
   /** Function calls sent with {@link SKIP_THOUGHT_SIGNATURE_VALIDATOR}, by canonical id. */
   substitutedSignatures: string[];
-}
-
-function encodeImage(image: ImageBlock): Part {
-  if (image.source.kind === 'url') {
-    return { fileData: { fileUri: image.source.data, mimeType: image.media_type } };
-  }
-  return { inlineData: { mimeType: image.media_type, data: image.source.data } };
-}
-
-function textOf(result: ToolResultBlock): string {
-  return result.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-}
-
-/** What {@link encodeGeminiContents} needs to know about the target. */
-export interface GeminiContentsContext {
-  toolIdMap: ToolIdMap;
-  /** Canonical id of the target model: signatures go back only to the model that made them. */
-  targetModel?: string;
-  /** Whether the target refuses function calls without a signature (Gemini 3). */
-  requiresFunctionCallSignatures?: boolean;
-  logger?: Logger;
-  /** Receives the canonical ids of calls sent with the validator-skip signature. */
-  substituted?: string[];
-}
-
-/**
- * Turns prepared canonical messages into Gemini contents: USER → `user`, ASSISTANT → `model`,
- * each TOOL result → a `functionResponse` part (`response.output`, or `response.error` when
- * `is_error`) in a `user` turn, followed by the result's images as parts of the same turn.
- * Consecutive same-role turns merge. Thought signatures go back on the parts they arrived on,
- * to the model that produced them only (decision 0112).
- */
-export function encodeGeminiContents(
-  messages: readonly Message[],
-  context: GeminiContentsContext,
-): Content[] {
-  const logger = context.logger ?? silentLogger;
-  const toolNames = new Map<string, string>();
-  const providerId = (canonicalId: string) =>
-    context.toolIdMap.toProviderId(GOOGLE, canonicalId, GOOGLE_TOOL_ID_RULES);
-  const turns: Array<{ role: 'user' | 'model'; parts: Part[] }> = [];
-  const push = (role: 'user' | 'model', parts: Part[]) => {
-    if (parts.length === 0) return;
-    const last = turns.at(-1);
-    if (last && last.role === role) last.parts.push(...parts);
-    else turns.push({ role, parts });
-  };
-
-  for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-        break;
-      case 'user':
-        push(
-          'user',
-          message.content.flatMap((block): Part[] => {
-            if (block.type === 'text') return [{ text: block.text }];
-            if (block.type === 'image') return [encodeImage(block)];
-            return [];
-          }),
-        );
-        break;
-      case 'tool':
-        for (const block of message.content) {
-          if (block.type !== 'tool_result') continue;
-          const text = textOf(block);
-          push('user', [
-            {
-              functionResponse: {
-                id: providerId(block.tool_use_id),
-                name: toolNames.get(block.tool_use_id) ?? 'unknown_tool',
-                response: block.is_error ? { error: text } : { output: text },
-              },
-            },
-            ...block.content.flatMap((inner) =>
-              inner.type === 'image' ? [encodeImage(inner)] : [],
-            ),
-          ]);
-        }
-        break;
-      case 'assistant': {
-        const sameModel =
-          context.targetModel === undefined || message.metadata.model === context.targetModel;
-        const signatures = sameModel ? readThoughtSignatures(message) : { text: {}, tool_use: {} };
-        if (!sameModel) {
-          const count = countThoughtSignatures(message);
-          if (count > 0) {
-            logger.warn(
-              {
-                event: 'thought_signature_dropped',
-                adapter: GOOGLE,
-                session_id: message.session_id,
-                message_id: message.id,
-                count,
-                reason: `signatures from ${message.metadata.model ?? 'an unknown model'} are only valid for the model that produced them`,
-              },
-              `dropped ${count} thought signature(s) from ${message.metadata.model ?? 'an unknown model'}: they go back only to the model that produced them`,
-            );
-          }
-        }
-        let textIndex = 0;
-        const parts: Part[] = [];
-        let firstCall: { part: Part; id: string } | undefined;
-        for (const block of message.content) {
-          switch (block.type) {
-            case 'thinking':
-              parts.push({
-                text: block.text,
-                thought: true,
-                ...(block.signature ? { thoughtSignature: block.signature } : {}),
-              });
-              break;
-            case 'redacted_thinking':
-              parts.push({ text: '', thought: true, thoughtSignature: block.data });
-              break;
-            case 'text': {
-              const signature = signatures.text[String(textIndex)];
-              textIndex += 1;
-              parts.push({
-                text: block.text,
-                ...(signature ? { thoughtSignature: signature } : {}),
-              });
-              break;
-            }
-            case 'tool_use': {
-              toolNames.set(block.id, block.name);
-              const signature = signatures.tool_use[block.id];
-              const part: Part = {
-                functionCall: { id: providerId(block.id), name: block.name, args: block.input },
-                ...(signature ? { thoughtSignature: signature } : {}),
-              };
-              if (!firstCall) firstCall = { part, id: block.id };
-              parts.push(part);
-              break;
-            }
-            default:
-              break;
-          }
-        }
-        if (
-          firstCall &&
-          !firstCall.part.thoughtSignature &&
-          context.requiresFunctionCallSignatures
-        ) {
-          // Gemini 3 refuses a step whose first function call has no signature; a call made
-          // elsewhere has none that could be valid, so Google's documented skip value goes
-          // in its place (parallel calls: only the first call of a step carries one).
-          firstCall.part.thoughtSignature = SKIP_THOUGHT_SIGNATURE_VALIDATOR;
-          context.substituted?.push(firstCall.id);
-          logger.warn(
-            {
-              event: 'thought_signature_substituted',
-              adapter: GOOGLE,
-              session_id: message.session_id,
-              message_id: message.id,
-              tool_use_id: firstCall.id,
-              reason: `the function call has no signature from ${context.targetModel ?? 'this model'}`,
-            },
-            `function call ${firstCall.id} has no thought signature from ${context.targetModel ?? 'this model'} (made by ${message.metadata.model ?? 'an unknown model'}); sent with Google's validator-skip signature`,
-          );
-        }
-        push('model', parts);
-        break;
-      }
-    }
-  }
-  return turns;
 }
 
 const LEVEL_ORDER: readonly GeminiThinkingLevel[] = ['minimal', 'low', 'medium', 'high'];
@@ -337,7 +161,8 @@ export function geminiThinkingConfig(
  * Encodes a canonical request as `generateContent` parameters: system prompt and SYSTEM
  * messages hoisted into `systemInstruction`, history normalized by core's `prepareHistory`
  * (thinking back only to the model that produced it, unanswered tool uses repaired, nothing
- * empty), contents with thought signatures ({@link encodeGeminiContents}), function
+ * empty), contents with thought signatures and Gemini-safe tool names
+ * ({@link encodeGeminiContents}; each rename a `tool_name_mapped` WARN), function
  * declarations (`parametersJsonSchema`, the JSON-Schema subset checked), `maxOutputTokens`,
  * `stopSequences`, `temperature`, structured output (`responseJsonSchema`) and thinking.
  */
@@ -359,12 +184,15 @@ export function toGeminiRequest(
     { system_prompt: request.system_prompt ?? null, logger },
   );
   const substituted: string[] = [];
+  const toolName = googleToolNamer(logger, request.request_id);
   const contents = encodeGeminiContents(prepared.messages, {
     toolIdMap: context.toolIdMap,
     targetModel: request.model,
     requiresFunctionCallSignatures: info.requiresFunctionCallSignatures,
     logger,
     substituted,
+    originalMessages: request.messages,
+    toolName,
   });
   if (contents[0]?.role === 'model') {
     contents.unshift({ role: 'user', parts: [{ text: CONTINUATION_TEXT }] });
@@ -387,23 +215,7 @@ export function toGeminiRequest(
     config.temperature = request.temperature;
   }
   if (request.tools.length > 0) {
-    const declarations = request.tools.map((tool): FunctionDeclaration => {
-      const issues = checkToolInputSchema(tool.input_schema);
-      if (issues.length > 0) {
-        throw new InvalidRequestError(
-          `tool "${tool.name}": its input_schema is outside the JSON-Schema subset: ${issues
-            .map((i) => `${i.path}: ${i.message}`)
-            .join('; ')}`,
-          { provider: GOOGLE, request_id: request.request_id, retryable: false },
-        );
-      }
-      return {
-        name: tool.name,
-        description: tool.description,
-        parametersJsonSchema: tool.input_schema,
-      };
-    });
-    config.tools = [{ functionDeclarations: declarations }];
+    config.tools = [{ functionDeclarations: geminiDeclarations(request, toolName) }];
   }
   if (request.output_schema) {
     config.responseMimeType = 'application/json';
@@ -425,4 +237,27 @@ export function toGeminiRequest(
     repairs: prepared.repairs,
     substitutedSignatures: substituted,
   };
+}
+
+/** Function declarations, each tool's input schema checked against the JSON-Schema subset. */
+function geminiDeclarations(
+  request: CanonicalRequest,
+  toolName: (name: string) => string,
+): FunctionDeclaration[] {
+  return request.tools.map((tool): FunctionDeclaration => {
+    const issues = checkToolInputSchema(tool.input_schema);
+    if (issues.length > 0) {
+      throw new InvalidRequestError(
+        `tool "${tool.name}": its input_schema is outside the JSON-Schema subset: ${issues
+          .map((i) => `${i.path}: ${i.message}`)
+          .join('; ')}`,
+        { provider: GOOGLE, request_id: request.request_id, retryable: false },
+      );
+    }
+    return {
+      name: toolName(tool.name),
+      description: tool.description,
+      parametersJsonSchema: tool.input_schema,
+    };
+  });
 }

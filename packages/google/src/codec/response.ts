@@ -1,6 +1,7 @@
 import type { GenerateContentResponse, Part } from '@google/genai';
 import {
   type ContentBlock,
+  canonicalToolName,
   InvalidRequestError,
   type Logger,
   newToolUseId,
@@ -19,6 +20,7 @@ import {
 } from './finish.js';
 import type { GeminiThoughtSignatures } from './signatures.js';
 import { GOOGLE } from './signatures.js';
+import { GOOGLE_TOOL_NAME_RULES } from './tool-names.js';
 import { mapGeminiUsage } from './usage.js';
 
 /**
@@ -45,6 +47,11 @@ export interface GeminiDecodeOptions {
    * served model; also the stream builder's model in a non-streamed decode.
    */
   model?: string;
+  /**
+   * The request's tool names (core's `requestToolNames`): a function call naming a name derived
+   * from one of them is read back as it (decision 0140).
+   */
+  toolNames?: ReadonlySet<string>;
 }
 
 /** A chunk or whole reply, as far as the decoder reads it. */
@@ -61,7 +68,7 @@ export type GeminiResponseLike = Pick<
  * |---|---|
  * | `thought: true` text | `thinking.delta`; its `thoughtSignature` on the thinking block |
  * | text | `text.delta`; a `thoughtSignature` kept in `provider_raw` by text position |
- * | `functionCall` (whole) | `tool.use_start`, one `tool.use_input_delta` (its args JSON), `tool.use_end`; signature kept by canonical id |
+ * | `functionCall` (whole) | `tool.use_start` (name read back as canonical), one `tool.use_input_delta` (its args JSON), `tool.use_end`; signature kept by canonical id |
  * | empty text with only a signature | the signature of the text block it ends, else an empty signed thinking block |
  * | anything else (inline data, executable code) | dropped with a WARN |
  *
@@ -213,8 +220,13 @@ export class GeminiReplyAssembler {
       const args = (call.args ?? {}) as Record<string, unknown>;
       this.#last = 'tool';
       this.#textOpen = false;
+      const wireName = call.name ?? 'unknown_tool';
+      const toolNames = this.#options.toolNames;
+      const name = toolNames
+        ? canonicalToolName(wireName, toolNames, GOOGLE_TOOL_NAME_RULES)
+        : wireName;
       return [
-        ...builder.toolStart(key, canonicalId, call.name ?? 'unknown_tool'),
+        ...builder.toolStart(key, canonicalId, name),
         ...builder.toolInput(key, JSON.stringify(args)),
         ...builder.toolEnd(key, args),
       ];

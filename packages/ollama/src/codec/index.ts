@@ -12,6 +12,7 @@ export * from './errors.js';
 export * from './request.js';
 export * from './response.js';
 export * from './stream.js';
+export * from './tool-names.js';
 
 /**
  * Encodes assistant content as it goes on the wire, then decodes the wire message as a reply:

@@ -13,8 +13,10 @@ import {
   silentLogger,
   type ToolIdMap,
   type ToolIdRules,
+  wireToolName,
 } from '@yourtool/core';
 import type { Options } from 'ollama';
+import { OLLAMA_TOOL_NAME_RULES, ollamaToolNamer } from './tool-names.js';
 
 /** The adapter name, which is also the provider key of Ollama models (`ollama:qwen3:8b`). */
 export const OLLAMA = 'ollama';
@@ -187,13 +189,16 @@ function wireImages(
  * arguments as objects). Each tool result becomes a `role: tool` message with `tool_name` (the
  * name of the call it answers, which Ollama uses to match results, together with their order)
  * and the canonical id as `tool_call_id`; an error result is prefixed with
- * {@link TOOL_ERROR_PREFIX}. Images go on their message as base64.
+ * {@link TOOL_ERROR_PREFIX}. Images go on their message as base64. Tool names (calls and
+ * `tool_name`) go out as `toolName` gives them (default: core's `wireToolName` under
+ * {@link OLLAMA_TOOL_NAME_RULES}, decision 0140).
  */
 export function encodeOllamaMessages(
   messages: readonly Message[],
   toolIdMap: ToolIdMap,
   logger: Logger = silentLogger,
   dropped: DroppedBlock[] = [],
+  toolName: (name: string) => string = (name) => wireToolName(name, OLLAMA_TOOL_NAME_RULES),
 ): OllamaWireMessage[] {
   const out: OllamaWireMessage[] = [];
   const toolNames = new Map<string, string>();
@@ -225,12 +230,13 @@ export function encodeOllamaMessages(
         if (thinking !== '') wire.thinking = thinking;
         const calls = message.content.flatMap((block): OllamaWireToolCall[] => {
           if (block.type !== 'tool_use') return [];
-          toolNames.set(block.id, block.name);
+          const name = toolName(block.name);
+          toolNames.set(block.id, name);
           return [
             {
               id: providerId(block.id),
               type: 'function',
-              function: { name: block.name, arguments: block.input },
+              function: { name, arguments: block.input },
             },
           ];
         });
@@ -267,7 +273,8 @@ export function encodeOllamaMessages(
  * Encodes a canonical request as `/api/chat` parameters (without `stream`): history normalized
  * by core's `prepareHistory` (system text hoisted into one leading system message, thinking only
  * back to the model that produced it, tools and images only where the model supports them,
- * unanswered tool uses repaired, nothing empty), tool definitions, `format` for structured
+ * unanswered tool uses repaired, nothing empty), tool names made function-name-like (decision
+ * 0140, each rename a `tool_name_mapped` WARN), tool definitions, `format` for structured
  * output, `think` for thinking models, and the model options: `num_ctx` (always),
  * `num_predict` from `max_output_tokens`, `stop`, `temperature`.
  */
@@ -297,39 +304,30 @@ export function toOllamaChatRequest(
     },
   );
   const dropped = [...prepared.dropped];
-  const messages = encodeOllamaMessages(prepared.messages, context.toolIdMap, logger, dropped);
+  const toolName = ollamaToolNamer(logger, request.request_id);
+  const messages = encodeOllamaMessages(
+    prepared.messages,
+    context.toolIdMap,
+    logger,
+    dropped,
+    toolName,
+  );
   if (prepared.system !== null) messages.unshift({ role: 'system', content: prepared.system });
 
   const params: OllamaChatParams = {
     model: wireName,
     messages,
-    options: {
-      ...options.modelOptions,
-      num_ctx: options.numCtx,
-      num_predict: request.max_output_tokens,
-    },
+    options: modelOptions(request, options),
     truncate: options.truncate ?? false,
     shift: options.shift ?? false,
   };
-  if (request.stop_sequences.length > 0) {
-    const stop = [...request.stop_sequences];
-    for (const marker of options.modelStop ?? []) if (!stop.includes(marker)) stop.push(marker);
-    params.options.stop = stop;
-  } else {
-    delete params.options.stop;
-  }
-  if (request.temperature !== null && request.temperature !== undefined) {
-    params.options.temperature = request.temperature;
-  } else {
-    delete params.options.temperature;
-  }
   if (request.tools.length > 0) {
     if (caps.supports_tools) {
       params.tools = request.tools.map(
         (tool): OllamaWireTool => ({
           type: 'function',
           function: {
-            name: tool.name,
+            name: toolName(tool.name),
             description: tool.description,
             parameters: tool.input_schema,
           },
@@ -352,4 +350,32 @@ export function toOllamaChatRequest(
   if (options.keepAlive !== undefined) params.keep_alive = options.keepAlive;
 
   return { params, dropped, repairs: prepared.repairs };
+}
+
+/**
+ * The model options: the configured ones, then what the canonical request owns: `num_ctx`,
+ * `num_predict`, `stop` (the request's, then the model's own markers) and `temperature`.
+ */
+function modelOptions(
+  request: CanonicalRequest,
+  options: OllamaRequestOptions,
+): OllamaChatParams['options'] {
+  const out: OllamaChatParams['options'] = {
+    ...options.modelOptions,
+    num_ctx: options.numCtx,
+    num_predict: request.max_output_tokens,
+  };
+  if (request.stop_sequences.length > 0) {
+    const stop = [...request.stop_sequences];
+    for (const marker of options.modelStop ?? []) if (!stop.includes(marker)) stop.push(marker);
+    out.stop = stop;
+  } else {
+    delete out.stop;
+  }
+  if (request.temperature !== null && request.temperature !== undefined) {
+    out.temperature = request.temperature;
+  } else {
+    delete out.temperature;
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import {
   type ContentBlock,
+  canonicalToolName,
   newToolUseId,
   parseModelId,
   type StopReason,
@@ -7,6 +8,7 @@ import {
   type ToolIdMap,
 } from '@yourtool/core';
 import { OLLAMA, type OllamaWireToolCall } from './request.js';
+import { OLLAMA_TOOL_NAME_RULES } from './tool-names.js';
 
 /** The fields of a reply's `message` the adapter reads. */
 export interface OllamaReplyMessage {
@@ -84,6 +86,19 @@ export interface OllamaDecodeOptions extends OllamaUsageOptions {
    * model.
    */
   requestModel?: string;
+  /**
+   * The request's tool names (core's `requestToolNames`): a call naming a name derived from one
+   * of them is read back as it (decision 0140).
+   */
+  toolNames?: ReadonlySet<string>;
+}
+
+/** A tool name from a reply, read back as canonical against the request's tool names. */
+export function ollamaCanonicalToolName(
+  wireName: string,
+  toolNames: ReadonlySet<string> | undefined,
+): string {
+  return toolNames ? canonicalToolName(wireName, toolNames, OLLAMA_TOOL_NAME_RULES) : wireName;
 }
 
 /**
@@ -146,12 +161,14 @@ export function ollamaToolArguments(call: OllamaWireToolCall): Record<string, un
 
 /**
  * Decodes an assistant message: `thinking` as a thinking block without signature (Ollama does
- * not sign thinking), `content` as text, each of `tool_calls` as a tool use with a canonical id.
- * Empty text and thinking are left out.
+ * not sign thinking), `content` as text, each of `tool_calls` as a tool use with a canonical id
+ * (and its name read back as canonical against `toolNames`). Empty text and thinking are left
+ * out.
  */
 export function decodeOllamaMessage(
   message: OllamaReplyMessage | null | undefined,
   toolIdMap: ToolIdMap,
+  toolNames?: ReadonlySet<string>,
 ): ContentBlock[] {
   const content: ContentBlock[] = [];
   if (message?.thinking) content.push({ type: 'thinking', text: message.thinking });
@@ -160,7 +177,7 @@ export function decodeOllamaMessage(
     content.push({
       type: 'tool_use',
       id: canonicalOllamaToolId(call, toolIdMap),
-      name: call.function.name,
+      name: ollamaCanonicalToolName(call.function.name, toolNames),
       input: ollamaToolArguments(call),
     });
   }
@@ -186,7 +203,7 @@ export function fromOllamaChatResponse(
   toolIdMap: ToolIdMap,
   options: OllamaDecodeOptions = {},
 ): OllamaResponseDecoding {
-  const content = decodeOllamaMessage(response.message, toolIdMap);
+  const content = decodeOllamaMessage(response.message, toolIdMap, options.toolNames);
   const served = ollamaServedModel(options.requestModel, response.model);
   return {
     content,

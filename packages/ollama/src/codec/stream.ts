@@ -5,6 +5,7 @@ import {
   mapOllamaUsage,
   type OllamaChatResponseLike,
   type OllamaDecodeOptions,
+  ollamaCanonicalToolName,
   ollamaProviderRaw,
   ollamaServedModel,
   ollamaToolArguments,
@@ -18,7 +19,7 @@ import {
  * | `model` (every chunk) | the served model, `<provider key of options.requestModel>:<model>` (message.start is produced by the runtime) |
  * | `message.thinking` | `thinking.delta` (no signature: Ollama does not sign thinking) |
  * | `message.content` | `text.delta` |
- * | each of `message.tool_calls` (sent whole) | `tool.use_start`, one `tool.use_input_delta` with the whole arguments JSON, `tool.use_end` with the arguments |
+ * | each of `message.tool_calls` (sent whole) | `tool.use_start` (the name read back as canonical against `options.toolNames`), one `tool.use_input_delta` with the whole arguments JSON, `tool.use_end` with the arguments |
  * | `done: true` | usage from `prompt_eval_count` / `eval_count`, then `message.complete` |
  *
  * Within a chunk, thinking comes before content and content before tool calls, the order in
@@ -37,7 +38,11 @@ export function createOllamaStreamMapper(toolIdMap: ToolIdMap, options: OllamaDe
       const key = `tool-${toolCalls++}`;
       const input = ollamaToolArguments(call);
       events.push(
-        ...builder.toolStart(key, canonicalOllamaToolId(call, toolIdMap), call.function.name),
+        ...builder.toolStart(
+          key,
+          canonicalOllamaToolId(call, toolIdMap),
+          ollamaCanonicalToolName(call.function.name, options.toolNames),
+        ),
         ...builder.toolInput(key, JSON.stringify(input)),
         ...builder.toolEnd(key, input),
       );

@@ -1,0 +1,156 @@
+import { fileURLToPath } from 'node:url';
+import {
+  type LoopbackServer,
+  loadFixtureDirectory,
+  replayKit,
+  type ScriptedResponse,
+  startLoopbackServer,
+} from '@yourtool/conformance';
+import {
+  collectStream,
+  createMemoryLogger,
+  fitsToolNameRules,
+  type MemoryLogger,
+  type Message,
+  newRequestId,
+  newToolUseId,
+  ToolIdMap,
+  wireToolName,
+} from '@yourtool/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ANTHROPIC_TOOL_NAME_RULES } from '../src/codec/index.js';
+import { AnthropicAdapter } from '../src/index.js';
+
+/**
+ * Tool names in a history that break Anthropic's rule go out under derived names and a reply
+ * naming a derived name comes back canonical (decision 0140), through the real adapter and
+ * `@anthropic-ai/sdk` against the loopback server.
+ */
+
+const MODEL = 'anthropic:claude-sonnet-4-6';
+const SESSION = 'sess_tool_names';
+const NAMES = ['fs.read', `server.${'tool'.repeat(20)}`];
+const WIRE = NAMES.map((name) => wireToolName(name, ANTHROPIC_TOOL_NAME_RULES));
+
+const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+/** A recorded tool-call reply whose call names `name` instead of `read_file`. */
+function callNaming(scenario: string, name: string): ScriptedResponse {
+  const response = fixtures[scenario]?.[0];
+  if (!response) throw new Error(`no ${scenario} fixture`);
+  return JSON.parse(JSON.stringify(response).replaceAll('read_file', name)) as ScriptedResponse;
+}
+
+let server: LoopbackServer;
+let logger: MemoryLogger;
+let adapter: AnthropicAdapter;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  logger = createMemoryLogger();
+  adapter = new AnthropicAdapter(
+    { api_key: 'anthropic-test-000000', base_url: server.url, max_retries: 0 },
+    { logger },
+  );
+});
+
+const { user } = replayKit(SESSION);
+/** An imported history: three tool uses (one name twice) with results, then a question. */
+function history(): Message[] {
+  const uses = [NAMES[0], NAMES[1], NAMES[0]].map((name) => ({
+    type: 'tool_use' as const,
+    id: newToolUseId(),
+    name: name as string,
+    input: { path: 'README.md' },
+  }));
+  const results = uses.map(
+    (use): Message => ({
+      ...user(''),
+      role: 'tool',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: use.id,
+          content: [{ type: 'text', text: '# Project Foo' }],
+          is_error: false,
+        },
+      ],
+      metadata: { status: 'complete', parent_tool_use_id: use.id },
+    }),
+  );
+  const turn: Message = { ...user(''), role: 'assistant', content: uses };
+  return [user('Read it.'), turn, ...results, user('Again.')];
+}
+
+/** The body of the last request the server recorded. */
+function lastBody(): unknown {
+  const request = server.requests.at(-1);
+  if (!request) throw new Error('no request was recorded');
+  return request.body;
+}
+type Body = { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+const sentNames = () =>
+  (lastBody() as Body).messages.flatMap((m) =>
+    m.content.filter((b) => b.type === 'tool_use').map((b) => String(b.name)),
+  );
+const mapped = () =>
+  logger
+    .warnings()
+    .filter((w) => w.obj.event === 'tool_name_mapped')
+    .map((w) => [w.obj.tool_name, w.obj.wire_name]);
+
+describe('tool names outside the rule (decision 0140)', () => {
+  it('complete: history names go out derived (one WARN per name), the reply naming one comes back canonical', async () => {
+    server.enqueue(callNaming('tool-call', WIRE[0] as string));
+    const res = await adapter.complete(
+      { request_id: newRequestId(), model: MODEL, messages: history(), max_output_tokens: 256 },
+      { toolIdMap: new ToolIdMap() },
+    );
+    expect(sentNames()).toEqual([WIRE[0], WIRE[1], WIRE[0]]);
+    for (const name of sentNames())
+      expect(fitsToolNameRules(name, ANTHROPIC_TOOL_NAME_RULES)).toBe(true);
+    expect(WIRE[0]).not.toBe(NAMES[0]);
+    expect(mapped()).toEqual([
+      [NAMES[0], WIRE[0]],
+      [NAMES[1], WIRE[1]],
+    ]);
+    expect(res.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: NAMES[0] });
+  });
+
+  it('stream: the streamed call naming a derived name comes back canonical', async () => {
+    server.enqueue(callNaming('tool-call-stream', WIRE[1] as string));
+    const { events, content, error } = await collectStream(
+      adapter.stream(
+        {
+          request_id: newRequestId(),
+          model: MODEL,
+          messages: history(),
+          max_output_tokens: 256,
+          stream: true,
+        },
+        { toolIdMap: new ToolIdMap() },
+      ),
+    );
+    expect(error).toBeUndefined();
+    expect(sentNames()).toEqual([WIRE[0], WIRE[1], WIRE[0]]);
+    const start = events.find((e) => e.type === 'tool.use_start');
+    expect(start?.type === 'tool.use_start' && start.tool_name).toBe(NAMES[1]);
+    expect(content.find((b) => b.type === 'tool_use')).toMatchObject({ name: NAMES[1] });
+  });
+
+  it('a name that fits is sent as it is, without a WARN', async () => {
+    server.enqueue(callNaming('tool-call', 'read_file'));
+    const messages = history().map((m) => ({
+      ...m,
+      content: m.content.map((b) => (b.type === 'tool_use' ? { ...b, name: 'read_file' } : b)),
+    }));
+    await adapter.complete(
+      { request_id: newRequestId(), model: MODEL, messages, max_output_tokens: 256 },
+      { toolIdMap: new ToolIdMap() },
+    );
+    expect(sentNames()).toEqual(['read_file', 'read_file', 'read_file']);
+    expect(mapped()).toEqual([]);
+  });
+});
