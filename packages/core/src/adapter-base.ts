@@ -1,10 +1,10 @@
 import {
-  type AdapterRuntimeOptions,
+  type CallRunnerOptions,
   type CallOptions,
   InflightCalls,
   type ProviderAdapter,
 } from './adapter.js';
-import type { AdapterCallSetup } from './adapter-runtime.js';
+import type { AdapterCallSetup } from './call-runner.js';
 import { type AdapterError, InvalidRequestError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { parseModelId } from './model-id.js';
@@ -32,7 +32,7 @@ import { estimateRequestTokens } from './tokens.js';
  * ```ts
  * class MyAdapter extends AdapterBase {
  *   readonly name = 'my-provider';
- *   constructor(config: AdapterConfigInput = {}, runtime: AdapterRuntimeOptions = {}) {
+ *   constructor(config: AdapterConfigInput = {}, runtime: CallRunnerOptions = {}) {
  *     super('my-provider', config, runtime);
  *   }
  *   protected defaultModel() { return 'my-provider:large'; }
@@ -50,7 +50,7 @@ export abstract class AdapterBase implements ProviderAdapter {
   /** The validated configuration (defaults applied). */
   protected readonly config: AdapterConfig;
   /** The construction options. */
-  protected readonly runtime: AdapterRuntimeOptions;
+  protected readonly runtime: CallRunnerOptions;
   /** The adapter's logger (silent by default). */
   protected readonly logger: Logger;
   /** Calls in flight, for `cancel(request_id)` and `close()`. */
@@ -62,7 +62,7 @@ export abstract class AdapterBase implements ProviderAdapter {
    * Validates `config`; throws `InvalidRequestError` naming each bad field, with `label` (the
    * provider's name) in the message.
    */
-  protected constructor(label: string, config: AdapterConfigInput, runtime: AdapterRuntimeOptions) {
+  protected constructor(label: string, config: AdapterConfigInput, runtime: CallRunnerOptions) {
     const parsed = AdapterConfigSchema.safeParse(config);
     if (!parsed.success) {
       throw new InvalidRequestError(

@@ -44,10 +44,11 @@ export interface CallOptions {
 }
 
 /**
- * Construction options every adapter accepts next to its {@link AdapterConfig}. These are the
+ * Construction options every adapter accepts next to its {@link AdapterConfig}, used by its call
+ * runner (logger, retry tuning, capability overrides, wire names, fetch). These are the
  * TypeScript-side knobs (camelCase); the config keeps the spec's field names.
  */
-export interface AdapterRuntimeOptions {
+export interface CallRunnerOptions {
   /** Where WARN entries (dropped blocks, repairs) go. Silent by default. */
   logger?: Logger;
   /** Backoff tuning of the bounded retry (tests shorten it; defaults follow the contract). */
@@ -62,6 +63,12 @@ export interface AdapterRuntimeOptions {
   /** A custom fetch for the adapter's HTTP client (proxies, instrumentation). */
   fetch?: typeof fetch;
 }
+
+/**
+ * @deprecated Renamed {@link CallRunnerOptions} ("runtime" is `@yourtool/runtime`); this alias
+ * goes in the next minor version.
+ */
+export type AdapterRuntimeOptions = CallRunnerOptions;
 
 /**
  * The contract every provider adapter implements (provider-adapter-contract §3). An adapter

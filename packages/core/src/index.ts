@@ -7,7 +7,7 @@
 
 export * from './adapter.js';
 export * from './adapter-base.js';
-export * from './adapter-runtime.js';
+export * from './call-runner.js';
 export * from './bus.js';
 export * from './deadline.js';
 export * from './decimal.js';

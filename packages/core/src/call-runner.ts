@@ -1,5 +1,5 @@
 import {
-  type AdapterRuntimeOptions,
+  type CallRunnerOptions,
   type CallOptions,
   type InflightCalls,
   normalizeRequest,
@@ -26,7 +26,7 @@ export interface AdapterCallSetup {
   /** `AdapterConfig.max_retries`. */
   maxRetries: number;
   /** Backoff tuning. */
-  retry?: AdapterRuntimeOptions['retry'];
+  retry?: CallRunnerOptions['retry'];
   /** The adapter's logger (a call's `options.logger` wins). */
   logger?: Logger;
   /**
