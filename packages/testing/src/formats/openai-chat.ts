@@ -1,0 +1,191 @@
+import type { ErrorReply, ScriptedStopReason, ToolCallPart } from '../script.js';
+import {
+  errorStatus,
+  fullUsage,
+  pad,
+  type RenderContext,
+  type RenderedError,
+  type RenderedStream,
+  retryHeaders,
+  splitInto,
+  sse,
+  statusPhrase,
+  type WireRenderer,
+} from './renderer.js';
+
+/**
+ * OpenAI Chat Completions (`POST /chat/completions`, `/v1/chat/completions`), as OpenAI,
+ * OpenRouter and Chat-Completions-compatible servers speak it: a `chat.completion`, or
+ * `chat.completion.chunk` events ending in `data: [DONE]`. Usage comes in a chunk of its own
+ * (`choices: []`) when the request asks for it (`stream_options.include_usage`), else on the
+ * finishing chunk as servers without that option send it. Thinking is sent as
+ * `reasoning_content` (DeepSeek, vLLM), which compatible adapters read and OpenAI's ignores;
+ * signatures and redacted thinking have no place here and are left out.
+ */
+
+type Json = Record<string, unknown>;
+
+const FINISH: Record<ScriptedStopReason, string> = {
+  end_turn: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  stop_sequence: 'stop',
+};
+
+const CREATED = 1763800000;
+const callId = (seq: number, i: number) => `call_Testing${pad(seq)}x${pad(i, 3)}`;
+
+function usageOf(context: RenderContext): Json {
+  const usage = fullUsage(context.reply.usage);
+  return {
+    prompt_tokens: usage.input + usage.cached,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.cached + usage.output,
+    prompt_tokens_details: { cached_tokens: usage.cached },
+    completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
+  };
+}
+
+function toolCalls(context: RenderContext): Array<{ part: ToolCallPart; id: string }> {
+  return context.reply.blocks.flatMap((block, i) =>
+    block.kind === 'tool_call' ? [{ part: block, id: block.id ?? callId(context.seq, i) }] : [],
+  );
+}
+
+function reply(context: RenderContext): Json {
+  const texts = context.reply.blocks.flatMap((b) => (b.kind === 'text' ? [b.text] : []));
+  const reasoning = context.reply.blocks.flatMap((b) => (b.kind === 'thinking' ? [b.text] : []));
+  const calls = toolCalls(context);
+  return {
+    id: `chatcmpl-Testing${pad(context.seq)}`,
+    object: 'chat.completion',
+    created: CREATED,
+    model: context.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: texts.length > 0 ? texts.join('') : null,
+          refusal: null,
+          ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('') } : {}),
+          ...(calls.length > 0
+            ? {
+                tool_calls: calls.map(({ part, id }) => ({
+                  id,
+                  type: 'function',
+                  function: { name: part.name, arguments: JSON.stringify(part.input) },
+                })),
+              }
+            : {}),
+        },
+        logprobs: null,
+        finish_reason: FINISH[context.reply.stopReason],
+      },
+    ],
+    usage: usageOf(context),
+  };
+}
+
+function stream(context: RenderContext): RenderedStream {
+  const chunks: string[] = [];
+  const base = {
+    id: `chatcmpl-Testing${pad(context.seq)}`,
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model: context.model,
+  };
+  const emit = (delta: Json, finish: string | null = null, extra: Json = {}) =>
+    chunks.push(
+      sse({
+        ...base,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+        ...extra,
+      }),
+    );
+  emit({ role: 'assistant', content: '', refusal: null });
+  let toolIndex = 0;
+  context.reply.blocks.forEach((block, i) => {
+    switch (block.kind) {
+      case 'text':
+        for (const content of splitInto(block.text, block.chunks)) emit({ content });
+        return;
+      case 'thinking':
+        for (const piece of splitInto(block.text, block.chunks)) {
+          emit({ content: null, reasoning_content: piece });
+        }
+        return;
+      case 'redacted_thinking':
+        return;
+      case 'tool_call': {
+        const index = toolIndex++;
+        const id = block.id ?? callId(context.seq, i);
+        emit({
+          tool_calls: [
+            { index, id, type: 'function', function: { name: block.name, arguments: '' } },
+          ],
+        });
+        for (const args of splitInto(JSON.stringify(block.input), block.chunks)) {
+          emit({ tool_calls: [{ index, function: { arguments: args } }] });
+        }
+        return;
+      }
+    }
+  });
+  const options = context.body.stream_options as { include_usage?: unknown } | undefined;
+  const separateUsage = options?.include_usage === true;
+  emit({}, FINISH[context.reply.stopReason], separateUsage ? {} : { usage: usageOf(context) });
+  if (separateUsage) chunks.push(sse({ ...base, choices: [], usage: usageOf(context) }));
+  chunks.push(sse('[DONE]'));
+  return { chunks, closing: separateUsage ? 3 : 2 };
+}
+
+const ERRORS: Record<number, { type: string; code: string | null }> = {
+  400: { type: 'invalid_request_error', code: null },
+  401: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  403: { type: 'invalid_request_error', code: 'unsupported_country_region_territory' },
+  404: { type: 'invalid_request_error', code: 'model_not_found' },
+  429: { type: 'requests', code: 'rate_limit_exceeded' },
+};
+
+/** OpenAI's error body (`{ error: { message, type, param, code } }`), shared with Responses. */
+export function openAIError(failure: ErrorReply, seq: number, param: string): RenderedError {
+  const status = errorStatus(failure, 503);
+  const known = ERRORS[status] ?? {
+    type: status >= 500 ? 'server_error' : 'invalid_request_error',
+    code: null,
+  };
+  const overflow = failure.shape === 'context_overflow';
+  const message =
+    failure.message ??
+    (overflow
+      ? "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens. Please reduce the length of the messages."
+      : failure.shape === 'overloaded'
+        ? 'The engine is currently overloaded, please try again later.'
+        : `scripted ${status}: ${statusPhrase(status)}`);
+  return {
+    status,
+    headers: {
+      'content-type': 'application/json',
+      'x-request-id': `req_testing${pad(seq)}`,
+      ...retryHeaders(failure.retryAfterSeconds),
+    },
+    body: {
+      error: {
+        message,
+        type: overflow ? 'invalid_request_error' : known.type,
+        param: overflow ? param : null,
+        code: overflow ? 'context_length_exceeded' : known.code,
+      },
+    },
+  };
+}
+
+/** The Chat Completions renderer. */
+export const openAIChatRenderer: WireRenderer = {
+  streamContentType: 'text/event-stream',
+  headers: (seq) => ({ 'x-request-id': `req_testing${pad(seq)}` }),
+  reply,
+  stream,
+  error: (failure, seq) => openAIError(failure, seq, 'messages'),
+};

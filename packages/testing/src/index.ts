@@ -1,0 +1,74 @@
+/**
+ * @yourtool/testing: a scripted LLM provider for application tests. One loopback server speaks
+ * every adapter's wire format (Anthropic Messages, OpenAI Chat Completions and Responses,
+ * Gemini, Ollama, Chat-Completions-compatible servers), so tests run through the real adapters
+ * and SDKs; each request consumes the next scripted reply, rendered in that request's format,
+ * and is recorded for assertions.
+ *
+ * @packageDocumentation
+ */
+
+export { DEFAULT_OLLAMA_CAPABILITIES, type OllamaModelSpec } from './formats/ollama.js';
+export {
+  type ModelsYamlOptions,
+  modelsYaml,
+  SCRIPTED_API_KEY,
+  type ScriptedModel,
+} from './models-yaml.js';
+export {
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+  startScriptedProvider,
+} from './provider.js';
+export {
+  type RecordedRequest,
+  type RequestMessage,
+  type RequestView,
+  viewRequest,
+  WIRE_FORMATS,
+  type WireFormat,
+} from './recorded-request.js';
+export {
+  type BlockPart,
+  type ChunkDelayPart,
+  type ChunkOptions,
+  chunkDelay,
+  contextOverflow,
+  DEFAULT_SCRIPTED_USAGE,
+  type ErrorOptions,
+  type ErrorReply,
+  type ErrorShape,
+  type FixedReply,
+  httpError,
+  isFixedReply,
+  isReplyPart,
+  type MessageReply,
+  message,
+  overloaded,
+  type RedactedThinkingPart,
+  type ReplyFunction,
+  type ReplyPart,
+  type ReplyResult,
+  type ResetReply,
+  redactedThinking,
+  reset,
+  type ScriptedReply,
+  type ScriptedStopReason,
+  type ScriptedUsage,
+  type StallReply,
+  type StopReasonPart,
+  stall,
+  stopReason,
+  type TextPart,
+  type ThinkingOptions,
+  type ThinkingPart,
+  type ToolCallOptions,
+  type ToolCallPart,
+  text,
+  thinking,
+  toFixedReply,
+  toolCall,
+  type UsagePart,
+  usage,
+} from './script.js';
+export { type SessionScriptOptions, scriptFromSession } from './session-replay.js';

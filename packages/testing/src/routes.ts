@@ -1,0 +1,62 @@
+import { anthropicRenderer } from './formats/anthropic.js';
+import { geminiRenderer } from './formats/gemini.js';
+import { ollamaRenderer } from './formats/ollama.js';
+import { openAIChatRenderer } from './formats/openai-chat.js';
+import { openAIResponsesRenderer } from './formats/openai-responses.js';
+import type { WireRenderer } from './formats/renderer.js';
+import type { WireFormat } from './recorded-request.js';
+
+/** What a request path asks for. */
+export type Route =
+  /** A model call in one wire format. */
+  | { kind: 'model'; format: WireFormat; stream: boolean }
+  /** Ollama model metadata: answered from the provider's options, never from the script. */
+  | { kind: 'ollama-show' }
+  | { kind: 'ollama-tags' }
+  | { kind: 'ollama-version' }
+  /** A path no wire format serves. */
+  | { kind: 'unknown' };
+
+/** The renderer of each wire format. */
+export const RENDERERS: Readonly<Record<WireFormat, WireRenderer>> = Object.freeze({
+  anthropic: anthropicRenderer,
+  'openai-chat': openAIChatRenderer,
+  'openai-responses': openAIResponsesRenderer,
+  gemini: geminiRenderer,
+  ollama: ollamaRenderer,
+});
+
+const streamFlag = (body: unknown): unknown =>
+  body !== null && typeof body === 'object' ? (body as { stream?: unknown }).stream : undefined;
+
+/**
+ * Routes by path, whatever prefix a base URL adds (`/v1`, `/api/v1`, Azure's deployment
+ * path): the path's ending names the wire format, and the body's `stream` flag (Gemini: the
+ * method in the path) whether the reply is streamed. Ollama streams unless told not to.
+ */
+export function routeRequest(method: string, url: string, body: unknown): Route {
+  const path = url.split('?')[0] ?? url;
+  if (method === 'GET') {
+    if (path === '/api/tags') return { kind: 'ollama-tags' };
+    if (path === '/api/version') return { kind: 'ollama-version' };
+    return { kind: 'unknown' };
+  }
+  if (method !== 'POST') return { kind: 'unknown' };
+  const stream = streamFlag(body);
+  if (path.endsWith('/v1/messages')) {
+    return { kind: 'model', format: 'anthropic', stream: stream === true };
+  }
+  if (path.endsWith('/chat/completions')) {
+    return { kind: 'model', format: 'openai-chat', stream: stream === true };
+  }
+  if (path.endsWith('/responses')) {
+    return { kind: 'model', format: 'openai-responses', stream: stream === true };
+  }
+  const gemini = /\/models\/[^/]+:(generateContent|streamGenerateContent)$/.exec(path);
+  if (gemini) {
+    return { kind: 'model', format: 'gemini', stream: gemini[1] === 'streamGenerateContent' };
+  }
+  if (path === '/api/chat') return { kind: 'model', format: 'ollama', stream: stream !== false };
+  if (path === '/api/show') return { kind: 'ollama-show' };
+  return { kind: 'unknown' };
+}
