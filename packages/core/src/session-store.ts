@@ -143,13 +143,18 @@ export interface SessionStore {
   }): Promise<{ sessions: SessionRecord[]; next_cursor: string | null }>;
   updateSession(id: string, patch: SessionPatch): Promise<SessionRecord>;
 
-  /** Appends a message (and its tool call rows, or the answer to one) in one transaction. */
-  appendMessage(message: Message, options?: AppendMessageOptions): Promise<void>;
+  /**
+   * Appends a message (and its tool call rows, or the answer to one) in one transaction. A
+   * store may resolve to the stored message, as `loadMessages` would read it and sealed
+   * (`sealMessage`), so the caller need not read or parse its own write; `void` otherwise.
+   */
+  appendMessage(message: Message, options?: AppendMessageOptions): Promise<Message | void>;
   /**
    * Replaces a stored message's content and metadata, e.g. when it moves from `partial` to
-   * `complete` or `cancelled`; new tool uses get their rows in the same transaction.
+   * `complete` or `cancelled`; new tool uses get their rows in the same transaction. Resolves
+   * like `appendMessage`.
    */
-  updateMessage(message: Message, options?: AppendMessageOptions): Promise<void>;
+  updateMessage(message: Message, options?: AppendMessageOptions): Promise<Message | void>;
   /** A session's messages, in order. */
   loadMessages(sessionId: string): Promise<LoadedMessages>;
   /** A page of a session's messages after `after` (a cursor from the previous page). */

@@ -4,5 +4,6 @@
  * @packageDocumentation
  */
 export * from './config.js';
+export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';
 export * from './stderr-logger.js';

@@ -9,7 +9,6 @@ import {
   type SessionStore,
   sessionStatsOf,
   silentLogger,
-  YourtoolError,
 } from '@yourtool/core';
 import { type CostOptions, defaultPriceTable, type PriceTable } from '@yourtool/pricing';
 import {
@@ -31,6 +30,8 @@ import {
   ToolRegistry,
 } from '@yourtool/session';
 import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
+import { checkRuntimeOptions } from './options.js';
+import { RuntimeSetupError } from './setup-error.js';
 import { createStderrLogger } from './stderr-logger.js';
 
 /** The adapter packages `createRuntime` finds by an adapter entry's `type`. */
@@ -54,8 +55,7 @@ export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; 
     vllm: { package: '@yourtool/openai-compatible', export: 'VllmAdapter' },
   };
 
-/** `createRuntime` could not be set up: a missing adapter or store package, or a bad option. */
-export class RuntimeSetupError extends YourtoolError {}
+export { RuntimeSetupError } from './setup-error.js';
 
 /**
  * A document given as YAML text, a file to read (`{ file }`), or a parsed value (validated here,
@@ -227,7 +227,8 @@ function configuredKeys(config: RegistryConfig, env: Env): string[] {
  * Wires the whole stack from two YAML documents in one call: the model registry (adapters built
  * by `type` from their installed packages, keys from the environment), the routing chain with
  * availability on one event bus, the price table, a store, the tools, and the session manager.
- * One logger goes everywhere.
+ * One logger goes everywhere. Every option is checked first: one it cannot use throws
+ * {@link InvalidRuntimeOptionError} naming it, before anything is read, opened or stored.
  *
  * @example
  * const runtime = await createRuntime({
@@ -239,12 +240,7 @@ function configuredKeys(config: RegistryConfig, env: Env): string[] {
  * const result = await runtime.sessions.sendAndWait(session.id, 'Hello');
  */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  if (!options || options.models === undefined) {
-    throw new RuntimeSetupError(
-      'invalid_option',
-      'createRuntime needs models (models.yaml text, a parsed document or { file })',
-    );
-  }
+  checkRuntimeOptions(options);
   const env = options.env ?? process.env;
   const models = readSource(options.models, 'models');
   const registryConfig = readModelsConfig(models.input, env, models.name);

@@ -7,6 +7,7 @@ import {
 import { validateHistory } from '@yourtool/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRuntime, KNOWN_ADAPTER_PACKAGES } from '../src/index.js';
+import { servedAs } from './served-as.js';
 
 const googleFixtures = loadFixtureDirectory(
   fileURLToPath(new URL('../../google/test/fixtures', import.meta.url)),
@@ -33,7 +34,8 @@ models:
     env: { TEST_GEMINI_KEY: 'gemini-runtime-test-0000', TEST_LLM_BASE_URL: server.url },
   });
   try {
-    server.enqueue(...(googleFixtures['text-stream'] ?? []));
+    // served by the model asked for (a reply is priced by the model that served it)
+    server.enqueue(...servedAs(googleFixtures['text-stream'] ?? [], 'gemini-2.5-flash'));
     const session = await runtime.sessions.createSession({ workspace_path: '/work/foo' });
     const result = await runtime.sessions.sendAndWait(session.id, 'Say hello.');
     expect(result.end).toBe('end_turn');

@@ -6,6 +6,7 @@ import {
 } from '@yourtool/conformance';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, createStderrLogger, type Runtime } from '../src/index.js';
+import { servedAs } from './served-as.js';
 
 /**
  * The warnings the contracts require are seen (issue 24, item 10): createRuntime writes WARN and
@@ -51,7 +52,8 @@ async function turnWritingTo(logger?: false): Promise<string[]> {
   opened.push(runtime);
   const text = anthropic['text-stream'];
   if (!text) throw new Error('no text-stream fixture');
-  server.enqueue(...text);
+  // served by the unpriced model too (a reply is priced by the model that served it)
+  server.enqueue(...servedAs(text, 'claude-unpriced-x'));
   const session = await runtime.sessions.createSession({ workspace_path: '/w' });
   await runtime.sessions.sendAndWait(session.id, 'Say hello.');
   // a line naming the key, as an adapter error might

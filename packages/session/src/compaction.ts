@@ -8,7 +8,7 @@ import {
 } from '@yourtool/core';
 
 /**
- * What `metadata.compaction` of a stored summary message records (decision 0101). The summary
+ * What `metadata.compaction` of a stored summary message records (docs/decisions/0101). The summary
  * is a `system` message: every adapter hoists system text into the provider's system prompt,
  * so it fits any provider's role rules.
  */
@@ -128,9 +128,9 @@ export interface CompactionResult {
 }
 
 /**
- * Shortens a history that does not fit a model (decision 0101): returns which older messages
- * to replace and the summary text that stands for them, or null when it cannot help (the turn
- * then fails as it would have without a hook).
+ * Shortens a history that does not fit a model, so a long session can go on instead of being
+ * refused: returns which older messages to replace and the summary text that stands for them,
+ * or null when it cannot help (the turn then fails as it would have without a hook).
  */
 export type CompactionHook = (
   request: CompactionRequest,

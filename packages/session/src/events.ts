@@ -22,7 +22,7 @@ export type SessionEvent =
       /**
        * The history was too long for every model that could otherwise take the turn (or a
        * provider refused it as too long, with no fallback configured), and the manager's
-       * compaction hook replaced older turns with the stored summary `message` (decision 0101).
+       * compaction hook replaced older turns with the stored summary `message`.
        * The step is routed again; a `session.routed` follows.
        */
       type: 'session.compacted';
@@ -50,7 +50,7 @@ export type SessionEvent =
       /**
        * The step's model failed after its own retries (rate limit, server error, network) or
        * overflowed its context, and the turn goes on with a fallback from routing.yaml's
-       * `fallbacks:` (decision 0095). A `session.routed` for `to` follows. Whatever the UI
+       * `fallbacks:`. A `session.routed` for `to` follows. Whatever the UI
        * showed of the failed reply (`text.delta`s since the last `session.routed`) should be
        * discarded: that row is stored with status `error` and is not part of the conversation
        * any more.
@@ -97,7 +97,7 @@ export type SessionEvent =
   | {
       /**
        * A tool that needs consent (write, execute, network side effects) waits for an answer
-       * from the stream: the turn was sent with `confirmFromStream: true` (decision 0098).
+       * from the stream: the turn was sent with `confirmFromStream: true`.
        * Call `respond(true)` to run it, `respond(false)` to refuse it, or answer by id with
        * `manager.answerConfirmation(session_id, tool_use_id, allowed)`. The turn waits until
        * then, or until it is cancelled (the tool is not run then). Keep iterating the stream
@@ -170,7 +170,8 @@ export interface TurnResult {
   /**
    * What the whole session has cost so far, this turn included (exact decimal string, from
    * `store.sessionStats()` when the store has it, else summed over the loaded messages); null
-   * when any of its assistant messages is unpriced or the figure could not be read (decision 0098).
+   * when any of its assistant messages is unpriced (never counted as free) or the figure could
+   * not be read.
    */
   session_cost_usd: string | null;
   /** The error that ended the turn, if one did. */

@@ -6,8 +6,29 @@
  */
 export * from './compaction.js';
 export * from './define-tool.js';
+export {
+  InvalidManagerOptionError,
+  InvalidSendOptionError,
+  TurnInProgressError,
+  UnknownSessionError,
+} from './errors.js';
 export * from './events.js';
+export { FALLBACK_ERROR_CLASSES } from './fallback.js';
 export * from './input.js';
-export * from './manager.js';
-export { type InvalidReplyDetails, InvalidReplyError, isInvalidReplyError } from './reply-check.js';
+export { SessionManager } from './manager.js';
+export type {
+  ConfirmationRequest,
+  ConfirmHook,
+  SendOptions,
+  SessionManagerOptions,
+  SystemPromptContext,
+  SystemPromptPart,
+} from './options.js';
+export {
+  type InvalidReplyDetails,
+  InvalidReplyError,
+  isInvalidReplyError,
+  type ReplyViolation,
+} from './reply-check.js';
 export * from './tools.js';
+export { managerOptionProblem, type OptionProblem } from './validate-options.js';

@@ -3,12 +3,21 @@ import {
   type ContentBlock,
   checkJsonDepth,
   isAdapterError,
+  type Logger,
   type Message,
   type MessageError,
   type MessageViolation,
   type StopReason,
   validateMessage,
 } from '@yourtool/core';
+
+/**
+ * A rule a reply broke: a canonical invariant (core's `validateMessage`), or `json-depth` (a
+ * tool input nested past the depth a store can hold).
+ */
+export type ReplyViolation = Omit<MessageViolation, 'rule'> & {
+  rule: MessageViolation['rule'] | 'json-depth';
+};
 
 /** What {@link InvalidReplyError} carries besides its message. */
 export interface InvalidReplyDetails {
@@ -19,7 +28,7 @@ export interface InvalidReplyDetails {
   /** The reply's text that was kept (possibly empty). */
   text: string;
   /** The invariants the reply broke. */
-  violations: ReadonlyArray<Pick<MessageViolation, 'rule' | 'path' | 'message'>>;
+  violations: ReadonlyArray<Pick<ReplyViolation, 'rule' | 'path' | 'message'>>;
   request_id?: string;
   provider?: string;
 }
@@ -38,7 +47,7 @@ export class InvalidReplyError extends AdapterError {
   /** The kept text of the reply. */
   readonly text: string;
   /** The invariants the reply broke. */
-  readonly violations: ReadonlyArray<Pick<MessageViolation, 'rule' | 'path' | 'message'>>;
+  readonly violations: ReadonlyArray<Pick<ReplyViolation, 'rule' | 'path' | 'message'>>;
 
   constructor(message: string, details: InvalidReplyDetails) {
     super('other', message, {
@@ -66,27 +75,26 @@ export interface CheckedReply {
   /** The message to store: unchanged when valid, else at `status: error` with `metadata.error`. */
   message: Message;
   /** The broken invariants (empty when the reply is valid). */
-  violations: MessageViolation[];
+  violations: ReplyViolation[];
+  /**
+   * Whether `message` passed the schema (and, when complete, the invariants), so that it may be
+   * sealed and stored without being checked again. False for a reduced reply, which the store
+   * checks in full.
+   */
+  valid: boolean;
 }
 
 const BLOCK_PATH = /^content\[(\d+)\]/;
 
 /** The content block index a violation's path points into, if any. */
-function blockIndexOf(violation: MessageViolation): number | null {
+function blockIndexOf(violation: ReplyViolation): number | null {
   const match = BLOCK_PATH.exec(violation.path);
   return match ? Number(match[1]) : null;
 }
 
-/**
- * Checks a finished assistant reply against the canonical invariants. A reply that breaks one is
- * kept as far as it can be: the offending blocks are dropped (and listed), the rest stays, and
- * the message is marked `status: error` with `metadata.error` naming the rule, so that it is
- * stored as a finished row and never replayed as if valid.
- */
-export function checkReply(message: Message): CheckedReply {
-  if (message.metadata.status !== 'complete') return { message, violations: [] };
-  // Depth first: a value nested past the limit cannot be stored or even validated safely.
-  const violations: MessageViolation[] = [];
+/** Tool inputs nested past the JSON depth limit: they cannot be stored or validated safely. */
+function depthViolations(message: Message): ReplyViolation[] {
+  const violations: ReplyViolation[] = [];
   message.content.forEach((block, index) => {
     if (block.type !== 'tool_use') return;
     const depth = checkJsonDepth(block.input);
@@ -95,14 +103,35 @@ export function checkReply(message: Message): CheckedReply {
         rule: 'json-depth',
         path: `content[${index}].input${depth.path ? `.${depth.path}` : ''}`,
         message: `tool input nests deeper than ${depth.maxDepth} levels`,
-      } as MessageViolation);
+      });
     }
   });
-  if (violations.length === 0) {
-    const result = validateMessage(message);
-    if (result.ok) return { message, violations: [] };
-    violations.push(...result.violations);
+  return violations;
+}
+
+/**
+ * Checks a finished assistant reply against the canonical format, once: this is the one schema
+ * check a reply gets on its way to the store. A complete reply that breaks an invariant is kept
+ * as far as it can be: the offending blocks are dropped (and listed), the rest stays, and the
+ * message is marked `status: error` with `metadata.error` naming the rule, so that it is stored
+ * as a finished row and never replayed as if valid. A reply that did not finish (cancelled,
+ * error) is bound by the schema only.
+ */
+export function checkReply(message: Message): CheckedReply {
+  const deep = depthViolations(message);
+  if (message.metadata.status !== 'complete') {
+    // a reply cut short may break the complete-only rules; one the schema refuses, the store refuses
+    if (deep.length > 0) return { message, violations: [], valid: false };
+    const schema = validateMessage(message).violations.some((v) => v.rule === 'schema');
+    return { message, violations: [], valid: !schema };
   }
+  const violations: ReplyViolation[] = deep.length > 0 ? deep : validateMessage(message).violations;
+  if (violations.length === 0) return { message, violations, valid: true };
+  return { message: reducedReply(message, violations), violations, valid: false };
+}
+
+/** The reply without the blocks that break an invariant, at `status: error` saying why. */
+function reducedReply(message: Message, violations: ReplyViolation[]): Message {
   const droppedIndexes = new Set(
     violations.map(blockIndexOf).filter((index): index is number => index !== null),
   );
@@ -119,20 +148,50 @@ export function checkReply(message: Message): CheckedReply {
       .join('; ');
     dropped.push({ index, type: block.type, reason: reasons });
   });
-  const first = violations[0] as MessageViolation;
+  const first = violations[0] as ReplyViolation;
   const error: MessageError = {
     rule: first.rule,
     message: violations.map((v) => `${v.path}: ${v.message}`).join('; '),
     ...(dropped.length > 0 ? { dropped } : {}),
   };
-  return {
-    message: {
-      ...message,
-      content: kept,
-      metadata: { ...message.metadata, status: 'error', error },
+  return { ...message, content: kept, metadata: { ...message.metadata, status: 'error', error } };
+}
+
+/**
+ * The typed error a turn ends with when its reply broke an invariant, logged at WARN: the reply
+ * was billed and is stored (status `error`), and another model would not be asked.
+ */
+export function invalidReplyError(
+  stored: Message,
+  violations: readonly ReplyViolation[],
+  call: { request_id: string; provider: string },
+  logger: Logger,
+): InvalidReplyError {
+  const stop_reason = stored.metadata.stop_reason ?? 'end_turn';
+  const what = violations.map((v) => `${v.path}: ${v.message}`).join('; ');
+  logger.warn(
+    {
+      event: 'assistant_reply_invalid',
+      session_id: stored.session_id,
+      message_id: stored.id,
+      model: stored.metadata.model ?? null,
+      stop_reason,
+      violations: violations.map((v) => ({ rule: v.rule, path: v.path })),
     },
-    violations,
-  };
+    'stored a reply that breaks an invariant at status error; it will not be replayed',
+  );
+  const cut = stop_reason === 'max_tokens' ? ' (it stopped at the output token limit)' : '';
+  return new InvalidReplyError(
+    `the reply of ${stored.metadata.model ?? 'the model'} breaks an invariant${cut}: ${what}`,
+    {
+      message_id: stored.id,
+      stop_reason,
+      text: textOf(stored),
+      violations: violations.map((v) => ({ rule: v.rule, path: v.path, message: v.message })),
+      request_id: call.request_id,
+      provider: call.provider,
+    },
+  );
 }
 
 /** The text of a message's text blocks, joined. */

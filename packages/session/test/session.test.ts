@@ -38,7 +38,7 @@ import {
   ToolRegistry,
   TurnInProgressError,
 } from '../src/index.js';
-import { collect, fixturesOf, requireFixture } from './helpers.js';
+import { collect, fixturesOf, requireFixture, servedAs } from './helpers.js';
 
 const fixtures = fixturesOf('anthropic');
 const openaiFixtures = fixturesOf('openai');
@@ -267,7 +267,8 @@ describe('SessionManager', () => {
     const swapped = await h.manager.swapModel(session.id, 'haiku');
     expect(swapped.active_model).toBe('anthropic:claude-haiku-4-5');
     server.reset();
-    server.enqueue(...fixture('text-stream'));
+    // Haiku serves the reply (a reply is priced by the model that served it)
+    server.enqueue(...servedAs(fixture('text-stream'), 'claude-haiku-4-5'));
     const result = await h.manager.sendAndWait(session.id, 'Say hello again.');
     expect(result.end).toBe('end_turn');
     const body = server.requests[0]?.body as {
@@ -478,7 +479,8 @@ describe('SessionManager', () => {
 
   it('records an unpriced model as unpriced, never as free', async () => {
     const h = await harness();
-    server.enqueue(...fixture('text-stream'));
+    // served by a model the price table does not know either
+    server.enqueue(...servedAs(fixture('text-stream'), 'claude-sonnet-4-6-unpriced'));
     const session = await h.manager.createSession({
       workspace_path: '/w',
       active_model: 'anthropic:claude-sonnet-4-6-unpriced',

@@ -19,7 +19,7 @@ export interface SessionsTable {
   updated_at: number;
   /**
    * Raised by one with every write to the session's messages (append, update, usage update):
-   * readers that keep the history in memory compare it (decision 0103).
+   * readers that keep the history in memory compare it to know when to read it again.
    */
   revision: Generated<number>;
 }

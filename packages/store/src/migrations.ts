@@ -77,7 +77,7 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
     },
     '0002_session_revision': {
       // A counter raised by every write to a session's messages, so a reader that keeps a
-      // session's history in memory can tell whether another writer changed it (decision 0103).
+      // session's history in memory can tell whether another writer changed it; see docs/decisions/0103.
       async up(db: Kysely<unknown>): Promise<void> {
         await db.schema
           .alterTable('sessions')

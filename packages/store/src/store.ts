@@ -5,6 +5,7 @@ import {
   CURRENT_SCHEMA_VERSION,
   epochMicrosToTimestamp,
   InvalidModelIdError,
+  isSealedMessage,
   issuesFromZod,
   isYourtoolError,
   type LoadedMessages,
@@ -20,6 +21,7 @@ import {
   type SessionRecord,
   type SessionStats,
   type SessionStore,
+  sealMessage,
   silentLogger,
   sumDecimalStrings,
   type ToolCallRecord,
@@ -207,6 +209,8 @@ interface CheckedMessage {
   contentJson: string;
   /** `metadata` as JSON text. */
   metadataJson: string;
+  /** The input was sealed: its schema and invariants were not checked again. */
+  sealed: boolean;
 }
 
 /**
@@ -215,16 +219,25 @@ interface CheckedMessage {
  * surrogates), serialization to JSON, and, for a message at `status: complete` only, core's
  * `validateMessage` (canonical-format §5: partial, cancelled and errored messages may break
  * the complete-only invariants). Linear in the size of the message.
+ *
+ * A sealed message (core's `sealMessage`: whoever sealed it checked it against the format, and
+ * it cannot have changed since) skips the schema and the invariants: only what the database
+ * needs is checked (depth, text columns, JSON), and it is serialized once. Every other message
+ * gets the full guard.
  */
 function checkMessage(input: Message): CheckedMessage {
   const id = isPlainObject(input) && typeof input.id === 'string' ? input.id : '(no id)';
   const subject = `message ${id}`;
   checkDepth(input, subject);
-  const parsed = MessageSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new InvalidStoreInputError(subject, issuesFromZod(parsed.error));
+  const sealed = isSealedMessage(input);
+  let message = input;
+  if (!sealed) {
+    const parsed = MessageSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new InvalidStoreInputError(subject, issuesFromZod(parsed.error));
+    }
+    message = parsed.data;
   }
-  const message = parsed.data;
   let createdAt: number;
   try {
     createdAt = timestampToEpochMicros(message.created_at);
@@ -238,11 +251,27 @@ function checkMessage(input: Message): CheckedMessage {
   if (issues.length > 0) throw new InvalidStoreInputError(subject, issues);
   const contentJson = toJsonText(message.content, subject, 'content');
   const metadataJson = toJsonText(message.metadata, subject, 'metadata');
-  if (message.metadata.status === 'complete') {
+  if (!sealed && message.metadata.status === 'complete') {
     const result = validateMessage(message);
     if (!result.ok) throw new InvalidMessageError(message.id, result.violations);
   }
-  return { message, createdAt, contentJson, metadataJson };
+  return { message, createdAt, contentJson, metadataJson, sealed };
+}
+
+/**
+ * The message a write stored, as a later load reads it (at `createdAt`, its stored position),
+ * sealed: a sealed input itself (nothing is copied), else a private copy of what was checked,
+ * so that freezing it never freezes the caller's objects.
+ */
+function storedMessage(checked: CheckedMessage, createdAt = checked.createdAt): Message {
+  let message = checked.message;
+  if (!checked.sealed) message = structuredClone(message);
+  if (createdAt !== checked.createdAt) {
+    message = { ...message, created_at: epochMicrosToTimestamp(createdAt) };
+  } else if (checked.sealed) {
+    return message;
+  }
+  return sealMessage(message);
 }
 
 /** The `messages` row of a checked message. */
@@ -650,27 +679,40 @@ export class SqlSessionStore implements SessionStore {
    * column cannot hold (a NUL in a tool name); InvalidMessageError (a complete message breaking
    * an invariant, naming each rule); JsonTooDeepError; SessionNotFoundError,
    * DuplicateMessageError, DuplicateToolCallError; StoreDriverError. Nothing is written then.
+   *
+   * Resolves to the stored message, as {@link loadMessages} would read it, sealed (frozen): a
+   * sealed input itself, else a copy. A sealed message (core's `sealMessage`) is not checked
+   * against the schema and the invariants again, only against what the database needs.
    */
-  async appendMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
-    return this.#guard('appendMessage', () => this.#append([message], options));
+  async appendMessage(message: Message, options: AppendMessageOptions = {}): Promise<Message> {
+    return this.#guard('appendMessage', async () => {
+      const [checked] = await this.#append([message], options);
+      return storedMessage(checked as CheckedMessage);
+    });
   }
 
   /**
    * Appends many messages in a single transaction (all or nothing), e.g. to import a history
    * or for bulk loads. Tool results may answer tool uses of the same batch. Every message is
    * checked as {@link appendMessage} checks it before anything is written: one refused message
-   * refuses the batch, and the sessions' `updated_at` do not change.
+   * refuses the batch, and the sessions' `updated_at` do not change. Unlike
+   * {@link appendMessage} it resolves to nothing: a bulk load has no use for copies of what it
+   * wrote, and making them would cost it.
    */
   async appendMessages(
     messages: readonly Message[],
     options: AppendMessageOptions = {},
   ): Promise<void> {
-    return this.#guard('appendMessages', () => this.#append(messages, options));
+    await this.#guard('appendMessages', () => this.#append(messages, options));
   }
 
-  async #append(messages: readonly Message[], options: AppendMessageOptions): Promise<void> {
+  /** Checks and writes `messages` in one transaction; resolves to what was checked. */
+  async #append(
+    messages: readonly Message[],
+    options: AppendMessageOptions,
+  ): Promise<CheckedMessage[]> {
     this.#ensureOpen();
-    if (messages.length === 0) return;
+    if (messages.length === 0) return [];
     const checked = messages.map(checkMessage);
     const seen = new Set<string>();
     for (const { message } of checked) {
@@ -703,6 +745,7 @@ export class SqlSessionStore implements SessionStore {
       await this.#insertToolCalls(trx, toolCalls);
       for (const c of checked) await this.#recordAnswers(trx, c);
     });
+    return checked;
   }
 
   /**
@@ -711,17 +754,18 @@ export class SqlSessionStore implements SessionStore {
    * New tool uses get their rows in the same transaction; a message now `cancelled` or
    * `error` marks its still-pending tool calls `cancelled`. The message is checked as
    * {@link appendMessage} checks it (invariants too, when it is now `complete`) before
-   * anything is written: a refused update leaves the stored row exactly as it was.
+   * anything is written: a refused update leaves the stored row exactly as it was. Resolves to
+   * the stored message, at its stored `created_at` (see {@link appendMessage}).
    */
-  async updateMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
+  async updateMessage(message: Message, options: AppendMessageOptions = {}): Promise<Message> {
     return this.#guard('updateMessage', () => this.#updateMessage(message, options));
   }
 
-  async #updateMessage(message: Message, options: AppendMessageOptions): Promise<void> {
+  async #updateMessage(message: Message, options: AppendMessageOptions): Promise<Message> {
     this.#ensureOpen();
     const checked = checkMessage(message);
     const next = checked.message;
-    await this.#write(async (trx) => {
+    const createdAt = await this.#write(async (trx) => {
       const stored = await trx
         .selectFrom('messages')
         .select(['id', 'session_id', 'role', 'created_at'])
@@ -780,7 +824,9 @@ export class SqlSessionStore implements SessionStore {
       }
       await this.#recordAnswers(trx, { ...checked, createdAt: Number(stored.created_at) });
       await this.#touchSessions(trx, [next.session_id]);
+      return Number(stored.created_at);
     });
+    return storedMessage(checked, createdAt);
   }
 
   /** A single message, or `null`. @throws CorruptRowError when its row is unreadable. */
@@ -925,7 +971,7 @@ export class SqlSessionStore implements SessionStore {
         .set({ metadata_json: toJsonText(metadata, `message ${messageId}`, 'metadata') })
         .where('id', '=', messageId)
         .execute();
-      // a repriced row is a change readers holding the history must see (decision 0103);
+      // a repriced row is a change readers holding the history must see, or it would price the session from its old figure;
       // updated_at stays: repricing does not make a session recent
       await trx
         .updateTable('sessions')

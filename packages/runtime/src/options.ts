@@ -1,0 +1,139 @@
+import { managerOptionProblem } from '@yourtool/session';
+import type { RuntimeOptions } from './runtime.js';
+import { RuntimeSetupError } from './setup-error.js';
+
+/**
+ * Thrown by `createRuntime` for an option it cannot use, before anything is read, loaded,
+ * opened or stored: `option` names the field (`maxSteps`, `models.file`, `factories.acme`).
+ * A {@link RuntimeSetupError} with code `invalid_option`.
+ */
+export class InvalidRuntimeOptionError extends RuntimeSetupError {
+  /** The option at fault. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super('invalid_option', message);
+    this.option = option;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A value as an error message names it. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `the string "${value.slice(0, 40)}"`;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'function' ? 'a function' : String(value);
+}
+
+/** A document option (`models`, `routing`): YAML text, `{ file }`, or a parsed object. */
+function documentProblem(name: string, value: unknown): [string, string] | null {
+  if (typeof value === 'string') return null;
+  if (!isObject(value)) {
+    return [name, `${name} must be YAML text, { file } or a parsed document, got ${shown(value)}`];
+  }
+  if ('file' in value && typeof value.file !== 'string') {
+    return [`${name}.file`, `${name}.file must be a path, got ${shown(value.file)}`];
+  }
+  return null;
+}
+
+/** A tools option: a ToolRegistry, or an array of tool handlers. */
+function toolsProblem(value: unknown): [string, string] | null {
+  if (!Array.isArray(value)) {
+    const problem = managerOptionProblem('tools', value);
+    return problem ? [problem.option, `${problem.message} (or an array of tool handlers)`] : null;
+  }
+  const at = value.findIndex(
+    (tool) => !isObject(tool) || !isObject(tool.definition) || typeof tool.run !== 'function',
+  );
+  if (at < 0) return null;
+  return [`tools[${at}]`, `tools[${at}] must be a tool handler ({ definition, run })`];
+}
+
+/** An object option whose values must all pass `check` (env, factories, retry, availability). */
+function entriesProblem(
+  name: string,
+  value: unknown,
+  check: (entry: unknown) => boolean,
+  what: string,
+): [string, string] | null {
+  if (!isObject(value)) return [name, `${name} must be an object, got ${shown(value)}`];
+  const bad = Object.keys(value).find((key) => !check(value[key]));
+  if (bad === undefined) return null;
+  return [`${name}.${bad}`, `${name}.${bad} must be ${what}, got ${shown(value[bad])}`];
+}
+
+const nonNegative = (v: unknown) =>
+  v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+
+/** The check of each runtime option that is not a manager option, for a defined value. */
+const OWN_CHECKS: Record<string, (value: unknown) => [string, string] | null> = {
+  models: (v) => documentProblem('models', v),
+  routing: (v) => documentProblem('routing', v),
+  store: (v) => {
+    if (typeof v === 'string') return v === '' ? ['store', 'store must be a non-empty URL'] : null;
+    const problem = managerOptionProblem('store', v);
+    return problem
+      ? [problem.option, `${problem.message} (or a store URL such as sqlite:./sessions.db)`]
+      : null;
+  },
+  tools: toolsProblem,
+  logger: (v) => {
+    const problem = v === false ? null : managerOptionProblem('logger', v);
+    return problem ? [problem.option, `${problem.message} (or false for no logging)`] : null;
+  },
+  env: (v) => entriesProblem('env', v, (e) => e === undefined || typeof e === 'string', 'a string'),
+  factories: (v) =>
+    entriesProblem('factories', v, (e) => typeof e === 'function', 'an adapter factory'),
+  retry: (v) =>
+    entriesProblem(
+      'retry',
+      v,
+      (e) => nonNegative(e) || typeof e === 'function',
+      'a number of ms, 0 or more (random: a function)',
+    ),
+  availability: (v) =>
+    entriesProblem(
+      'availability',
+      v,
+      (e) => nonNegative(e) || typeof e === 'function',
+      'a number, 0 or more (now: a function)',
+    ),
+};
+
+/** Options `createRuntime` hands to the `SessionManager` as they are. */
+const MANAGER_OPTIONS = [
+  'pricing',
+  'costOptions',
+  'confirm',
+  'systemPrompt',
+  'maxSteps',
+  'maxOutputTokens',
+  'compaction',
+] as const;
+
+/**
+ * Checks every option of `createRuntime` before anything is read, loaded, opened or stored. The
+ * options it passes to the session manager are checked as the manager checks them.
+ * @throws InvalidRuntimeOptionError naming the first option it cannot use.
+ */
+export function checkRuntimeOptions(options: unknown): asserts options is RuntimeOptions {
+  if (!isObject(options) || options.models === undefined) {
+    throw new InvalidRuntimeOptionError(
+      'models',
+      'createRuntime needs models (models.yaml text, a parsed document or { file })',
+    );
+  }
+  for (const [name, check] of Object.entries(OWN_CHECKS)) {
+    const problem = options[name] === undefined ? null : check(options[name]);
+    if (problem) throw new InvalidRuntimeOptionError(problem[0], problem[1]);
+  }
+  for (const name of MANAGER_OPTIONS) {
+    const problem = options[name] === undefined ? null : managerOptionProblem(name, options[name]);
+    if (problem) throw new InvalidRuntimeOptionError(problem.option, problem.message);
+  }
+}

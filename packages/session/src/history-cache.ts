@@ -1,0 +1,179 @@
+import {
+  type Logger,
+  type Message,
+  type SessionRecord,
+  type SessionStats,
+  type SessionStore,
+  sealMessage,
+  sessionStatsOf,
+  sumDecimalStrings,
+  type ToolIdMap,
+  timestampToEpochMicros,
+} from '@yourtool/core';
+import { errorText } from './errors.js';
+import type { TurnWrites } from './turn-writes.js';
+
+/** A session's history as the manager last loaded and wrote it. */
+interface KnownHistory {
+  /** The store's `revision` of the session that `messages` are exactly. */
+  revision: number;
+  /** Every stored message of the session, in the store's order, sealed. */
+  messages: readonly Message[];
+  toolIdMap: ToolIdMap;
+  /** The session's figures over `messages`. */
+  stats: SessionStats;
+}
+
+/** A session's stored messages and tool id map, as a turn starts from them. */
+export interface LoadedHistory {
+  /** Every stored message, in the store's order, sealed (validated, read-only). */
+  messages: readonly Message[];
+  toolIdMap: ToolIdMap;
+  /** The store's revision these messages are exactly; null when not known. */
+  revision: number | null;
+}
+
+/**
+ * The histories a manager keeps between turns, so a turn reads one session row and no message
+ * rows. A kept history is used while the store's `revision` is the one it describes; another
+ * writer, a repricing, a store without revisions or a failed write makes the next turn load
+ * the session again. The least recently used history is dropped first (see
+ * docs/decisions/0103).
+ */
+export class HistoryCache {
+  readonly #store: SessionStore;
+  readonly #logger: Logger;
+  readonly #keep: number;
+  /** By session id; the map's order is the eviction order, most recently used last. */
+  readonly #known = new Map<string, KnownHistory>();
+
+  constructor(store: SessionStore, logger: Logger, keep: number) {
+    this.#store = store;
+    this.#logger = logger;
+    this.#keep = keep;
+  }
+
+  /**
+   * The session's history: the kept one when `session.revision` (just read) is the one it
+   * describes, else loaded from the store. A loaded history is kept only when the revision
+   * read after loading is still the one read before, so the kept revision describes exactly
+   * the messages kept, even while another writer (or this manager's own turn) writes.
+   */
+  async load(session: SessionRecord): Promise<LoadedHistory> {
+    const known = this.#known.get(session.id);
+    if (known && session.revision !== undefined && known.revision === session.revision) {
+      this.#known.delete(session.id);
+      this.#known.set(session.id, known);
+      return known;
+    }
+    this.#known.delete(session.id);
+    const loaded = await this.#store.loadMessages(session.id);
+    for (const error of loaded.errors) {
+      this.#logger.warn(
+        { event: 'history_row_unreadable', session_id: session.id, row: error.rowId },
+        error.message,
+      );
+    }
+    const toolIdMap = await this.#store.loadToolIdMap(session.id);
+    const messages = loaded.messages.map((m) => sealMessage(m));
+    // a history with unreadable rows is loaded (and warned about) every turn until repaired
+    const keep = session.revision !== undefined && loaded.errors.length === 0 && this.#keep > 0;
+    const revision = keep ? await this.#revisionStill(session) : null;
+    if (revision !== null) {
+      this.#known.set(session.id, {
+        revision,
+        messages,
+        toolIdMap,
+        stats: sessionStatsOf(messages),
+      });
+      for (const oldest of this.#known.keys()) {
+        if (this.#known.size <= this.#keep) break;
+        this.#known.delete(oldest);
+      }
+    }
+    return { messages, toolIdMap, revision };
+  }
+
+  /** The session's revision when it is still the one `session` was read at, else null. */
+  async #revisionStill(session: SessionRecord): Promise<number | null> {
+    const now = await this.#store.getSession(session.id);
+    return now?.revision !== undefined && now.revision === session.revision ? now.revision : null;
+  }
+
+  /**
+   * Brings the kept history of a session up to date with what a turn wrote (once per turn):
+   * the stored messages join it in the store's order and its revision moves by the number of
+   * writes. A failed write, or a turn that started from another revision than the kept one,
+   * forgets the session.
+   */
+  settle(sessionId: string, writes: TurnWrites): void {
+    if (writes.settled) return;
+    writes.settled = true;
+    const known = this.#known.get(sessionId);
+    if (!known) return;
+    if (writes.failed || writes.start !== known.revision) {
+      this.#known.delete(sessionId);
+      return;
+    }
+    if (writes.count === 0) return;
+    const added = [...writes.messages.values()].sort(storeOrder);
+    const [first] = added;
+    const last = known.messages.at(-1);
+    if (first && last && storeOrder(last, first) > 0) {
+      // a message dated after this turn's (a writer whose clock runs ahead) stays last
+      known.messages = [...known.messages, ...added].sort(storeOrder);
+      known.stats = sessionStatsOf(known.messages);
+    } else {
+      known.messages = [...known.messages, ...added];
+      known.stats = combineStats(known.stats, sessionStatsOf(added));
+    }
+    known.revision += writes.count;
+  }
+
+  /**
+   * The session's running total cost: from the kept history when the store confirms nobody
+   * else wrote to the session since, else the store's `sessionStats()` when it has one, else
+   * summed over the loaded messages; null when any assistant message is unpriced or the
+   * figure cannot be read (logged).
+   */
+  async sessionCost(sessionId: string, writes: TurnWrites): Promise<string | null> {
+    const costOf = (stats: SessionStats) =>
+      stats.unpriced_messages > 0 ? null : stats.total_cost_usd;
+    try {
+      this.settle(sessionId, writes);
+      const known = this.#known.get(sessionId);
+      if (known) {
+        const now = await this.#store.getSession(sessionId);
+        if (now?.revision === known.revision) return costOf(known.stats);
+        this.#known.delete(sessionId);
+      }
+      const stats = this.#store.sessionStats
+        ? await this.#store.sessionStats(sessionId)
+        : sessionStatsOf((await this.#store.loadMessages(sessionId)).messages);
+      return costOf(stats);
+    } catch (error) {
+      this.#logger.warn(
+        { event: 'session_cost_unreadable', session_id: sessionId, error: errorText(error) },
+        'could not read the session cost',
+      );
+      return null;
+    }
+  }
+}
+
+/** The store's load order: `created_at`, then id. */
+function storeOrder(a: Message, b: Message): number {
+  const at = timestampToEpochMicros(a.created_at) - timestampToEpochMicros(b.created_at);
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The figures of two runs of messages, one after the other. */
+function combineStats(before: SessionStats, after: SessionStats): SessionStats {
+  return {
+    message_count: before.message_count + after.message_count,
+    last_model: after.last_model ?? before.last_model,
+    total_cost_usd: sumDecimalStrings([before.total_cost_usd, after.total_cost_usd]),
+    unpriced_messages: before.unpriced_messages + after.unpriced_messages,
+  };
+}

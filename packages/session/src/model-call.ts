@@ -1,0 +1,113 @@
+import {
+  type AdapterError,
+  CancelledError,
+  isAdapterError,
+  isCancelledError,
+  type MessageStatus,
+  OtherAdapterError,
+} from '@yourtool/core';
+import type { RouteDecision } from '@yourtool/router';
+import { CallReport } from './call-report.js';
+import { pump } from './event-queue.js';
+import type { SessionEvent } from './events.js';
+import { type StoredReply, type StreamedReply, storePartial, storeReply } from './reply.js';
+import type { CallOutcome, TurnState } from './turn-state.js';
+
+/** One model call of a turn: the turn it belongs to and the model routing chose for it. */
+export interface ModelCall {
+  readonly turn: TurnState;
+  readonly decision: RouteDecision;
+}
+
+/**
+ * One model call: streams the adapter's events through (with the `session.attempt` events of
+ * its retries), stores the assistant message from the first event on and finishes it at the
+ * end, and reports the call on the bus. Never throws for an adapter failure: the outcome
+ * carries it (a store that refuses the reply still throws).
+ */
+export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, CallOutcome> {
+  const { turn } = call;
+  const report = new CallReport(turn, call.decision);
+  const streamed: StreamedReply = {
+    partial: undefined,
+    started: 0,
+    complete: undefined,
+    status: 'complete',
+  };
+  let error: AdapterError | null = null;
+  try {
+    yield* streamCall(call, report, streamed);
+  } catch (thrown) {
+    error = isAdapterError(thrown)
+      ? thrown
+      : new OtherAdapterError(String(thrown), { cause: thrown });
+  }
+  // attempt events reported after the last stream event
+  for (const event of turn.queue.drain()) yield event;
+  streamed.status = statusOf(streamed, error);
+  // (checked as unknown: a type guard would narrow the AdapterError type away)
+  if (isCancelledError(error as unknown)) error = null;
+  let stored: StoredReply | null = null;
+  if (streamed.partial)
+    stored = await storeReply(call, report, { ...streamed, partial: streamed.partial });
+  report.finished(streamed.complete, error);
+  const aborted = turn.signal.aborted;
+  const cancelled = aborted
+    ? new CancelledError('the turn was cancelled', { request_id: report.request_id })
+    : null;
+  return {
+    message: stored?.message ?? null,
+    stop_reason: aborted ? 'cancelled' : (streamed.complete?.stop_reason ?? 'error'),
+    error: error ?? stored?.invalid ?? cancelled,
+  };
+}
+
+/** The reply's status from how its stream ended. */
+function statusOf(streamed: StreamedReply, error: AdapterError | null): MessageStatus {
+  if (error) return 'error';
+  const stop = streamed.complete?.stop_reason;
+  return stop === 'cancelled' ? 'cancelled' : stop === 'error' ? 'error' : 'complete';
+}
+
+/** Streams the call, storing the `partial` row at the first event; fills in `streamed`. */
+async function* streamCall(
+  call: ModelCall,
+  report: CallReport,
+  streamed: StreamedReply,
+): AsyncGenerator<SessionEvent, void> {
+  const { turn, decision } = call;
+  const { settings } = turn.manager;
+  const { options } = turn;
+  const stream = decision.adapter.stream(
+    {
+      request_id: report.request_id,
+      model: decision.model,
+      messages: [...turn.history],
+      tools: settings.tools.definitions(),
+      system_prompt: turn.systemPrompt,
+      max_output_tokens: settings.maxOutputTokens,
+      output_schema: options.output_schema ?? null,
+      stream: true,
+    },
+    {
+      signal: turn.signal,
+      toolIdMap: turn.toolIdMap,
+      onAttempt: report.onAttempt,
+      logger: settings.logger,
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+    },
+  );
+  // pulled by hand rather than `for await`, so attempt events (a retry's wait happens inside
+  // `next()`) are yielded while the stream is awaited, not after its next event
+  const iterator = stream[Symbol.asyncIterator]();
+  for (;;) {
+    const next = yield* pump(iterator.next(), turn.queue);
+    if (next.done) return;
+    if (!streamed.partial) {
+      streamed.started = Date.now();
+      streamed.partial = await storePartial(call, report.provider);
+    }
+    if (next.value.type === 'message.complete') streamed.complete = next.value;
+    yield next.value;
+  }
+}

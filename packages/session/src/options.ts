@@ -1,0 +1,110 @@
+import type { EventBus, Logger, SessionRecord, SessionStore } from '@yourtool/core';
+import type { CostOptions, PriceTable } from '@yourtool/pricing';
+import type { Router } from '@yourtool/router';
+import type { CompactionHook } from './compaction.js';
+import type { RegisteredTool, ToolRegistry } from './tools.js';
+
+/** A request to run a tool whose side effects need consent. */
+export interface ConfirmationRequest {
+  session_id: string;
+  /** The tool's name. */
+  tool: string;
+  side_effects: RegisteredTool['definition']['side_effects'];
+  /** The tool input the model asked for (already validated against the tool's schema). */
+  input: Record<string, unknown>;
+  /** Canonical tool use id. */
+  tool_use_id: string;
+  /**
+   * The turn's signal. It aborts when the turn is cancelled (`cancel(sessionId)`, the `send`
+   * signal, or the consumer stopping its iteration): close the prompt then. The turn does not
+   * wait for an answer after that; the tool is not run and its stored result says the turn
+   * was cancelled.
+   */
+  signal: AbortSignal;
+}
+
+/**
+ * Decides whether a write, execute or network tool may run: `true` runs it, anything else
+ * refuses it. A hook that throws (or rejects) refuses it too, with the error's message in the
+ * stored result. The wait for the answer ends when `request.signal` aborts.
+ */
+export type ConfirmHook = (request: ConfirmationRequest) => boolean | Promise<boolean>;
+
+/** Context handed to system prompt parts. */
+export interface SystemPromptContext {
+  session: SessionRecord;
+}
+
+/** A piece of the system prompt: fixed text, or text computed per turn (null to skip). */
+export type SystemPromptPart = string | ((context: SystemPromptContext) => string | null);
+
+/**
+ * Options of {@link SessionManager}. The constructor checks every one of them and throws
+ * `InvalidManagerOptionError` naming the field for a value it cannot use.
+ */
+export interface SessionManagerOptions {
+  store: SessionStore;
+  router: Router;
+  /** The price table used for every assistant message's cost. */
+  pricing: PriceTable;
+  /** Cost options (e.g. the cache write TTL your prompts use). */
+  costOptions?: CostOptions;
+  /** Receives `llm.call_started`, `llm.call_completed`, `llm.call_failed` (and the router's `route.decided`). */
+  bus?: EventBus;
+  /** The tools offered to every turn. */
+  tools?: ToolRegistry;
+  /** Consent for tools with write, execute or network side effects. Without it they are refused. */
+  confirm?: ConfirmHook;
+  /** System prompt parts, composed in order and joined with a blank line. */
+  systemPrompt?: readonly SystemPromptPart[];
+  /** Model calls one turn may make (each tool round is one): a whole number, 1 or more. Default 8. */
+  maxSteps?: number;
+  /** `max_output_tokens` of each call: a whole number, 1 or more. Default 4096. */
+  maxOutputTokens?: number;
+  /**
+   * Opt-in context management: when routing finds the history too long for every model that
+   * could otherwise take the turn, this hook replaces older turns with a stored summary message
+   * (`summarizeOlderTurns({ model })`, `dropOldestTurns()`, or your own) and the turn is routed
+   * again. Without it such a turn fails with the router's `NoRouteError` (docs/decisions/0101).
+   */
+  compaction?: CompactionHook;
+  /**
+   * How many sessions' histories the manager keeps between turns, the least recently used
+   * dropped first; a dropped session is loaded from the store on its next turn. Default 64; 0
+   * keeps none (every turn loads its session, as a stateless server would).
+   */
+  keptSessions?: number;
+  logger?: Logger;
+}
+
+/** Options of one turn. */
+export interface SendOptions {
+  /** Per-message override (`@model`). */
+  model?: string | null;
+  /** Cancels the turn (as {@link SessionManager.cancel} does). */
+  signal?: AbortSignal;
+  /** A tier the turn asks for (routing rules can match it). */
+  tier?: string | null;
+  /** Ask for extended thinking (routing checks the model supports it). */
+  thinking?: boolean;
+  /** Provider options passed to the adapter, keyed by adapter name. */
+  providerOptions?: Record<string, Record<string, unknown>>;
+  /** Structured output for this turn. */
+  output_schema?: Record<string, unknown> | null;
+  /**
+   * When the explicit choice (`model`, or the session's `/model` choice) cannot be honoured
+   * (unknown name, not configured, unavailable, unable to take this history), let routing
+   * choose instead of throwing the router's `ChoiceUnavailableError`. Passed to the router as
+   * `RouteInput.fallthrough`.
+   */
+  fallthrough?: boolean;
+  /**
+   * Ask consent for write, execute and network tools from the stream instead of the manager's
+   * `confirm` hook (which this turn then does not use): the turn yields
+   * `session.confirmation_requested` and waits for its `respond()` or
+   * {@link SessionManager.answerConfirmation}, or for the turn to be cancelled.
+   * Only for consumers that iterate `send()`: `sendAndWait` drops the events, so it refuses
+   * this option with `InvalidSendOptionError` rather than wait for an answer that cannot come.
+   */
+  confirmFromStream?: boolean;
+}

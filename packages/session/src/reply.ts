@@ -1,0 +1,165 @@
+import {
+  type ContentBlock,
+  createMessage,
+  isYourtoolError,
+  type Message,
+  type MessageCompleteEvent,
+  type MessageStatus,
+  newToolUseId,
+  type TokenUsage,
+} from '@yourtool/core';
+import { buildUsage } from '@yourtool/pricing';
+import type { CallReport } from './call-report.js';
+import type { ModelCall } from './model-call.js';
+import {
+  type CheckedReply,
+  checkReply,
+  type InvalidReplyError,
+  invalidReplyError,
+} from './reply-check.js';
+import { sealedCopy } from './turn-writes.js';
+
+/** Codes of the store errors that refuse what a message holds (not a failing database). */
+const STORE_INPUT_ERRORS = new Set(['invalid_message', 'json_too_deep', 'invalid_store_input']);
+
+/** The usage of a call that reported none (it failed or was cancelled before any). */
+const ZERO_USAGE: TokenUsage = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cached_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+};
+
+/** What a call's stream left: its `partial` row, when it started, its end, its failure. */
+export interface StreamedReply {
+  /** The assistant message as stored at the first event (`partial`); undefined before one. */
+  partial: Message | undefined;
+  /** When the first event arrived (epoch ms). */
+  started: number;
+  complete: MessageCompleteEvent | undefined;
+  status: MessageStatus;
+}
+
+/** A stored reply: the caller's copy of the message, and the error it ends the turn with. */
+export interface StoredReply {
+  message: Message;
+  invalid: InvalidReplyError | null;
+}
+
+/**
+ * Stores the assistant message at the call's first event, as `partial`, so that a crash
+ * mid-stream leaves a trace of the call; it is finished (complete, cancelled or error) at the
+ * end. Returns the session's copy to finish.
+ */
+export async function storePartial(call: ModelCall, provider: string): Promise<Message> {
+  const { turn, decision } = call;
+  const partial = createMessage({
+    session_id: turn.session.id,
+    role: 'assistant',
+    content: [],
+    metadata: { status: 'partial', model: decision.model, provider, routing: decision.record },
+  });
+  // createMessage parsed it: the store takes a sealed copy without checking it again
+  await turn.writes.append(sealedCopy(partial), { toolIdMap: turn.toolIdMap });
+  return partial;
+}
+
+/**
+ * Finishes the reply's row: the message with its final content, status, usage (priced by the
+ * model that served it when the table knows it), stop reason and reply facts, checked once
+ * ({@link checkReply}), then stored over its `partial` row.
+ */
+export async function storeReply(
+  call: ModelCall,
+  report: CallReport,
+  streamed: StreamedReply & { partial: Message },
+): Promise<StoredReply> {
+  const { turn, decision } = call;
+  const { settings } = turn.manager;
+  const { complete, partial } = streamed;
+  const usage = buildUsage(complete?.usage ?? ZERO_USAGE, {
+    model: decision.model,
+    servedModel: complete?.served_model ?? null,
+    table: settings.pricing,
+    latencyMs: complete?.latency_ms ?? Date.now() - streamed.started,
+    logger: settings.logger,
+    ...settings.costOptions,
+  });
+  const status =
+    turn.signal.aborted && streamed.status !== 'complete' ? 'cancelled' : streamed.status;
+  const reply: Message = {
+    ...partial,
+    content: freshToolIds(call, complete?.final_content ?? []),
+    metadata: {
+      ...partial.metadata,
+      status,
+      usage,
+      stop_reason: complete?.stop_reason ?? (status === 'cancelled' ? 'cancelled' : 'error'),
+      ...(complete?.served_model ? { served_model: complete.served_model } : {}),
+      ...(complete?.refusal ? { refusal: complete.refusal } : {}),
+      ...(complete?.provider_raw ? { provider_raw: complete.provider_raw } : {}),
+    },
+  };
+  // every reply ends as a finished row: one that breaks an invariant is kept at `error`
+  const checked = checkReply(reply);
+  const invalid =
+    checked.violations.length > 0
+      ? invalidReplyError(checked.message, checked.violations, report, settings.logger)
+      : null;
+  await finishRow(call, checked);
+  return { message: checked.message, invalid };
+}
+
+/**
+ * Stores the finished reply over its `partial` row: a sealed copy when it passed the check
+ * (the store does not check it again), else as it is, for the store's full guard. Should the
+ * store still refuse it (an input it cannot hold), the row is finished at `error` with the
+ * usage and no content, so no row stays `partial` and the billed cost is counted; the refusal
+ * is then thrown.
+ */
+async function finishRow(call: ModelCall, checked: CheckedReply): Promise<void> {
+  const { writes, toolIdMap } = call.turn;
+  const reply = checked.message;
+  try {
+    await writes.update(checked.valid ? sealedCopy(reply) : reply, { toolIdMap });
+  } catch (refused) {
+    if (!isYourtoolError(refused) || !STORE_INPUT_ERRORS.has(refused.code)) throw refused;
+    const error = { rule: refused.code, message: refused.message };
+    const row: Message = {
+      ...reply,
+      content: [],
+      metadata: { ...reply.metadata, status: 'error', error },
+    };
+    await writes.update(row, { toolIdMap });
+    throw refused;
+  }
+}
+
+/**
+ * A provider that reuses a tool call id from an earlier reply (some OpenAI-compatible servers
+ * number their calls `call_0`, `call_1`, ...) maps it onto a canonical id the history already
+ * holds. Such a block gets a fresh canonical id, so every tool use stays unique.
+ */
+function freshToolIds(call: ModelCall, content: ContentBlock[]): ContentBlock[] {
+  if (!content.some((block) => block.type === 'tool_use')) return content;
+  const seen = new Set<string>();
+  for (const message of call.turn.history) {
+    for (const block of message.content) if (block.type === 'tool_use') seen.add(block.id);
+  }
+  const model = call.decision.model;
+  return content.map((block) => {
+    if (block.type !== 'tool_use' || !seen.has(block.id)) return block;
+    const id = newToolUseId();
+    call.turn.manager.settings.logger.warn(
+      {
+        event: 'provider_reused_tool_id',
+        session_id: call.turn.session.id,
+        model,
+        previous_id: block.id,
+        new_id: id,
+      },
+      `${model} reused a tool call id from an earlier reply; the call was given a new canonical id`,
+    );
+    return { ...block, id };
+  });
+}

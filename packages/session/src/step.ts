@@ -1,0 +1,135 @@
+import type { FallbackAttempt } from '@yourtool/core';
+import {
+  compactHistory,
+  contextLimitedTarget,
+  type OverflowRetry,
+  retryAfterOverflow,
+} from './compaction-step.js';
+import { pump } from './event-queue.js';
+import type { SessionEvent } from './events.js';
+import { fallbackEvent, findFallback } from './fallback.js';
+import { callModel } from './model-call.js';
+import { runToolUse } from './tool-step.js';
+import {
+  type CallOutcome,
+  keepAssistant,
+  keepToolResult,
+  type RoutedStep,
+  routeInputOf,
+  type TurnState,
+} from './turn-state.js';
+
+/**
+ * Routes the turn's next call. When the history is too long for every model that would
+ * otherwise take it and a compaction hook is set, compacts (storing the summary, whose event
+ * waits in `state.pending`) and routes again, once. A routing error is thrown as it is.
+ */
+export async function routeStep(state: TurnState): Promise<RoutedStep> {
+  const { router } = state.manager.settings;
+  const first = routeInputOf(state);
+  try {
+    return { input: first, decision: router.route(first) };
+  } catch (error) {
+    const target = contextLimitedTarget(error);
+    if (!target || !state.manager.settings.compaction) throw error;
+    const done = await compactHistory(state, 'context_window', target);
+    if (!done) throw error;
+    state.stored.push(done.message);
+    state.pending.push(done.event);
+    const again = routeInputOf(state);
+    return { input: again, decision: router.route(again) };
+  }
+}
+
+/** Yields the events a compaction left while routing. */
+export function* flushPending(state: TurnState): Generator<SessionEvent, void> {
+  yield* state.pending.splice(0);
+}
+
+/**
+ * One step of the tool loop: one model call, then another after each failure worth one. A
+ * failure another model could fix goes on with routing.yaml's fallback (docs/decisions/0095);
+ * a context overflow with no fallback compacts and retries once. A replaced attempt stays
+ * stored (status `error`) but leaves the conversation: the next model does not see it and
+ * its tool uses are not run.
+ */
+export async function* runStep(state: TurnState): AsyncGenerator<SessionEvent, CallOutcome> {
+  let routed = state.firstRoute ?? (await routeStep(state));
+  state.firstRoute = null;
+  yield* flushPending(state);
+  const failures: FallbackAttempt[] = [];
+  let overflowCompacted = false;
+  for (;;) {
+    const { decision } = routed;
+    yield {
+      type: 'session.routed',
+      step: state.steps,
+      model: decision.model,
+      decision: decision.record,
+      trace: decision.trace,
+    };
+    const outcome = yield* callInTurn(state, routed);
+    const fallback = findFallback(state, routed, failures, outcome.error);
+    // a context overflow no fallback takes: compact and retry, once per step
+    const overflow =
+      !fallback && outcome.error?.error_class === 'context_overflow' ? outcome.error : null;
+    const again: OverflowRetry | null =
+      overflow && state.manager.settings.compaction && !overflowCompacted
+        ? await retryAfterOverflow(state, routed, failures, overflow)
+        : null;
+    overflowCompacted ||= again !== null;
+    if (outcome.message) {
+      if (fallback || again?.retry) state.stored.push(outcome.message);
+      else keepAssistant(state, outcome.message);
+      yield { type: 'session.assistant_message', step: state.steps, message: outcome.message };
+    }
+    if (again?.compacted) yield again.compacted;
+    if (again?.retry) {
+      routed = again.retry;
+      continue;
+    }
+    if (!fallback || !outcome.error) return outcome;
+    failures.push(fallback.attempt);
+    const discarded_message_id = outcome.message?.id ?? null;
+    yield fallbackEvent(state, decision, fallback.routed.decision, {
+      error: outcome.error,
+      discarded_message_id,
+    });
+    routed = fallback.routed;
+  }
+}
+
+/** Runs the call, tracked on the turn so that a turn left early can end it. */
+async function* callInTurn(
+  state: TurnState,
+  routed: RoutedStep,
+): AsyncGenerator<SessionEvent, CallOutcome> {
+  const call = callModel({ turn: state, decision: routed.decision });
+  state.call = call;
+  for (;;) {
+    const next = await call.next();
+    if (next.done) {
+      state.call = null;
+      return next.value;
+    }
+    yield next.value;
+  }
+}
+
+/**
+ * Runs the tool uses the step's reply left unanswered, in order, storing each result. After a
+ * cancel the remaining ones are answered without running (the tool step checks the signal).
+ */
+export async function* runToolUses(state: TurnState): AsyncGenerator<SessionEvent, void> {
+  for (const use of [...state.unanswered.values()]) {
+    const result = yield* pump(runToolUse(state, use), state.queue);
+    await keepToolResult(state, use, result.message);
+    yield {
+      type: 'session.tool_result',
+      step: state.steps,
+      message: result.message,
+      tool_name: use.name,
+      is_error: result.is_error,
+    };
+  }
+}

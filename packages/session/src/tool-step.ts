@@ -1,0 +1,122 @@
+import {
+  createMessage,
+  type Message,
+  type SessionRecord,
+  type ToolResultContentBlock,
+  type ToolUseBlock,
+  toolResultBlock,
+  validateToolInput,
+} from '@yourtool/core';
+import { askConsent } from './confirmation.js';
+import { errorText } from './errors.js';
+import { ABORTED, unlessAborted } from './event-queue.js';
+import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool } from './tools.js';
+import type { TurnState } from './turn-state.js';
+
+/** A tool's result, as the TOOL message that answers its use. */
+export interface ToolReply {
+  message: Message;
+  is_error: boolean;
+}
+
+/** A TOOL message answering `use`. */
+export function toolReply(
+  session: SessionRecord,
+  use: ToolUseBlock,
+  content: string | ToolResultContentBlock[],
+  is_error: boolean,
+): ToolReply {
+  return {
+    is_error,
+    message: createMessage({
+      session_id: session.id,
+      role: 'tool',
+      content: [toolResultBlock(use.id, content, is_error)],
+      metadata: { parent_tool_use_id: use.id },
+    }),
+  };
+}
+
+/**
+ * The stored result of a tool the cancelled turn did not run: every tool use keeps a result,
+ * so the history stays valid for the next turn (docs/decisions/0067).
+ */
+export function notRunReply(session: SessionRecord, use: ToolUseBlock): ToolReply {
+  return toolReply(
+    session,
+    use,
+    `The turn was cancelled before ${use.name} ran, so it was not run.`,
+    true,
+  );
+}
+
+/**
+ * Runs one tool use and returns its result; never throws. An unknown tool or an input its
+ * schema refuses is answered with an error result; a tool with write, execute or network side
+ * effects runs only with consent. The turn's signal is checked before the confirmation and
+ * before the run, and both waits end when it aborts, so a cancelled turn runs nothing more.
+ */
+export async function runToolUse(state: TurnState, use: ToolUseBlock): Promise<ToolReply> {
+  const { session, signal } = state;
+  const reply = (content: string, is_error: boolean) => toolReply(session, use, content, is_error);
+  if (signal.aborted) return notRunReply(session, use);
+  const tool = state.manager.settings.tools.get(use.name);
+  if (!tool) return reply(`There is no tool named "${use.name}".`, true);
+  const checked = validateToolInput(tool.definition, use.input);
+  if (!checked.ok) {
+    const issues = checked.issues.map((i) => `${i.path} ${i.message}`).join('; ');
+    return reply(`Invalid input for ${use.name}: ${issues}`, true);
+  }
+  if (CONFIRMED_SIDE_EFFECTS.has(tool.definition.side_effects)) {
+    const refusal = await askConsent(state, use, tool);
+    if (refusal !== null) return reply(refusal, true);
+    if (signal.aborted) return notRunReply(session, use);
+  }
+  return runTool(state, use, tool);
+}
+
+/** Runs a tool that may run, reporting its start and progress through the turn's events. */
+async function runTool(state: TurnState, use: ToolUseBlock, tool: RegisteredTool) {
+  const { session, signal, queue } = state;
+  const step = state.steps;
+  queue.push({
+    type: 'session.tool_started',
+    step,
+    tool_name: use.name,
+    tool_use_id: use.id,
+    input: use.input,
+  });
+  let running = true;
+  try {
+    const output = await unlessAborted(
+      Promise.resolve().then(() =>
+        tool.run(use.input, {
+          session_id: session.id,
+          tool_use_id: use.id,
+          workspace_path: session.workspace_path,
+          signal,
+          progress: (update) => {
+            if (!running) return;
+            queue.push({
+              type: 'session.tool_progress',
+              step,
+              tool_name: use.name,
+              tool_use_id: use.id,
+              update,
+            });
+          },
+        }),
+      ),
+      signal,
+    );
+    if (output === ABORTED) {
+      const text = `The turn was cancelled while ${use.name} was running; it was told to stop, and what it did before stopping is unknown.`;
+      return toolReply(session, use, text, true);
+    }
+    return toolReply(session, use, output, false);
+  } catch (error) {
+    return toolReply(session, use, `${use.name} failed: ${errorText(error)}`, true);
+  } finally {
+    running = false;
+  }
+}

@@ -1,0 +1,89 @@
+import {
+  type AppendMessageOptions,
+  isSealedMessage,
+  type Message,
+  type SessionStore,
+  sealMessage,
+} from '@yourtool/core';
+
+/**
+ * Every write of one turn to its session goes through here, so that at the end of the turn the
+ * history cache can take in exactly what was stored: the stored messages (sealed) and how many
+ * writes raised the store's revision.
+ */
+export class TurnWrites {
+  /** The revision the turn's history was loaded at; null when it is not known to match. */
+  start: number | null = null;
+  /** Successful appends and updates. */
+  count = 0;
+  /** A write failed, or updated a message this turn did not append: forget the session. */
+  failed = false;
+  /** Whether the history cache took these writes in already. */
+  settled = false;
+  /** The stored state of every message written, by id, sealed. */
+  readonly messages = new Map<string, Message>();
+  readonly #store: SessionStore;
+
+  constructor(store: SessionStore) {
+    this.#store = store;
+  }
+
+  /** Appends a message; resolves to the message as stored (sealed). */
+  append(message: Message, options?: AppendMessageOptions): Promise<Message> {
+    return this.#write('append', message, options);
+  }
+
+  /** Replaces a message this turn appended; resolves to the message as stored (sealed). */
+  update(message: Message, options?: AppendMessageOptions): Promise<Message> {
+    return this.#write('update', message, options);
+  }
+
+  async #write(
+    kind: 'append' | 'update',
+    message: Message,
+    options: AppendMessageOptions | undefined,
+  ): Promise<Message> {
+    if (kind === 'update' && !this.messages.has(message.id)) this.failed = true;
+    let result: unknown;
+    try {
+      result =
+        kind === 'append'
+          ? await this.#store.appendMessage(message, options)
+          : await this.#store.updateMessage(message, options);
+    } catch (error) {
+      // whether the store counted it is unknown: the next turn loads the session again
+      this.failed = true;
+      throw error;
+    }
+    const stored = storedMessage(result, message);
+    this.count++;
+    this.messages.set(message.id, stored);
+    return stored;
+  }
+}
+
+/**
+ * The message a write stored, as a later load reads it, sealed. A store that hands the stored
+ * message back (`@yourtool/store`) gives it; for one that returns nothing, the message sent is
+ * it: sealed already when the session checked it, else a sealed private copy (the session
+ * builds its other messages with `createMessage`, which parsed them), so nothing the session
+ * wrote is parsed again.
+ */
+function storedMessage(result: unknown, sent: Message): Message {
+  if (isSealedMessage(result) && result.id === sent.id) return result;
+  if (isSealedMessage(sent)) return sent;
+  return sealMessage(structuredClone(sent));
+}
+
+/**
+ * A sealed private copy of a message the session checked (so the store takes it without
+ * checking it again, and the caller's copy stays unfrozen); the message itself when it cannot
+ * be copied (a value structured cloning refuses), for the store to check and refuse.
+ */
+export function sealedCopy(message: Message): Message {
+  try {
+    return sealMessage(structuredClone(message));
+  } catch {
+    return message;
+  }
+}

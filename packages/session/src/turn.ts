@@ -1,0 +1,168 @@
+import { isCancelledError, type Message } from '@yourtool/core';
+import { sumCosts } from '@yourtool/pricing';
+import { compactionOf } from './compaction.js';
+import { errorText } from './errors.js';
+import type { SessionEvent, TurnResult } from './events.js';
+import { flushPending, routeStep, runStep, runToolUses } from './step.js';
+import {
+  type ActiveTurn,
+  answerUnanswered,
+  type CallOutcome,
+  keepAssistant,
+  type ManagerContext,
+  openTurn,
+  type TurnRequest,
+  type TurnState,
+} from './turn-state.js';
+
+/**
+ * One turn, as named steps over one {@link TurnState}: open it (session, history, user
+ * message), route and store the user message, run the tool loop's steps (a model call, then
+ * the tools it asked for) until the model ends its turn or the step limit, and report the
+ * result. A turn left early (the consumer stopped iterating, or something threw) is ended so
+ * that the stored history stays valid.
+ */
+export async function* runTurn(
+  manager: ManagerContext,
+  active: ActiveTurn,
+  request: TurnRequest,
+): AsyncGenerator<SessionEvent, void> {
+  const state = await openTurn(manager, active, request);
+  yield* routeAndStoreUser(state);
+  yield* runSteps(state);
+  yield* completeTurn(state);
+}
+
+/**
+ * Routes the turn before its user message is stored: a routing error (no model fits, an
+ * explicit choice that cannot be honoured, a strict rule's refusal) is thrown with nothing
+ * stored, so the session's next turn is not poisoned by it (docs/decisions/0095). The router
+ * is prepared first (capabilities detected at run time).
+ */
+async function* routeAndStoreUser(state: TurnState): AsyncGenerator<SessionEvent, void> {
+  await state.manager.preparation.ready(state.signal);
+  state.firstRoute = await routeStep(state);
+  yield* flushPending(state);
+  const kept = await state.writes.append(state.user);
+  // the conversation takes the stored (sealed) copy: the next requests do not check it again
+  const at = state.history.indexOf(state.user);
+  if (at >= 0) state.history[at] = kept;
+  state.stored.push(state.user);
+  yield { type: 'session.user_message', message: state.user };
+}
+
+/** The tool loop, guarded: a turn that does not run to its end is finished early. */
+async function* runSteps(state: TurnState): AsyncGenerator<SessionEvent, void> {
+  let settled = false;
+  let throwing = false;
+  try {
+    yield* stepLoop(state);
+    if (state.end === 'cancelled') yield* await answerUnanswered(state);
+    settled = true;
+  } catch (error) {
+    throwing = true;
+    throw error;
+  } finally {
+    if (!settled) await finishEarly(state, throwing);
+  }
+}
+
+/** Steps until the model ends its turn, a call fails, the turn is cancelled or `maxSteps`. */
+async function* stepLoop(state: TurnState): AsyncGenerator<SessionEvent, void> {
+  const { maxSteps, logger } = state.manager.settings;
+  while (state.steps < maxSteps) {
+    if (state.signal.aborted) {
+      state.end = 'cancelled';
+      return;
+    }
+    state.steps++;
+    const outcome = yield* runStep(state);
+    if (!goesOn(state, outcome)) return;
+    yield* runToolUses(state);
+    if (state.signal.aborted) {
+      state.end = 'cancelled';
+      return;
+    }
+    if (state.steps >= maxSteps) {
+      state.end = 'max_steps';
+      logger.warn(
+        { event: 'max_steps', session_id: state.session.id, steps: state.steps },
+        `the turn stopped after ${state.steps} model calls`,
+      );
+    }
+  }
+}
+
+/** Records how the step's call ended; true when the loop goes on with its tool uses. */
+function goesOn(state: TurnState, outcome: CallOutcome): boolean {
+  if (outcome.error) {
+    state.failure = outcome.error;
+    state.end = isCancelledError(outcome.error) ? 'cancelled' : 'error';
+    return false;
+  }
+  state.end = outcome.stop_reason;
+  if (state.end === 'cancelled' || state.end === 'error') return false;
+  return state.unanswered.size > 0;
+}
+
+/**
+ * Ends a turn left early. Nothing more runs: the call in progress is cancelled and pulled to
+ * its end (its row stored as `cancelled` with the usage seen so far and its cost), and every
+ * unanswered tool use gets its result, so the history stays valid (docs/decisions/0067). A
+ * failure here is thrown unless another error is already on its way out, which it must not
+ * hide (then it is logged).
+ */
+async function finishEarly(state: TurnState, failing: boolean): Promise<void> {
+  state.active.controller.abort();
+  try {
+    const call = state.call;
+    if (call) {
+      let next: IteratorResult<SessionEvent, CallOutcome | undefined>;
+      do next = await call.next();
+      while (!next.done);
+      state.call = null;
+      if (next.value?.message) keepAssistant(state, next.value.message);
+    }
+    await answerUnanswered(state);
+  } catch (cleanup) {
+    if (!failing) throw cleanup;
+    state.manager.settings.logger.warn(
+      { event: 'turn_cleanup_failed', session_id: state.session.id, error: errorText(cleanup) },
+      'could not finish the stored turn after it ended early',
+    );
+  }
+}
+
+/** Yields `session.turn_complete`, then throws the error that ended the turn, if one did. */
+async function* completeTurn(state: TurnState): AsyncGenerator<SessionEvent, void> {
+  const { failure } = state;
+  const result: TurnResult = {
+    session_id: state.session.id,
+    messages: state.stored,
+    end: state.end,
+    steps: state.steps,
+    cost_usd: turnCost(state.stored),
+    text: (state.stored.findLast((m) => m.role === 'assistant')?.content ?? [])
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join(''),
+    session_cost_usd: await state.manager.histories.sessionCost(state.session.id, state.writes),
+    error: isCancelledError(failure) ? null : failure,
+  };
+  yield { type: 'session.turn_complete', result };
+  if (failure && !isCancelledError(failure)) throw failure;
+}
+
+/**
+ * What the turn's calls cost: its assistant messages and the summary calls of its compactions;
+ * null when any of them is unpriced.
+ */
+function turnCost(stored: readonly Message[]): string | null {
+  const costs = stored.flatMap((m) =>
+    m.role === 'assistant'
+      ? [m.metadata.usage?.cost_usd ?? null]
+      : compactionOf(m) && m.metadata.usage
+        ? [m.metadata.usage.cost_usd]
+        : [],
+  );
+  return costs.includes(null) ? null : sumCosts(costs as string[]);
+}

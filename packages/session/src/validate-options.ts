@@ -1,0 +1,202 @@
+import { type EventBus, type Logger, type SessionStore, silentLogger } from '@yourtool/core';
+import type { CostOptions, PriceTable } from '@yourtool/pricing';
+import type { Router } from '@yourtool/router';
+import type { CompactionHook } from './compaction.js';
+import { InvalidManagerOptionError } from './errors.js';
+import type { ConfirmHook, SessionManagerOptions, SystemPromptPart } from './options.js';
+import { ToolRegistry } from './tools.js';
+
+/** The options of a manager once checked, with their defaults filled in. */
+export interface ManagerSettings {
+  readonly store: SessionStore;
+  readonly router: Router;
+  readonly pricing: PriceTable;
+  readonly costOptions: CostOptions | undefined;
+  readonly bus: EventBus | undefined;
+  readonly tools: ToolRegistry;
+  readonly confirm: ConfirmHook | undefined;
+  readonly systemPrompt: readonly SystemPromptPart[];
+  readonly maxSteps: number;
+  readonly maxOutputTokens: number;
+  readonly compaction: CompactionHook | undefined;
+  readonly keptSessions: number;
+  readonly logger: Logger;
+}
+
+/** Model calls a turn may make unless told otherwise. */
+const DEFAULT_MAX_STEPS = 8;
+/** `max_output_tokens` of a call unless told otherwise. */
+const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+/** Sessions whose histories a manager keeps between turns unless told otherwise. */
+const DEFAULT_KEPT_SESSIONS = 64;
+
+/** A value as an error message names it: `the string "echo"`, `-1`, `an object`. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') {
+    const cut = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    return `the string "${cut}"`;
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The methods of `value` named in `names` that are not functions. */
+function missingMethods(value: Record<string, unknown>, names: readonly string[]): string[] {
+  return names.filter((name) => typeof value[name] !== 'function');
+}
+
+/** The problem with an object that must have `methods`, or null. */
+function methodsProblem(
+  name: string,
+  value: unknown,
+  what: string,
+  methods: readonly string[],
+): string | null {
+  if (!isObject(value)) return `${name} must be ${what}, got ${shown(value)}`;
+  const missing = missingMethods(value, methods);
+  if (missing.length === 0) return null;
+  return `${name} must be ${what}: it has no ${missing.map((m) => `${m}()`).join(', ')}`;
+}
+
+function wholeNumberProblem(name: string, value: unknown, min: number, unit: string) {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min) return null;
+  return `${name} must be a whole number of ${unit}, ${min} or more (got ${shown(value)})`;
+}
+
+const optionalFunction = (name: string, value: unknown, what: string) =>
+  typeof value === 'function' ? null : `${name} must be ${what} (a function), got ${shown(value)}`;
+
+function costOptionsProblem(value: unknown): string | null {
+  if (!isObject(value)) return `costOptions must be an object, got ${shown(value)}`;
+  const ttl = value.cacheWriteTtl;
+  if (ttl === undefined || ttl === '5m' || ttl === '1h') return null;
+  const tokens = isObject(ttl) ? ttl.oneHourTokens : undefined;
+  if (typeof tokens === 'number' && Number.isSafeInteger(tokens) && tokens >= 0) return null;
+  return `costOptions.cacheWriteTtl must be '5m', '1h' or { oneHourTokens }, got ${shown(ttl)}`;
+}
+
+function systemPromptProblem(value: unknown): string | null {
+  if (!Array.isArray(value)) {
+    const hint = typeof value === 'string' ? ` (write [${JSON.stringify(value)}])` : '';
+    return `systemPrompt must be an array of parts, each a string or a function returning a string or null; got ${shown(value)}${hint}`;
+  }
+  const at = value.findIndex((part) => typeof part !== 'string' && typeof part !== 'function');
+  if (at < 0) return null;
+  return `systemPrompt[${at}] must be a string or a function returning a string or null, got ${shown(value[at])}`;
+}
+
+function loggerProblem(value: unknown): string | null {
+  if (!isObject(value) || typeof value.warn !== 'function') {
+    return `logger must be a Logger (an object with warn(), and optionally error(), info(), debug()), got ${shown(value)}`;
+  }
+  const wrong = ['error', 'info', 'debug'].find(
+    (level) => value[level] !== undefined && typeof value[level] !== 'function',
+  );
+  return wrong ? `logger.${wrong} must be a function when given` : null;
+}
+
+/** The check of each option, for a value that is not `undefined`. */
+const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string | null } = {
+  store: (v) =>
+    methodsProblem('store', v, 'a SessionStore', [
+      'createSession',
+      'getSession',
+      'updateSession',
+      'appendMessage',
+      'updateMessage',
+      'loadMessages',
+      'loadToolIdMap',
+    ]),
+  router: (v) =>
+    methodsProblem('router', v, 'a Router', ['route', 'fallback', 'checkSwap', 'prepare']) ??
+    (isObject((v as { registry?: unknown }).registry)
+      ? null
+      : 'router must be a Router: it has no registry'),
+  pricing: (v) =>
+    isObject(v) && typeof v.pricing_version === 'string' && isObject(v.models)
+      ? null
+      : `pricing must be a PriceTable (pricing_version and models; see defaultPriceTable()), got ${shown(v)}`,
+  costOptions: costOptionsProblem,
+  bus: (v) => methodsProblem('bus', v, 'an EventBus', ['emit']),
+  tools: (v) =>
+    methodsProblem('tools', v, 'a ToolRegistry (new ToolRegistry([...handlers]))', [
+      'get',
+      'definitions',
+    ]),
+  confirm: (v) => optionalFunction('confirm', v, 'a ConfirmHook'),
+  systemPrompt: systemPromptProblem,
+  maxSteps: (v) => wholeNumberProblem('maxSteps', v, 1, 'model calls'),
+  maxOutputTokens: (v) => wholeNumberProblem('maxOutputTokens', v, 1, 'tokens'),
+  compaction: (v) => optionalFunction('compaction', v, 'a CompactionHook'),
+  keptSessions: (v) => wholeNumberProblem('keptSessions', v, 0, 'sessions'),
+  logger: loggerProblem,
+};
+
+/** Options a manager cannot run without. */
+const REQUIRED: ReadonlySet<string> = new Set(['store', 'router', 'pricing']);
+
+/** What is wrong with an option: the field at fault (`systemPrompt[1]`) and why. */
+export interface OptionProblem {
+  option: string;
+  message: string;
+}
+
+/**
+ * What is wrong with `value` as the manager option `name`, or null when the manager can use it
+ * (`undefined` is fine for every option but `store`, `router` and `pricing`). `createRuntime`
+ * checks the options it passes on with it, so both name the same problems.
+ */
+export function managerOptionProblem(
+  name: keyof SessionManagerOptions,
+  value: unknown,
+): OptionProblem | null {
+  const message =
+    value === undefined ? (REQUIRED.has(name) ? `${name} is required` : null) : CHECKS[name](value);
+  return message === null ? null : { option: optionOf(message, name), message };
+}
+
+/**
+ * Checks every option of a {@link SessionManager} and fills in the defaults.
+ * @throws InvalidManagerOptionError naming the first option it cannot use.
+ */
+export function resolveManagerOptions(options: unknown): ManagerSettings {
+  if (!isObject(options)) {
+    throw new InvalidManagerOptionError(
+      'options',
+      `the SessionManager needs an options object ({ store, router, pricing, ... }), got ${shown(options)}`,
+    );
+  }
+  for (const name of Object.keys(CHECKS) as Array<keyof SessionManagerOptions>) {
+    const problem = managerOptionProblem(name, options[name]);
+    if (problem) throw new InvalidManagerOptionError(problem.option, problem.message);
+  }
+  const given = options as unknown as SessionManagerOptions;
+  return {
+    store: given.store,
+    router: given.router,
+    pricing: given.pricing,
+    costOptions: given.costOptions,
+    bus: given.bus,
+    tools: given.tools ?? new ToolRegistry(),
+    confirm: given.confirm,
+    systemPrompt: given.systemPrompt ?? [],
+    maxSteps: given.maxSteps ?? DEFAULT_MAX_STEPS,
+    maxOutputTokens: given.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    compaction: given.compaction,
+    keptSessions: given.keptSessions ?? DEFAULT_KEPT_SESSIONS,
+    logger: given.logger ?? silentLogger,
+  };
+}
+
+/** The field a problem names: `systemPrompt[1]` or `costOptions.cacheWriteTtl` when it says so. */
+function optionOf(problem: string, name: string): string {
+  const named = /^([A-Za-z]+(?:\[\d+\]|\.[A-Za-z]+)?) /.exec(problem)?.[1];
+  return named?.startsWith(name) ? named : name;
+}
