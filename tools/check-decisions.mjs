@@ -20,8 +20,13 @@ for (const line of index.split('\n')) {
   if (!m) continue;
   if (rows.has(m[1])) problems.push(`${m[1]} is listed twice`);
   rows.set(m[1], { link: m[2], status: m[5] });
-  if (!existsSync(join(indexDir, m[2]))) problems.push(`${m[1]}: the link ${m[2]} does not resolve`);
-  if (!/^(accepted|partly superseded by \d{4}|superseded by \d{4}|amended by \d{4}|supplements \d{4})/.test(m[5]))
+  if (!existsSync(join(indexDir, m[2])))
+    problems.push(`${m[1]}: the link ${m[2]} does not resolve`);
+  if (
+    !/^(accepted|partly superseded by \d{4}|superseded by \d{4}|amended by \d{4}|supplements \d{4})/.test(
+      m[5],
+    )
+  )
     problems.push(`${m[1]}: no status ("${m[5]}")`);
 }
 for (const dir of dirs) {

@@ -1,8 +1,15 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // the contract, the adapter toolkit and the in-memory store; shared code is split into
+  // chunks (ESM and CJS alike) so a class has one identity whichever entry it came through
+  entry: {
+    index: 'src/index.ts',
+    adapter: 'src/toolkit.ts',
+    'memory-store': 'src/memory-store-entry.ts',
+  },
   format: ['esm', 'cjs'],
+  splitting: true,
   dts: true,
   clean: true,
   sourcemap: true,

@@ -1,19 +1,11 @@
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequestInput, type CanonicalResponse, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterRuntimeOptions,
-  AuthError,
-  type CallOptions,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
   parseSseJson,
   readSseEvents,
   runCompleteCall,
   runStreamCall,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import {
   ACME,
   type AcmeChunk,

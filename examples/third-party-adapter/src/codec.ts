@@ -1,18 +1,5 @@
-import {
-  type AdapterCapabilities,
-  type CanonicalRequest,
-  type ContentBlock,
-  type Logger,
-  type Message,
-  newToolUseId,
-  prepareHistory,
-  type StopReason,
-  type StreamBuilder,
-  type StreamEvent,
-  type TokenUsage,
-  type ToolIdMap,
-  type ToolIdRules,
-} from '@yourtool/core';
+import { type AdapterCapabilities, type CanonicalRequest, type ContentBlock, type Logger, type Message, newToolUseId, type StopReason, type StreamEvent, type TokenUsage, type ToolIdMap, type ToolIdRules } from '@yourtool/core';
+import { prepareHistory, type StreamBuilder } from '@yourtool/core/adapter';
 
 /** The provider key, and the prefix of its canonical model ids (`acme:small`). */
 export const ACME = 'acme';

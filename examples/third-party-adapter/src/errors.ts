@@ -1,15 +1,12 @@
+import { type AdapterError, type ErrorClass, isAdapterError, OtherAdapterError } from '@yourtool/core';
 import {
-  type AdapterError,
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
-  type ErrorClass,
-  isAdapterError,
-  OtherAdapterError,
   parseRetryAfter,
   redactError,
   redactSecrets,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import { ACME } from './codec.js';
 
 /** What the error mapping needs to keep secrets out of messages. */

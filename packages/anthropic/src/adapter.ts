@@ -1,23 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterRuntimeOptions,
-  AuthError,
-  type CallOptions,
-  type CanonicalRequest,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
-  type Logger,
   redactError,
   redactSecrets,
   requestToolNames,
   runCompleteCall,
   runStreamCall,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import { toAnthropicAdapterError } from './codec/errors.js';
 import {
   ANTHROPIC,

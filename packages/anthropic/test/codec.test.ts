@@ -1,15 +1,5 @@
-import {
-  type CanonicalRequest,
-  type ContentBlock,
-  createMemoryLogger,
-  createMessage,
-  type Message,
-  type MessageMetadata,
-  newRequestId,
-  newSessionId,
-  ToolIdMap,
-  UnrepresentableContentError,
-} from '@yourtool/core';
+import { type CanonicalRequest, type ContentBlock, createMemoryLogger, createMessage, type Message, type MessageMetadata, newRequestId, newSessionId, ToolIdMap } from '@yourtool/core';
+import { UnrepresentableContentError } from '@yourtool/core/adapter';
 import { assistantTestMetadata, PNG_1PX_BASE64 as PNG } from '@yourtool/testkit';
 import { describe, expect, it } from 'vitest';
 import {

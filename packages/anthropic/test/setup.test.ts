@@ -2,13 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
-import {
-  type AdapterConfigInput,
-  AuthError,
-  collectStream,
-  createMessage,
-  newRequestId,
-} from '@yourtool/core';
+import { type AdapterConfigInput, AuthError, createMessage, newRequestId } from '@yourtool/core';
+import { collectStream } from '@yourtool/core/adapter';
 import { type AdapterFactory, ModelRegistry } from '@yourtool/router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AnthropicAdapter } from '../src/index.js';

@@ -1,12 +1,5 @@
-import {
-  type AdapterError,
-  createMemoryLogger,
-  newRequestId,
-  newSessionId,
-  type ProviderAdapter,
-  parseModelId,
-  STRICT_TOOL_NAME_RULES,
-} from '@yourtool/core';
+import { type AdapterError, createMemoryLogger, newRequestId, newSessionId, type ProviderAdapter, parseModelId } from '@yourtool/core';
+import { STRICT_TOOL_NAME_RULES } from '@yourtool/core/adapter';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { CONFORMANCE_API_KEY, describeScenario, type ScenarioName } from './catalog.js';
 import { CONFORMANCE_TOOLS } from './conformance-tools.js';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { redactHeaders } from '@yourtool/core';
+import { redactHeaders } from '@yourtool/core/adapter';
 
 /** What the server does once a streamed response's chunks are written. */
 export type StreamEnding =

@@ -1,13 +1,15 @@
+import type { z } from 'zod';
 import {
-  type CallRunnerOptions,
   type CallOptions,
+  type CallRunnerOptions,
   InflightCalls,
   type ProviderAdapter,
 } from './adapter.js';
 import type { AdapterCallSetup } from './call-runner.js';
-import { type AdapterError, InvalidRequestError } from './errors.js';
+import { type AdapterError, AdapterOptionError, InvalidRequestError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { parseModelId } from './model-id.js';
+import { formatPath } from './parse.js';
 import {
   type AdapterCapabilities,
   type AdapterConfig,
@@ -155,12 +157,37 @@ export abstract class AdapterBase implements ProviderAdapter {
     return this.runtime.capabilityOverrides?.[model] ?? this.runtime.capabilityOverrides?.[wire];
   }
 
-  /** Adapter-specific options from the config (`AdapterConfig.options`). */
+  /**
+   * The adapter's own options (`AdapterConfig.options`, snake_case as in models.yaml), checked
+   * against its schema once, at construction.
+   * @throws AdapterOptionError naming the first offending field (`options.<path>`).
+   */
+  protected parseOptions<S extends z.ZodType>(schema: S, label = this.#label): z.output<S> {
+    const parsed = schema.safeParse(this.config.options);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    throw new AdapterOptionError(label, formatPath(issue.path, 'options'), optionProblem(issue));
+  }
+
+  /**
+   * This call's options for the adapter (`providerOptions[name]`, camelCase), checked against
+   * its schema.
+   * @throws InvalidRequestError naming the offending field (`providerOptions.<name>.<path>`).
+   */
+  protected parseCallOptions<S extends z.ZodType>(schema: S, options: CallOptions): z.output<S> {
+    const parsed = schema.safeParse(options.providerOptions?.[this.name] ?? {});
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    const path = formatPath(issue.path, `providerOptions.${this.name}`);
+    throw new InvalidRequestError(`${path}: ${optionProblem(issue)}`, { provider: this.name });
+  }
+
+  /** @deprecated Unchecked: use {@link parseOptions} with the adapter's schema. */
   protected configOptions<T>(): T {
     return this.config.options as T;
   }
 
-  /** This adapter's per-call options (`providerOptions[name]`). */
+  /** @deprecated Unchecked: use {@link parseCallOptions} with the adapter's schema. */
   protected callOptions<T>(options: CallOptions): T {
     return (options.providerOptions?.[this.name] ?? {}) as T;
   }
@@ -204,4 +231,12 @@ export abstract class AdapterBase implements ProviderAdapter {
       secrets: [this.config.api_key, ...Object.values(this.config.extra_headers)],
     };
   }
+}
+
+/** An option issue for people: what was expected, never the value itself (it may be a key). */
+function optionProblem(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys')
+    return `unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
+  return issue.message;
 }

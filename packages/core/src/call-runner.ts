@@ -1,6 +1,6 @@
 import {
-  type CallRunnerOptions,
   type CallOptions,
+  type CallRunnerOptions,
   type InflightCalls,
   normalizeRequest,
 } from './adapter.js';

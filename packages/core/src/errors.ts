@@ -270,3 +270,25 @@ export function parseRetryAfter(
   if (Number.isNaN(date)) return null;
   return Math.max(0, (date - now()) / 1000);
 }
+
+/**
+ * An adapter was configured with an option it cannot use: an unknown key, a wrong type, a value
+ * out of range (`options.vertexai: expected a boolean, got "false"`). Thrown by the adapter's
+ * constructor, so a misconfigured model fails at setup instead of every turn later; the
+ * registry reports it as a configuration error naming `adapters.<key>.<path>`.
+ */
+export class AdapterOptionError extends YourtoolError {
+  /** The adapter (provider key) whose option it is. */
+  readonly adapter: string;
+  /** Where, from the adapter config's root: `options.vertexai`, `options.tool_id.pattern`. */
+  readonly path: string;
+  /** What is wrong with it, for people (never quoting a secret). */
+  readonly reason: string;
+
+  constructor(adapter: string, path: string, reason: string) {
+    super('invalid_adapter_option', `${adapter}: ${path}: ${reason}`);
+    this.adapter = adapter;
+    this.path = path;
+    this.reason = reason;
+  }
+}

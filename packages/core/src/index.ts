@@ -1,50 +1,170 @@
 /**
  * @yourtool/core: the canonical, provider-neutral conversation format and the contract every
- * provider adapter implements.
+ * provider adapter implements: types and schemas, errors, ids, the tool id map, the adapter
+ * interface, stream events and their invariants. The adapter toolkit (AdapterBase, call runners,
+ * StreamBuilder, retry, deadlines, redaction, stream readers) is `@yourtool/core/adapter`; the
+ * in-memory store is `@yourtool/core/memory-store`.
  *
  * @packageDocumentation
  */
 
-export * from './adapter.js';
-export * from './adapter-base.js';
-export * from './call-runner.js';
-export * from './bus.js';
-export * from './deadline.js';
-export * from './decimal.js';
-export * from './errors.js';
-export * from './history.js';
-export * from './ids.js';
-export * from './json-depth.js';
-export * from './logger.js';
-export * from './lossy.js';
-export * from './memory-store.js';
-export * from './messages.js';
-export * from './model-id.js';
-export * from './network-errors.js';
-export * from './parse.js';
-export * from './redact.js';
-export * from './retry.js';
-export * from './schemas/adapter.js';
-export * from './schemas/content.js';
-export * from './schemas/message.js';
-export * from './schemas/routing.js';
-export * from './schemas/stream.js';
-export * from './schemas/tool.js';
-export * from './sealed.js';
-export * from './session-store.js';
-export * from './stream/accumulator.js';
+export type {
+  AdapterRuntimeOptions,
+  CallOptions,
+  CallRunnerOptions,
+  ProviderAdapter,
+} from './adapter.js';
 export {
-  type ByteSource,
-  MalformedStreamError,
-  type StreamFormat,
-  type StreamReadOptions,
-} from './stream/body.js';
-export * from './stream/builder.js';
-export * from './stream/invariants.js';
-export * from './stream/ndjson.js';
-export * from './stream/sse.js';
-export * from './tokens.js';
-export * from './tool-id-map.js';
-export * from './tool-names.js';
-export * from './tool-schema.js';
-export * from './validate-message.js';
+  type BusEvent,
+  type ContextLimit,
+  createEventBus,
+  type EventBus,
+  type LlmCallCompletedEvent,
+  type LlmCallFailedEvent,
+  type RouteDecidedEvent,
+  type RouteTraceEntry,
+} from './bus.js';
+export {
+  numberToDecimalString,
+  sumDecimalStrings,
+} from './decimal.js';
+export {
+  AdapterError,
+  AdapterOptionError,
+  AuthError,
+  CancelledError,
+  ContextOverflowError,
+  type ErrorClass,
+  InvalidRequestError,
+  isAdapterError,
+  isCancelledError,
+  isYourtoolError,
+  NetworkError,
+  OtherAdapterError,
+  RateLimitError,
+  ServerError,
+  YourtoolError,
+} from './errors.js';
+export {
+  epochMicrosToTimestamp,
+  newMessageId,
+  newRequestId,
+  newSessionId,
+  newToolUseId,
+  nowEpochMicros,
+  nowTimestamp,
+  timestampToEpochMicros,
+} from './ids.js';
+export {
+  createMemoryLogger,
+  type Logger,
+  type MemoryLogger,
+  silentLogger,
+} from './logger.js';
+export { sessionStatsOf } from './memory-store.js';
+export { createMessage } from './messages.js';
+export {
+  InvalidModelIdError,
+  parseModelId,
+} from './model-id.js';
+export {
+  formatPath,
+  issuesFromZod,
+  MessageParseError,
+  type ParseIssue,
+  parseMessage,
+  serializeMessage,
+} from './parse.js';
+export type { AttemptEvent } from './retry.js';
+export {
+  type AdapterCapabilities,
+  AdapterCapabilitiesSchema,
+  type AdapterConfig,
+  type AdapterConfigInput,
+  type CanonicalRequest,
+  type CanonicalRequestInput,
+  type CanonicalResponse,
+  type StopReason,
+  type TokenUsage,
+} from './schemas/adapter.js';
+export {
+  type ContentBlock,
+  type ImageBlock,
+  type RedactedThinkingBlock,
+  type ThinkingBlock,
+  type ToolResultBlock,
+  type ToolResultContentBlock,
+  type ToolUseBlock,
+  textBlock,
+  toolResultBlock,
+} from './schemas/content.js';
+export {
+  CURRENT_SCHEMA_VERSION,
+  type Message,
+  type MessageError,
+  type MessageMetadata,
+  MessageSchema,
+  type MessageStatus,
+  type Role,
+  type Usage,
+  UsageSchema,
+} from './schemas/message.js';
+export {
+  type FallbackAttempt,
+  type RoutingDecisionRecord,
+  type RoutingPolicy,
+  routingModeForPolicy,
+} from './schemas/routing.js';
+export type {
+  MessageCompleteEvent,
+  StreamEvent,
+} from './schemas/stream.js';
+export type {
+  SideEffects,
+  ToolDefinition,
+  ToolDefinitionInput,
+} from './schemas/tool.js';
+export {
+  freezeToolDefinition,
+  isSealedMessage,
+  sealMessage,
+} from './sealed.js';
+export {
+  type AppendMessageOptions,
+  CorruptRowError,
+  type CreateSessionInput,
+  type LoadedMessages,
+  type MessagePage,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionStats,
+  type SessionStore,
+  type ToolCallRecord,
+  type ToolCallStatus,
+} from './session-store.js';
+export {
+  assertStreamInvariants,
+  checkStreamInvariants,
+  StreamInvariantError,
+  withStreamInvariants,
+} from './stream/invariants.js';
+export {
+  ANTHROPIC_TOOL_ID_RULES,
+  conformsToToolIdRules,
+  deriveProviderToolId,
+  OPENAI_TOOL_ID_RULES,
+  ToolIdConflictError,
+  ToolIdMap,
+  type ToolIdRules,
+} from './tool-id-map.js';
+export {
+  checkToolInputSchema,
+  ToolDefinitionError,
+  validateToolDefinition,
+  validateToolInput,
+} from './tool-schema.js';
+export {
+  type MessageViolation,
+  validateHistory,
+  validateMessage,
+} from './validate-message.js';

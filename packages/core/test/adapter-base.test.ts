@@ -12,7 +12,7 @@ import {
   OtherAdapterError,
   runCompleteCall,
   type StreamEvent,
-} from '../src/index.js';
+} from './exports.js';
 import { msg } from './helpers.js';
 
 const CAPS: AdapterCapabilities = {

@@ -5,7 +5,7 @@ import {
   createMemoryLogger,
   RoutingPolicySchema,
   routingModeForPolicy,
-} from '../src/index.js';
+} from './exports.js';
 
 const started: BusEvent = {
   type: 'llm.call_started',

@@ -12,7 +12,7 @@ import {
   ServerError,
   type StreamBuilder,
   type StreamEvent,
-} from '../src/index.js';
+} from './exports.js';
 import { msg } from './helpers.js';
 
 type Chunk = { text?: string; done?: boolean; fail?: boolean };

@@ -5,7 +5,7 @@ import {
   MessageParseError,
   parseMessage,
   serializeMessage,
-} from '../src/index.js';
+} from './exports.js';
 import { completeAssistantMeta, msg, PNG_1PX } from './helpers.js';
 
 const blocks: Record<ContentBlock['type'], ContentBlock> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecimalStringSchema, numberToDecimalString, sumDecimalStrings } from '../src/index.js';
+import { DecimalStringSchema, numberToDecimalString, sumDecimalStrings } from './exports.js';
 
 describe('sumDecimalStrings', () => {
   it('adds exactly, where floating point would not', () => {

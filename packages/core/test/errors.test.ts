@@ -14,7 +14,7 @@ import {
   parseRetryAfter,
   RateLimitError,
   ServerError,
-} from '../src/index.js';
+} from './exports.js';
 
 describe('classifyHttpStatus (contract §6.2)', () => {
   const table: Array<[number, ErrorClass]> = [
@@ -95,7 +95,7 @@ describe('parseRetryAfter', () => {
 describe('brand checks (decision 0120)', () => {
   it('recognise errors of this copy of core and of another one', async () => {
     const { isAdapterError, isCancelledError, isYourtoolError, YOURTOOL_ERROR_BRAND } =
-      await import('../src/index.js');
+      await import('./exports.js');
     const cancelled = new CancelledError();
     expect(isAdapterError(cancelled)).toBe(true);
     expect(isCancelledError(cancelled)).toBe(true);

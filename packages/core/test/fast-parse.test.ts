@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quickParseMessage } from '../src/fast-parse.js';
-import { createMemoryLogger, MessageSchema, parseMessage } from '../src/index.js';
+import { createMemoryLogger, MessageSchema, parseMessage } from './exports.js';
 
 /**
  * The quick check of stored messages (decision 0104) must never accept what the schema refuses,

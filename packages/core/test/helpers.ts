@@ -6,7 +6,7 @@ import {
   type MessageMetadata,
   newSessionId,
   type Role,
-} from '../src/index.js';
+} from './exports.js';
 
 export const SESSION = newSessionId();
 

@@ -8,7 +8,7 @@ import {
   type ReplayTarget,
   type TextBlock,
   UnrepresentableContentError,
-} from '../src/index.js';
+} from './exports.js';
 import { completeAssistantMeta, msg, PNG_1PX } from './helpers.js';
 
 const caps: AdapterCapabilities = {

@@ -13,7 +13,7 @@ import {
   parseModelId,
   timestampToEpochMicros,
   ulidTime,
-} from '../src/index.js';
+} from './exports.js';
 
 describe('ULIDs', () => {
   it('stay in creation order under a burst within one millisecond', () => {

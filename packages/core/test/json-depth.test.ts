@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH } from '../src/index.js';
+import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH } from './exports.js';
 
 /** `levels` objects nested in one another under `key` (levels 0: the scalar 1). */
 function nest(levels: number, key = 'a'): unknown {

@@ -7,7 +7,7 @@ import {
   newToolUseId,
   ToolIdMap,
   toolResultBlock,
-} from '../src/index.js';
+} from './exports.js';
 import { completeAssistantMeta } from './helpers.js';
 
 async function fixture() {

@@ -4,7 +4,7 @@ import {
   MessageParseError,
   parseMessage,
   serializeMessage,
-} from '../src/index.js';
+} from './exports.js';
 import { msg } from './helpers.js';
 
 function stored() {

@@ -6,7 +6,7 @@ import {
   REDACTED,
   redactHeaders,
   redactSecrets,
-} from '../src/index.js';
+} from './exports.js';
 
 describe('redactSecrets', () => {
   it('removes a known secret and anything shaped like a provider key', () => {

@@ -23,7 +23,7 @@ import {
   ServerError,
   type StreamBuilder,
   type StreamEvent,
-} from '../src/index.js';
+} from './exports.js';
 import { msg } from './helpers.js';
 
 const setup = (limits: { timeoutMs?: number; idleTimeoutMs?: number } = {}): AdapterCallSetup => ({

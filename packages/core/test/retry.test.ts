@@ -11,7 +11,7 @@ import {
   RateLimitError,
   ServerError,
   withRetry,
-} from '../src/index.js';
+} from './exports.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RoutingDecisionRecordSchema } from '../src/index.js';
+import { RoutingDecisionRecordSchema } from './exports.js';
 
 describe('RoutingDecisionRecord.fallback_from', () => {
   const base = {

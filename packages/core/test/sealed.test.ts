@@ -16,7 +16,7 @@ import {
   sealMessage,
   TOOL_OVERHEAD_TOKENS,
   type ToolDefinition,
-} from '../src/index.js';
+} from './exports.js';
 
 const text = (t: string, session_id = 'sess_sealed') =>
   createMessage({ session_id, role: 'user', content: [{ type: 'text', text: t }] });

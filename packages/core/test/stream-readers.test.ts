@@ -7,7 +7,7 @@ import {
   readNdjson,
   readSseEvents,
   type SseEvent,
-} from '../src/index.js';
+} from './exports.js';
 
 const encoder = new TextEncoder();
 

@@ -10,7 +10,7 @@ import {
   StreamInvariantError,
   type StreamRule,
   withStreamInvariants,
-} from '../src/index.js';
+} from './exports.js';
 
 const usage = {
   input_tokens: 5,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { estimateRequestTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from '../src/index.js';
+import { estimateRequestTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from './exports.js';
 import { msg, PNG_1PX } from './helpers.js';
 
 const prose = readFileSync(new URL('./fixtures/english-prose.txt', import.meta.url), 'utf8')

@@ -8,7 +8,7 @@ import {
   OPENAI_TOOL_ID_RULES,
   ToolIdConflictError,
   ToolIdMap,
-} from '../src/index.js';
+} from './exports.js';
 
 describe('ToolIdMap', () => {
   it('allocates a canonical id for a new provider id and returns it again', () => {

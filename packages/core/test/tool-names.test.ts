@@ -6,7 +6,7 @@ import {
   requestToolNames,
   STRICT_TOOL_NAME_RULES,
   wireToolName,
-} from '../src/index.js';
+} from './exports.js';
 
 describe('tool names on the wire', () => {
   it('sends a name that fits as it is', () => {

@@ -4,7 +4,7 @@ import {
   ToolDefinitionError,
   validateToolDefinition,
   validateToolInput,
-} from '../src/index.js';
+} from './exports.js';
 
 const base = {
   name: 'search_docs',

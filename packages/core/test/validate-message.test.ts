@@ -6,7 +6,7 @@ import {
   type MessageRule,
   validateHistory,
   validateMessage,
-} from '../src/index.js';
+} from './exports.js';
 import { completeAssistantMeta, msg, PNG_1PX } from './helpers.js';
 
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });

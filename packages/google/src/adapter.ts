@@ -5,23 +5,13 @@ import {
   type GoogleGenAIOptions,
   type SafetySetting,
 } from '@google/genai';
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterRuntimeOptions,
-  AuthError,
-  type CallOptions,
-  type CanonicalRequest,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
-  type Logger,
   requestToolNames,
   runCompleteCall,
   runStreamCall,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import { toGoogleAdapterError } from './codec/errors.js';
 import {
   GOOGLE,

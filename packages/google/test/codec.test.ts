@@ -1,15 +1,6 @@
 import { ApiError, type Content } from '@google/genai';
-import {
-  type CanonicalRequest,
-  type ContentBlock,
-  createMemoryLogger,
-  createMessage,
-  type Message,
-  normalizeRequest,
-  StreamBuilder,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+import { type CanonicalRequest, type ContentBlock, createMemoryLogger, createMessage, type Message, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { normalizeRequest, StreamBuilder } from '@yourtool/core/adapter';
 import { describe, expect, it } from 'vitest';
 import {
   classifyGoogleError,

@@ -1,11 +1,6 @@
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
-import {
-  type AdapterConfigInput,
-  AuthError,
-  collectStream,
-  createMessage,
-  newRequestId,
-} from '@yourtool/core';
+import { type AdapterConfigInput, AuthError, createMessage, newRequestId } from '@yourtool/core';
+import { collectStream } from '@yourtool/core/adapter';
 import { type AdapterFactory, ModelRegistry } from '@yourtool/router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GoogleAdapter } from '../src/index.js';

@@ -1,22 +1,10 @@
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type Message, type StreamEvent, type TokenUsage, type ToolDefinition, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterError,
-  type CallOptions,
-  type CanonicalRequest,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
-  type Logger,
-  type Message,
   requestToolNames,
   runCompleteCall,
   runStreamCall,
-  type StreamEvent,
-  type TokenUsage,
-  type ToolDefinition,
-  ToolIdMap,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import type { ChatResponse } from 'ollama';
 import {
   createOllamaCallTransport,

@@ -1,9 +1,4 @@
-import {
-  type AdapterConfigInput,
-  type AdapterRuntimeOptions,
-  InvalidRequestError,
-  parseModelId,
-} from '@yourtool/core';
+import { type AdapterConfigInput, type AdapterRuntimeOptions, InvalidRequestError, parseModelId } from '@yourtool/core';
 import { OLLAMA, type OllamaThinkOption } from './codec/request.js';
 
 /** Ollama options read from `AdapterConfig.options` (defaults for every call). */

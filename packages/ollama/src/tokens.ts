@@ -1,4 +1,5 @@
-import { estimateRequestTokens, type Message, type ToolDefinition } from '@yourtool/core';
+import type { Message, ToolDefinition } from '@yourtool/core';
+import { estimateRequestTokens } from '@yourtool/core/adapter';
 
 /**
  * How much more than core's heuristic the estimate assumes. Core's heuristic tracks OpenAI's

@@ -1,19 +1,5 @@
-import {
-  type AdapterCapabilities,
-  type CanonicalRequest,
-  type ContentBlock,
-  createMemoryLogger,
-  createMessage,
-  type Message,
-  type MessageMetadata,
-  newRequestId,
-  newSessionId,
-  ServerError,
-  StreamBuilder,
-  type StreamEvent,
-  ToolIdMap,
-  UnrepresentableContentError,
-} from '@yourtool/core';
+import { type AdapterCapabilities, type CanonicalRequest, type ContentBlock, createMemoryLogger, createMessage, type Message, type MessageMetadata, newRequestId, newSessionId, ServerError, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { StreamBuilder, UnrepresentableContentError } from '@yourtool/core/adapter';
 import { assistantTestMetadata, PNG_1PX_BASE64 as PNG } from '@yourtool/testkit';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createMessage, estimateRequestTokens, newSessionId } from '@yourtool/core';
+import { createMessage, newSessionId } from '@yourtool/core';
+import { estimateRequestTokens } from '@yourtool/core/adapter';
 import llama2 from 'llama-tokenizer-js';
 import llama3 from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,4 @@
-import {
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  InvalidRequestError,
-} from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, InvalidRequestError } from '@yourtool/core';
 import {
   ChatCompletionsAdapter,
   type ChatCompletionsCallContext,

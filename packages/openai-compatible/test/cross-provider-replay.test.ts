@@ -5,18 +5,8 @@ import {
   replayKit,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  conformsToToolIdRules,
-  createMemoryLogger,
-  fitsToolNameRules,
-  type MemoryLogger,
-  type Message,
-  OPENAI_TOOL_ID_RULES,
-  STRICT_TOOL_NAME_RULES,
-  ToolIdMap,
-  type ToolIdRules,
-  wireToolName,
-} from '@yourtool/core';
+import { conformsToToolIdRules, createMemoryLogger, type MemoryLogger, type Message, OPENAI_TOOL_ID_RULES, ToolIdMap, type ToolIdRules } from '@yourtool/core';
+import { fitsToolNameRules, STRICT_TOOL_NAME_RULES, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DeepSeekAdapter,

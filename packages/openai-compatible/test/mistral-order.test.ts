@@ -4,15 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  type CanonicalRequestInput,
-  createMemoryLogger,
-  InvalidRequestError,
-  type MemoryLogger,
-  type Message,
-  newRequestId,
-  newToolUseId,
-} from '@yourtool/core';
+import { type CanonicalRequestInput, createMemoryLogger, InvalidRequestError, type MemoryLogger, type Message, newRequestId, newToolUseId } from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, PNG, readFile, result, text, user } from '../../openai/test/helpers.js';
 import {

@@ -4,15 +4,7 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  type CanonicalRequestInput,
-  createMemoryLogger,
-  createMessage,
-  InvalidRequestError,
-  newRequestId,
-  newSessionId,
-  type StreamEvent,
-} from '@yourtool/core';
+import { type CanonicalRequestInput, createMemoryLogger, createMessage, InvalidRequestError, newRequestId, newSessionId, type StreamEvent } from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AzureOpenAIAdapter,

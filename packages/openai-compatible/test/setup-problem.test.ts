@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
 // The registry as models.yaml builds it (a relative import: the router is not a dependency).
 import { ModelRegistry } from '@yourtool/router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AzureOpenAIAdapter,
   DeepSeekAdapter,

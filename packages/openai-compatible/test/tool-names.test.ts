@@ -5,14 +5,8 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  createMemoryLogger,
-  fitsToolNameRules,
-  newRequestId,
-  newToolUseId,
-  STRICT_TOOL_NAME_RULES,
-  wireToolName,
-} from '@yourtool/core';
+import { createMemoryLogger, newRequestId, newToolUseId } from '@yourtool/core';
+import { fitsToolNameRules, STRICT_TOOL_NAME_RULES, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, readFile, result, text, user } from '../../openai/test/helpers.js';
 import { MistralAdapter } from '../src/index.js';

@@ -1,12 +1,4 @@
-import {
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type CallOptions,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
-  InvalidRequestError,
-  type StreamEvent,
-} from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type CallOptions, type CanonicalRequestInput, type CanonicalResponse, InvalidRequestError, type StreamEvent } from '@yourtool/core';
 import {
   ChatCompletionsAdapter,
   type ChatCompletionsCallContext,

@@ -1,27 +1,13 @@
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type ContentBlock, type Logger, parseModelId, type StreamEvent, type TokenUsage, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterError,
-  type AdapterRuntimeOptions,
-  AuthError,
-  type CallOptions,
-  type CanonicalRequest,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
-  type ContentBlock,
   estimateBlockTokens,
   estimateRequestTokens,
-  type Logger,
-  parseModelId,
   redactError,
   redactSecrets,
   runCompleteCall,
   runStreamCall,
-  type StreamEvent,
-  type TokenUsage,
-  ToolIdMap,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import OpenAI from 'openai';
 import { type ToOpenAIAdapterErrorOptions, toOpenAIAdapterError } from './codec/errors.js';
 import type { OpenAIChatEncoding } from './codec/request.js';

@@ -1,12 +1,5 @@
-import {
-  checkStreamInvariants,
-  createMemoryLogger,
-  OPENAI_TOOL_ID_RULES,
-  RateLimitError,
-  StreamBuilder,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+import { checkStreamInvariants, createMemoryLogger, OPENAI_TOOL_ID_RULES, RateLimitError, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';

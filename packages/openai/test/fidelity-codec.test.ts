@@ -1,10 +1,5 @@
-import {
-  checkStreamInvariants,
-  createMemoryLogger,
-  StreamBuilder,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+import { checkStreamInvariants, createMemoryLogger, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import {

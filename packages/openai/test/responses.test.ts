@@ -5,16 +5,7 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  type CanonicalRequestInput,
-  createMemoryLogger,
-  InvalidRequestError,
-  isAdapterError,
-  newRequestId,
-  type StreamEvent,
-  ToolIdMap,
-  withStreamInvariants,
-} from '@yourtool/core';
+import { type CanonicalRequestInput, createMemoryLogger, InvalidRequestError, isAdapterError, newRequestId, type StreamEvent, ToolIdMap, withStreamInvariants } from '@yourtool/core';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -5,18 +5,8 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  type CanonicalRequestInput,
-  createMemoryLogger,
-  fitsToolNameRules,
-  type MemoryLogger,
-  type Message,
-  newRequestId,
-  newToolUseId,
-  STRICT_TOOL_NAME_RULES,
-  type StreamEvent,
-  wireToolName,
-} from '@yourtool/core';
+import { type CanonicalRequestInput, createMemoryLogger, type MemoryLogger, type Message, newRequestId, newToolUseId, type StreamEvent } from '@yourtool/core';
+import { fitsToolNameRules, STRICT_TOOL_NAME_RULES, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIAdapter, OpenAIResponsesAdapter } from '../src/index.js';
 import { assistant, readFile, result, text, user } from './helpers.js';

@@ -5,22 +5,12 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  type AdapterError,
-  type CanonicalRequestInput,
-  createMemoryLogger,
-  InvalidRequestError,
-  type MemoryLogger,
-  type Message,
-  newRequestId,
-  newToolUseId,
-  type StreamEvent,
-  wireToolName,
-} from '@yourtool/core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { assistant, readFile, result, text, user } from '../../openai/test/helpers.js';
+import { type AdapterError, type CanonicalRequestInput, createMemoryLogger, InvalidRequestError, type MemoryLogger, type Message, newRequestId, newToolUseId, type StreamEvent } from '@yourtool/core';
+import { wireToolName } from '@yourtool/core/adapter';
 // The registry as models.yaml builds it (a relative import: the router is not a dependency).
 import { ModelRegistry } from '@yourtool/router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { assistant, readFile, result, text, user } from '../../openai/test/helpers.js';
 import { OpenRouterAdapter } from '../src/index.js';
 
 /**

@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  type AdapterCapabilities,
-  AdapterCapabilitiesSchema,
-  type AdapterConfigInput,
-  type AdapterRuntimeOptions,
-  type Logger,
-  type ProviderAdapter,
-  parseModelId,
-  redactSecrets,
-  silentLogger,
-} from '@yourtool/core';
+import { type AdapterCapabilities, AdapterCapabilitiesSchema, type AdapterConfigInput, type AdapterRuntimeOptions, type Logger, type ProviderAdapter, parseModelId, silentLogger } from '@yourtool/core';
+import { redactSecrets } from '@yourtool/core/adapter';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { ModelNotConfiguredError, RouterConfigError, UnknownModelError } from './errors.js';

@@ -1,4 +1,4 @@
-import { REDACTED, redactSecrets } from '@yourtool/core';
+import { REDACTED, redactSecrets } from '@yourtool/core/adapter';
 
 /**
  * Names of configuration keys whose values are credentials (`api_key`, an `Authorization`

@@ -1,16 +1,5 @@
-import {
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterRuntimeOptions,
-  type CanonicalResponse,
-  createMessage,
-  estimateRequestTokens,
-  type Message,
-  newSessionId,
-  type ProviderAdapter,
-  type StreamEvent,
-  type ToolDefinition,
-} from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, type CanonicalResponse, createMessage, type Message, newSessionId, type ProviderAdapter, type StreamEvent, type ToolDefinition } from '@yourtool/core';
+import { estimateRequestTokens } from '@yourtool/core/adapter';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import type { AdapterFactory } from '../src/index.js';
 

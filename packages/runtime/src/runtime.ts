@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  type AdapterRuntimeOptions,
-  createEventBus,
-  type EventBus,
-  type Logger,
-  MemorySessionStore,
-  type SessionStats,
-  type SessionStore,
-  sessionStatsOf,
-  silentLogger,
-} from '@yourtool/core';
+import { type AdapterRuntimeOptions, createEventBus, type EventBus, type Logger, type SessionStats, type SessionStore, sessionStatsOf, silentLogger } from '@yourtool/core';
+import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { type CostOptions, defaultPriceTable, type PriceTable } from '@yourtool/pricing';
 import {
   type AdapterFactory,

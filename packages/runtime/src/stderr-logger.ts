@@ -1,4 +1,5 @@
-import { type Logger, redactSecrets } from '@yourtool/core';
+import type { Logger } from '@yourtool/core';
+import { redactSecrets } from '@yourtool/core/adapter';
 
 /** The levels {@link createStderrLogger} can write, lowest first. */
 export type StderrLogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemorySessionStore } from '@yourtool/core';
+import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { describe, expect, it, vi } from 'vitest';
 import {
   createRuntime,

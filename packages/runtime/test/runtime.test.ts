@@ -8,12 +8,8 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import {
-  type BusEvent,
-  createMemoryLogger,
-  MemorySessionStore,
-  validateHistory,
-} from '@yourtool/core';
+import { type BusEvent, createMemoryLogger, validateHistory } from '@yourtool/core';
+import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { RouterConfigError } from '@yourtool/router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, RuntimeSetupError } from '../src/index.js';

@@ -1,12 +1,4 @@
-import {
-  createMessage,
-  type FallbackAttempt,
-  type Message,
-  newRequestId,
-  parseModelId,
-  type RouteTraceEntry,
-  type Usage,
-} from '@yourtool/core';
+import { createMessage, type FallbackAttempt, type Message, newRequestId, parseModelId, type RouteTraceEntry, type Usage } from '@yourtool/core';
 import { buildUsage, sumCosts } from '@yourtool/pricing';
 import {
   type CompactionCall,

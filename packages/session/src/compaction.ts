@@ -1,11 +1,5 @@
-import {
-  type ContentBlock,
-  type ContextLimit,
-  estimateTextTokens,
-  type Message,
-  type SessionRecord,
-  YourtoolError,
-} from '@yourtool/core';
+import { type ContentBlock, type ContextLimit, type Message, type SessionRecord, YourtoolError } from '@yourtool/core';
+import { estimateTextTokens } from '@yourtool/core/adapter';
 
 /**
  * What `metadata.compaction` of a stored summary message records (docs/decisions/0101). The summary

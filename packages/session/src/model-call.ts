@@ -1,11 +1,4 @@
-import {
-  type AdapterError,
-  CancelledError,
-  isAdapterError,
-  isCancelledError,
-  type MessageStatus,
-  OtherAdapterError,
-} from '@yourtool/core';
+import { type AdapterError, CancelledError, isAdapterError, isCancelledError, type MessageStatus, OtherAdapterError } from '@yourtool/core';
 import type { RouteDecision } from '@yourtool/router';
 import { CallReport } from './call-report.js';
 import { pump } from './event-queue.js';

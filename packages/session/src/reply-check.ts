@@ -1,15 +1,5 @@
-import {
-  AdapterError,
-  type ContentBlock,
-  checkJsonDepth,
-  isAdapterError,
-  type Logger,
-  type Message,
-  type MessageError,
-  type MessageViolation,
-  type StopReason,
-  validateMessage,
-} from '@yourtool/core';
+import { AdapterError, type ContentBlock, isAdapterError, type Logger, type Message, type MessageError, type MessageViolation, type StopReason, validateMessage } from '@yourtool/core';
+import { checkJsonDepth } from '@yourtool/core/adapter';
 
 /**
  * A rule a reply broke: a canonical invariant (core's `validateMessage`), or `json-depth` (a

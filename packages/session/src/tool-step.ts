@@ -1,12 +1,4 @@
-import {
-  createMessage,
-  type Message,
-  type SessionRecord,
-  type ToolResultContentBlock,
-  type ToolUseBlock,
-  toolResultBlock,
-  validateToolInput,
-} from '@yourtool/core';
+import { createMessage, type Message, type SessionRecord, type ToolResultContentBlock, type ToolUseBlock, toolResultBlock, validateToolInput } from '@yourtool/core';
 import { askConsent } from './confirmation.js';
 import { errorText } from './errors.js';
 import { ABORTED, unlessAborted } from './event-queue.js';

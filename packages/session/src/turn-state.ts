@@ -1,13 +1,4 @@
-import {
-  type AdapterError,
-  type ContentBlock,
-  createMessage,
-  type Message,
-  type SessionRecord,
-  type ToolDefinition,
-  type ToolIdMap,
-  type ToolUseBlock,
-} from '@yourtool/core';
+import { type AdapterError, type ContentBlock, createMessage, type Message, type SessionRecord, type ToolDefinition, type ToolIdMap, type ToolUseBlock } from '@yourtool/core';
 import type { RouteDecision, RouteInput } from '@yourtool/router';
 import { conversationOf } from './conversation.js';
 import { UnknownSessionError } from './errors.js';

@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnthropicAdapter } from '@yourtool/anthropic';
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
-import {
-  createMessage,
-  MemorySessionStore,
-  type Message,
-  type SessionRecord,
-  type SessionStore,
-} from '@yourtool/core';
+import { createMessage, type Message, type SessionRecord, type SessionStore } from '@yourtool/core';
+import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { openStore, type SqlSessionStore } from '@yourtool/store';

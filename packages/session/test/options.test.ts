@@ -1,5 +1,6 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { createEventBus, MemorySessionStore } from '@yourtool/core';
+import { createEventBus } from '@yourtool/core';
+import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { describe, expect, it, vi } from 'vitest';

@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
+import { testPostgresUrl } from '@yourtool/testkit/postgres';
 
 /**
  * The PostgreSQL server the store suites run against (trust auth on loopback, database `test`),
- * as in `@yourtool/store`'s tests: no skip, a server that does not answer fails the test.
+ * found or started once per run as in `@yourtool/store`'s tests (vitest.config.ts's
+ * globalSetup): no skip, a server that does not answer fails the test.
  */
-const POSTGRES_URL =
-  process.env.YOURTOOL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const POSTGRES_URL = testPostgresUrl();
 
 /** One database a test runs on: each `open()` is a new connection to the same data. */
 export interface StoreTarget {

@@ -1,4 +1,5 @@
-import { checkJsonDepth, isYourtoolError, type Message, redactSecrets } from '@yourtool/core';
+import { isYourtoolError, type Message } from '@yourtool/core';
+import { checkJsonDepth, redactSecrets } from '@yourtool/core/adapter';
 import {
   InvalidStoreInputError,
   JsonTooDeepError,

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type Logger, redactSecrets } from '@yourtool/core';
+import type { Logger } from '@yourtool/core';
+import { redactSecrets } from '@yourtool/core/adapter';
 import {
   CompiledQuery,
   Kysely,

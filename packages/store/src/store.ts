@@ -1,37 +1,5 @@
-import {
-  type AppendMessageOptions,
-  CorruptRowError,
-  type CreateSessionInput,
-  CURRENT_SCHEMA_VERSION,
-  epochMicrosToTimestamp,
-  InvalidModelIdError,
-  isSealedMessage,
-  issuesFromZod,
-  isYourtoolError,
-  type LoadedMessages,
-  type Logger,
-  type Message,
-  type MessagePage,
-  MessageSchema,
-  newSessionId,
-  nowEpochMicros,
-  parseModelId,
-  redactSecrets,
-  type SessionPatch,
-  type SessionRecord,
-  type SessionStats,
-  type SessionStore,
-  sealMessage,
-  silentLogger,
-  sumDecimalStrings,
-  type ToolCallRecord,
-  ToolIdConflictError,
-  ToolIdMap,
-  timestampToEpochMicros,
-  type Usage,
-  UsageSchema,
-  validateMessage,
-} from '@yourtool/core';
+import { type AppendMessageOptions, CorruptRowError, type CreateSessionInput, CURRENT_SCHEMA_VERSION, epochMicrosToTimestamp, InvalidModelIdError, isSealedMessage, issuesFromZod, isYourtoolError, type LoadedMessages, type Logger, type Message, type MessagePage, MessageSchema, newSessionId, nowEpochMicros, parseModelId, type SessionPatch, type SessionRecord, type SessionStats, type SessionStore, sealMessage, silentLogger, sumDecimalStrings, type ToolCallRecord, ToolIdConflictError, ToolIdMap, timestampToEpochMicros, type Usage, UsageSchema, validateMessage } from '@yourtool/core';
+import { redactSecrets } from '@yourtool/core/adapter';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import {

@@ -1,4 +1,4 @@
-import { REDACTED, redactSecrets } from '@yourtool/core';
+import { REDACTED, redactSecrets } from '@yourtool/core/adapter';
 import { UnsupportedStoreUrlError } from './errors.js';
 
 /** Where a store lives, parsed from its URL. */

@@ -1,10 +1,5 @@
-import {
-  createMessage,
-  DEFAULT_MAX_JSON_DEPTH,
-  type Message,
-  newToolUseId,
-  toolResultBlock,
-} from '@yourtool/core';
+import { createMessage, type Message, newToolUseId, toolResultBlock } from '@yourtool/core';
+import { DEFAULT_MAX_JSON_DEPTH } from '@yourtool/core/adapter';
 import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

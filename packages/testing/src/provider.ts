@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { redactHeaders } from '@yourtool/core';
+import { redactHeaders } from '@yourtool/core/adapter';
 import { type OllamaModelSpec, ollamaShow, ollamaTags } from './formats/ollama.js';
 import { type ModelsYamlOptions, modelsYaml, SCRIPTED_API_KEY } from './models-yaml.js';
 import { type RecordedRequest, viewRequest } from './recorded-request.js';

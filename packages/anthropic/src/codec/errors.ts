@@ -4,18 +4,15 @@ import {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
+import { type AdapterError, CancelledError, type ErrorClass, isAdapterError } from '@yourtool/core';
 import {
-  type AdapterError,
-  CancelledError,
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
-  type ErrorClass,
-  isAdapterError,
   parseRetryAfter,
   redactError,
   redactSecrets,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import { ANTHROPIC } from './request.js';
 
 /**

@@ -1,20 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { ANTHROPIC_TOOL_ID_RULES, type CanonicalRequest, type ContentBlock, type ImageBlock, type Logger, type Message, parseModelId, silentLogger, type ToolIdMap, type ToolResultBlock } from '@yourtool/core';
 import {
-  ANTHROPIC_TOOL_ID_RULES,
-  type CanonicalRequest,
-  type ContentBlock,
   type DroppedBlock,
   type HistoryRepair,
-  type ImageBlock,
-  type Logger,
-  type Message,
-  parseModelId,
   prepareHistory,
-  silentLogger,
-  type ToolIdMap,
-  type ToolResultBlock,
   wireToolName,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
 import { ANTHROPIC_TOOL_NAME_RULES, anthropicToolNamer } from './tool-names.js';
 

@@ -1,14 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import {
-  type ContentBlock,
-  canonicalToolName,
-  type Logger,
-  parseModelId,
-  type StopReason,
-  silentLogger,
-  type TokenUsage,
-  type ToolIdMap,
-} from '@yourtool/core';
+import { type ContentBlock, type Logger, parseModelId, type StopReason, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import { canonicalToolName } from '@yourtool/core/adapter';
 import { ANTHROPIC } from './request.js';
 import { ANTHROPIC_TOOL_NAME_RULES } from './tool-names.js';
 

@@ -1,12 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import {
-  type Logger,
-  ServerError,
-  type StreamBuilder,
-  type StreamEvent,
-  silentLogger,
-  type ToolIdMap,
-} from '@yourtool/core';
+import { type Logger, ServerError, type StreamEvent, silentLogger, type ToolIdMap } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import { ANTHROPIC } from './request.js';
 import {
   anthropicCanonicalToolName,

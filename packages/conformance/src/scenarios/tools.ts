@@ -1,13 +1,5 @@
-import {
-  type ContentBlock,
-  conformsToToolIdRules,
-  deriveProviderToolId,
-  fitsToolNameRules,
-  type Message,
-  newToolUseId,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+import { type ContentBlock, conformsToToolIdRules, deriveProviderToolId, type Message, newToolUseId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { fitsToolNameRules } from '@yourtool/core/adapter';
 import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, pickUsage } from '../assertions.js';
 import { EXPECTED, TEST_PNG_BASE64 } from '../catalog.js';

@@ -1,14 +1,6 @@
 import type { Content, Part } from '@google/genai';
-import {
-  type ImageBlock,
-  type Logger,
-  type Message,
-  silentLogger,
-  type ToolIdMap,
-  type ToolIdRules,
-  type ToolResultBlock,
-  wireToolName,
-} from '@yourtool/core';
+import { type ImageBlock, type Logger, type Message, silentLogger, type ToolIdMap, type ToolIdRules, type ToolResultBlock } from '@yourtool/core';
+import { wireToolName } from '@yourtool/core/adapter';
 import {
   type GeminiThoughtSignatures,
   GOOGLE,

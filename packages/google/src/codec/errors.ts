@@ -1,16 +1,13 @@
 import { ApiError } from '@google/genai';
+import { type AdapterError, CancelledError, type ErrorClass, isAdapterError } from '@yourtool/core';
 import {
-  type AdapterError,
-  CancelledError,
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
-  type ErrorClass,
-  isAdapterError,
   MAX_RETRY_AFTER_SECONDS,
   redactError,
   redactSecrets,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import { GOOGLE } from './signatures.js';
 
 /** The `error` object of a Google API error body (`google.rpc.Status` in JSON). */

@@ -1,18 +1,6 @@
 import type { GenerateContentResponse, Part } from '@google/genai';
-import {
-  type ContentBlock,
-  canonicalToolName,
-  InvalidRequestError,
-  type Logger,
-  newToolUseId,
-  parseModelId,
-  type StopReason,
-  StreamBuilder,
-  type StreamEvent,
-  silentLogger,
-  type TokenUsage,
-  type ToolIdMap,
-} from '@yourtool/core';
+import { type ContentBlock, InvalidRequestError, type Logger, newToolUseId, parseModelId, type StopReason, type StreamEvent, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import { canonicalToolName, StreamBuilder } from '@yourtool/core/adapter';
 import {
   GEMINI_BLOCKED_FINISH_REASONS,
   GEMINI_REFUSAL_FINISH_REASONS,

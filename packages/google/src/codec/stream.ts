@@ -1,4 +1,5 @@
-import type { Logger, StreamBuilder, StreamEvent, ToolIdMap } from '@yourtool/core';
+import type { Logger, StreamEvent, ToolIdMap } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import { GeminiReplyAssembler, type GeminiResponseLike } from './response.js';
 
 /** Options of {@link createGeminiStreamMapper}. */

@@ -1,9 +1,5 @@
-import {
-  GEMINI_TOOL_NAME_RULES,
-  type Logger,
-  type ToolNameRules,
-  wireToolName,
-} from '@yourtool/core';
+import type { Logger } from '@yourtool/core';
+import { GEMINI_TOOL_NAME_RULES, type ToolNameRules, wireToolName } from '@yourtool/core/adapter';
 import { GOOGLE } from './signatures.js';
 
 /**

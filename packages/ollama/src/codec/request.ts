@@ -1,20 +1,11 @@
+import { type AdapterCapabilities, type CanonicalRequest, type ContentBlock, type ImageBlock, type Logger, type Message, parseModelId, silentLogger, type ToolIdMap, type ToolIdRules } from '@yourtool/core';
 import {
-  type AdapterCapabilities,
-  type CanonicalRequest,
-  type ContentBlock,
   type DroppedBlock,
   type HistoryRepair,
-  type ImageBlock,
-  type Logger,
-  type Message,
-  parseModelId,
   prepareHistory,
   reportDroppedBlock,
-  silentLogger,
-  type ToolIdMap,
-  type ToolIdRules,
   wireToolName,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import type { Options } from 'ollama';
 import { OLLAMA_TOOL_NAME_RULES, ollamaToolNamer } from './tool-names.js';
 

@@ -1,12 +1,5 @@
-import {
-  type ContentBlock,
-  canonicalToolName,
-  newToolUseId,
-  parseModelId,
-  type StopReason,
-  type TokenUsage,
-  type ToolIdMap,
-} from '@yourtool/core';
+import { type ContentBlock, newToolUseId, parseModelId, type StopReason, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import { canonicalToolName } from '@yourtool/core/adapter';
 import { OLLAMA, type OllamaWireToolCall } from './request.js';
 import { OLLAMA_TOOL_NAME_RULES } from './tool-names.js';
 

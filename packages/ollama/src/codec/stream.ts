@@ -1,4 +1,5 @@
-import type { StreamBuilder, StreamEvent, ToolIdMap } from '@yourtool/core';
+import type { StreamEvent, ToolIdMap } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import {
   canonicalOllamaToolId,
   mapOllamaDoneReason,

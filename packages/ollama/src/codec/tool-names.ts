@@ -1,9 +1,5 @@
-import {
-  type Logger,
-  STRICT_TOOL_NAME_RULES,
-  type ToolNameRules,
-  wireToolName,
-} from '@yourtool/core';
+import type { Logger } from '@yourtool/core';
+import { STRICT_TOOL_NAME_RULES, type ToolNameRules, wireToolName } from '@yourtool/core/adapter';
 
 /**
  * The tool names the adapter sends to Ollama: 1-64 letters, digits, `_` or `-` (core's strict

@@ -1,10 +1,5 @@
-import type {
-  ContentBlock,
-  Message,
-  StreamBuilder,
-  StreamEvent,
-  ThinkingBlock,
-} from '@yourtool/core';
+import type { ContentBlock, Message, StreamEvent, ThinkingBlock } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import type { ReasoningBlock } from '@yourtool/openai/codec';
 import type { ReasoningField } from '../options.js';
 

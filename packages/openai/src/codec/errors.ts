@@ -1,15 +1,12 @@
+import { type AdapterError, CancelledError, type ErrorClass, isAdapterError } from '@yourtool/core';
 import {
-  type AdapterError,
-  CancelledError,
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
-  type ErrorClass,
-  isAdapterError,
   parseRetryAfter,
   redactError,
   redactSecrets,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { OPENAI } from './request.js';
 

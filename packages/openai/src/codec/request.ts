@@ -1,24 +1,13 @@
+import { type AdapterCapabilities, type CanonicalRequest, type ImageBlock, type Logger, type Message, OPENAI_TOOL_ID_RULES, type RedactedThinkingBlock, silentLogger, type ThinkingBlock, type ToolIdMap, type ToolIdRules, type ToolResultBlock } from '@yourtool/core';
 import {
-  type AdapterCapabilities,
-  type CanonicalRequest,
   type DroppedBlock,
   type HistoryRepair,
-  type ImageBlock,
-  type Logger,
-  type Message,
-  OPENAI_TOOL_ID_RULES,
   type PreparedHistory,
   type PrepareHistoryOptions,
   prepareHistory,
-  type RedactedThinkingBlock,
   reportDroppedBlock,
-  silentLogger,
-  type ThinkingBlock,
-  type ToolIdMap,
-  type ToolIdRules,
   type ToolNameRules,
-  type ToolResultBlock,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { nothingToSendError } from './nothing-to-send.js';
 import { jsonSchemaFormat } from './output-format.js';

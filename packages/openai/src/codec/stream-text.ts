@@ -1,4 +1,5 @@
-import type { Logger, StreamBuilder, StreamEvent } from '@yourtool/core';
+import type { Logger, StreamEvent } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { readOpenAIContent, warnContentPartDropped } from './content-parts.js';
 import { StopSequenceCutter } from './stop-sequence.js';

@@ -1,10 +1,5 @@
-import {
-  type Logger,
-  newToolUseId,
-  type StreamBuilder,
-  type StreamEvent,
-  type ToolIdMap,
-} from '@yourtool/core';
+import { type Logger, newToolUseId, type StreamEvent, type ToolIdMap } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 
 interface ToolCallState {

@@ -1,13 +1,5 @@
-import {
-  type ContentBlock,
-  type Logger,
-  type StopReason,
-  type StreamBuilder,
-  type StreamEvent,
-  silentLogger,
-  type TokenUsage,
-  type ToolIdMap,
-} from '@yourtool/core';
+import { type ContentBlock, type Logger, type StopReason, type StreamEvent, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { OPENAI } from './request.js';
 import {

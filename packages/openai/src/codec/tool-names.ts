@@ -1,13 +1,11 @@
+import type { CanonicalRequest, ContentBlock, Logger } from '@yourtool/core';
 import {
-  type CanonicalRequest,
-  type ContentBlock,
   canonicalToolName,
-  type Logger,
   requestToolNames,
   STRICT_TOOL_NAME_RULES,
   type ToolNameRules,
   wireToolName,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 
 /**
  * Maps canonical tool names to the names sent on the wire for one request (decision 0140): each

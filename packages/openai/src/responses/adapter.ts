@@ -1,21 +1,5 @@
-import {
-  AdapterBase,
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterError,
-  type AdapterRuntimeOptions,
-  AuthError,
-  type CallOptions,
-  type CanonicalRequest,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
-  type Logger,
-  parseModelId,
-  runCompleteCall,
-  runStreamCall,
-  type StreamEvent,
-  ToolIdMap,
-} from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, parseModelId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { AdapterBase, runCompleteCall, runStreamCall } from '@yourtool/core/adapter';
 import OpenAI from 'openai';
 import { estimatedCounts, estimatedUsage, noApiKeyReason, sdkLogger } from '../chat-adapter.js';
 import { toOpenAIAdapterError } from '../codec/errors.js';

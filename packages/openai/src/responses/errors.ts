@@ -1,9 +1,5 @@
-import {
-  type AdapterError,
-  createAdapterError,
-  type ErrorClass,
-  redactSecrets,
-} from '@yourtool/core';
+import type { AdapterError, ErrorClass } from '@yourtool/core';
+import { createAdapterError, redactSecrets } from '@yourtool/core/adapter';
 import { classifyOpenAIError } from '../codec/errors.js';
 import { OPENAI } from '../codec/request.js';
 

@@ -1,16 +1,11 @@
+import { type AdapterCapabilities, type CanonicalRequest, type Logger, silentLogger, type ToolIdMap, type ToolIdRules } from '@yourtool/core';
 import {
-  type AdapterCapabilities,
-  type CanonicalRequest,
   type DroppedBlock,
   type HistoryRepair,
-  type Logger,
   type PreparedHistory,
   prepareHistory,
-  silentLogger,
-  type ToolIdMap,
-  type ToolIdRules,
   type ToolNameRules,
-} from '@yourtool/core';
+} from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { nothingToSendError } from '../codec/nothing-to-send.js';
 import { jsonSchemaFormat } from '../codec/output-format.js';

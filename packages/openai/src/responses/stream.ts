@@ -1,12 +1,5 @@
-import {
-  type ContentBlock,
-  type Logger,
-  type StreamBuilder,
-  type StreamEvent,
-  silentLogger,
-  type TokenUsage,
-  type ToolIdMap,
-} from '@yourtool/core';
+import { type ContentBlock, type Logger, type StreamEvent, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { parseToolArguments } from '../codec/message.js';
 import { OPENAI } from '../codec/request.js';

@@ -1,4 +1,5 @@
-import { classifyHttpStatus, type ErrorClass } from '@yourtool/core';
+import type { ErrorClass } from '@yourtool/core';
+import { classifyHttpStatus } from '@yourtool/core/adapter';
 import {
   classifyOpenAIError,
   type OpenAIErrorFacts,

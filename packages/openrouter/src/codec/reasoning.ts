@@ -1,12 +1,6 @@
-import type {
-  ContentBlock,
-  Logger,
-  Message,
-  StreamBuilder,
-  StreamEvent,
-  ThinkingBlock,
-} from '@yourtool/core';
+import type { ContentBlock, Logger, Message, StreamEvent, ThinkingBlock } from '@yourtool/core';
 import { silentLogger } from '@yourtool/core';
+import type { StreamBuilder } from '@yourtool/core/adapter';
 import type { ReasoningBlock } from '@yourtool/openai/codec';
 
 /** The adapter name, which is also the provider key of OpenRouter models. */

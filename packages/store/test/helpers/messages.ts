@@ -1,10 +1,4 @@
-import {
-  createMessage,
-  type Message,
-  newToolUseId,
-  toolResultBlock,
-  type Usage,
-} from '@yourtool/core';
+import { createMessage, type Message, newToolUseId, toolResultBlock, type Usage } from '@yourtool/core';
 
 export const MODEL = 'anthropic:claude-sonnet-4-6';
 

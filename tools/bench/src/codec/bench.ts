@@ -1,11 +1,6 @@
 import { toAnthropicParams } from '@yourtool/anthropic/codec';
-import {
-  type CanonicalRequest,
-  newRequestId,
-  newSessionId,
-  normalizeRequest,
-  ToolIdMap,
-} from '@yourtool/core';
+import { type CanonicalRequest, newRequestId, newSessionId, ToolIdMap } from '@yourtool/core';
+import { normalizeRequest } from '@yourtool/core/adapter';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { toOllamaChatRequest } from '@yourtool/ollama/codec';
 import { OpenAIAdapter } from '@yourtool/openai';

@@ -1,14 +1,7 @@
 import { fork } from 'node:child_process';
 import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import {
-  type CanonicalRequestInput,
-  type ContentBlock,
-  createMessage,
-  newRequestId,
-  newSessionId,
-  type StreamEvent,
-} from '@yourtool/core';
+import { type CanonicalRequestInput, type ContentBlock, createMessage, newRequestId, newSessionId, type StreamEvent } from '@yourtool/core';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { OpenRouterAdapter } from '@yourtool/openrouter';

@@ -1,0 +1,34 @@
+/**
+ * @yourtool/core/adapter: the toolkit adapters are built with: AdapterBase and the call runners
+ * (deadlines, bounded retry, cancellation, the stream contract), StreamBuilder, history
+ * preparation, lossy-projection logging, redaction, transport-failure classification, SSE and
+ * NDJSON readers, token estimates and provider-safe tool names.
+ *
+ * @packageDocumentation
+ */
+
+export { InflightCalls, normalizeRequest } from './adapter.js';
+export * from './adapter-base.js';
+export * from './call-runner.js';
+export * from './deadline.js';
+export { classifyHttpStatus, createAdapterError, parseRetryAfter } from './errors.js';
+export * from './history.js';
+export * from './json-depth.js';
+export * from './lossy.js';
+export * from './network-errors.js';
+export * from './redact.js';
+export * from './retry.js';
+export type { MessageStartEvent } from './schemas/stream.js';
+export * from './stream/accumulator.js';
+export {
+  type ByteSource,
+  MalformedStreamError,
+  type StreamFormat,
+  type StreamReadOptions,
+} from './stream/body.js';
+export * from './stream/builder.js';
+export * from './stream/ndjson.js';
+export * from './stream/sse.js';
+export * from './tokens.js';
+export * from './tool-names.js';
+export * from './wire-adapter.js';
