@@ -1,4 +1,4 @@
-import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequestInput, type CanonicalResponse, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequestInput, type CanonicalResponse, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
   parseSseJson,
@@ -35,7 +35,7 @@ export const ACME_DEFAULT_BASE_URL = 'https://api.acme.example/v1';
 export class AcmeAdapter extends AdapterBase {
   readonly name = ACME;
 
-  constructor(config: AdapterConfigInput = {}, runtime: AdapterRuntimeOptions = {}) {
+  constructor(config: AdapterConfigInput = {}, runtime: CallRunnerOptions = {}) {
     super(ACME, config, runtime);
   }
 

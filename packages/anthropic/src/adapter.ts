@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
   redactError,
@@ -34,7 +34,7 @@ export interface AnthropicConfigOptions {
 }
 
 /** Construction options of {@link AnthropicAdapter} besides the config (core's, unchanged). */
-export type AnthropicRuntimeOptions = AdapterRuntimeOptions;
+export type AnthropicRuntimeOptions = CallRunnerOptions;
 
 /**
  * The Anthropic Messages API adapter, on the official `@anthropic-ai/sdk` (its own retries

@@ -89,3 +89,33 @@ export function requestToolNames(request: {
   }
   return names;
 }
+
+/**
+ * A namer for one request: the wire name of each canonical tool name under `rules`, logging a
+ * `tool_name_mapped` WARN once per distinct name that had to be renamed.
+ */
+export function createToolNamer(options: {
+  rules: ToolNameRules;
+  adapter: string;
+  logger: { warn(obj: Record<string, unknown>, msg?: string): void };
+  requestId?: string;
+}): (name: string) => string {
+  const logged = new Set<string>();
+  return (name) => {
+    const wire = wireToolName(name, options.rules);
+    if (wire !== name && !logged.has(name)) {
+      logged.add(name);
+      options.logger.warn(
+        {
+          event: 'tool_name_mapped',
+          adapter: options.adapter,
+          ...(options.requestId ? { request_id: options.requestId } : {}),
+          tool_name: name,
+          wire_name: wire,
+        },
+        `tool name "${name}" breaks ${options.adapter}'s naming rule; sent as "${wire}" and read back as "${name}"`,
+      );
+    }
+    return wire;
+  };
+}

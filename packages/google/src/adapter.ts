@@ -5,7 +5,7 @@ import {
   type GoogleGenAIOptions,
   type SafetySetting,
 } from '@google/genai';
-import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
   requestToolNames,
@@ -48,7 +48,7 @@ export interface GoogleConfigOptions {
 }
 
 /** Construction options of {@link GoogleAdapter} besides the config (core's, unchanged). */
-export type GoogleRuntimeOptions = AdapterRuntimeOptions;
+export type GoogleRuntimeOptions = CallRunnerOptions;
 
 /** Per-call options of the adapter (`providerOptions.google`). */
 export interface GoogleCallOptions {

@@ -1,4 +1,4 @@
-import { type AdapterConfigInput, type AdapterRuntimeOptions, InvalidRequestError, parseModelId } from '@yourtool/core';
+import { type AdapterConfigInput, type CallRunnerOptions, InvalidRequestError, parseModelId } from '@yourtool/core';
 import { OLLAMA, type OllamaThinkOption } from './codec/request.js';
 
 /** Ollama options read from `AdapterConfig.options` (defaults for every call). */
@@ -51,7 +51,7 @@ export interface OllamaCallOptions {
 }
 
 /** Construction options of {@link OllamaAdapter} besides the config (core's, unchanged). */
-export type OllamaRuntimeOptions = AdapterRuntimeOptions;
+export type OllamaRuntimeOptions = CallRunnerOptions;
 
 function configError(message: string): InvalidRequestError {
   return new InvalidRequestError(`invalid Ollama adapter config: ${message}`, { provider: OLLAMA });

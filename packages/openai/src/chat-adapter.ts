@@ -1,4 +1,4 @@
-import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type ContentBlock, type Logger, parseModelId, type StreamEvent, type TokenUsage, ToolIdMap } from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type ContentBlock, type Logger, parseModelId, type StreamEvent, type TokenUsage, ToolIdMap } from '@yourtool/core';
 import {
   AdapterBase,
   estimateBlockTokens,
@@ -26,7 +26,7 @@ import {
 import { createToolNameDecoder, withCanonicalToolNames } from './codec/tool-names.js';
 
 /** Construction options of a Chat Completions adapter besides the config (core's, unchanged). */
-export type ChatCompletionsRuntimeOptions = AdapterRuntimeOptions;
+export type ChatCompletionsRuntimeOptions = CallRunnerOptions;
 
 /** What distinguishes one Chat Completions provider from another at the transport level. */
 export interface ChatCompletionsProvider {

@@ -1,4 +1,11 @@
-import { type BusEvent, type ErrorClass, type EventBus, type LlmCallCompletedEvent, type LlmCallFailedEvent, parseModelId } from '@yourtool/core';
+import {
+  type BusEvent,
+  type ErrorClass,
+  type EventBus,
+  type LlmCallCompletedEvent,
+  type LlmCallFailedEvent,
+  parseModelId,
+} from '@yourtool/core';
 
 /** Where a provider or a model stands. */
 export type AvailabilityState =

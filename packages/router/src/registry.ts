@@ -1,5 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { type AdapterCapabilities, AdapterCapabilitiesSchema, type AdapterConfigInput, type AdapterRuntimeOptions, type Logger, type ProviderAdapter, parseModelId, silentLogger } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  AdapterCapabilitiesSchema,
+  type AdapterConfigInput,
+  type AdapterOptionError,
+  type CallRunnerOptions,
+  isYourtoolError,
+  type Logger,
+  type ProviderAdapter,
+  parseModelId,
+  silentLogger,
+} from '@yourtool/core';
 import { redactSecrets } from '@yourtool/core/adapter';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
@@ -71,19 +82,21 @@ export type RegistryConfig = z.output<typeof RegistryConfigSchema>;
 /** Builds an adapter for an entry; the runtime carries wire names and capability overrides. */
 export type AdapterFactory = (
   config: AdapterConfigInput,
-  runtime: AdapterRuntimeOptions & { wireNames: Record<string, string> },
+  runtime: CallRunnerOptions & { wireNames: Record<string, string> },
 ) => ProviderAdapter;
 
 /** Options of {@link ModelRegistry}. */
 export interface ModelRegistryOptions {
   /** Adapter factories by `type`. */
   factories: Record<string, AdapterFactory>;
+  /** The document's name for configuration errors (a file path). */
+  source?: string;
   /** Where `api_key_env` values are read. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Passed to every adapter. */
   logger?: Logger;
   /** Passed to every adapter (tests shorten the backoff). */
-  retry?: AdapterRuntimeOptions['retry'];
+  retry?: CallRunnerOptions['retry'];
 }
 
 /** A model as the registry knows it. */
@@ -170,6 +183,7 @@ export class ModelRegistry {
   constructor(config: RegistryConfig, options: ModelRegistryOptions) {
     const env = options.env ?? process.env;
     const logger = options.logger ?? silentLogger;
+    const optionIssues: Array<{ path: string; message: string }> = [];
     for (const [key, entry] of Object.entries(config.adapters)) {
       const factory = options.factories[entry.type];
       if (!factory) {
@@ -220,6 +234,12 @@ export class ModelRegistry {
         const problem = adapter.setupProblem?.() ?? null;
         if (problem) this.#adapterProblems.set(key, redactSecrets(problem, [api_key]));
       } catch (error) {
+        // an option the adapter refused is a configuration error, not a model quietly unavailable
+        if (isYourtoolError(error) && error.code === 'invalid_adapter_option') {
+          const { path, reason } = error as AdapterOptionError;
+          optionIssues.push({ path: `adapters.${key}.${path}`, message: reason });
+          continue;
+        }
         // an adapter may quote the key it refused: keep it out of the reason users see
         this.#adapterProblems.set(
           key,
@@ -229,6 +249,12 @@ export class ModelRegistry {
           )}`,
         );
       }
+    }
+    if (optionIssues.length > 0) {
+      for (const adapter of this.#adapters.values()) void adapter.close();
+      throw new RouterConfigError(options.source ?? '<models>', optionIssues, {
+        secrets: secretsInValue(config),
+      });
     }
     for (const [id, entry] of Object.entries(config.models)) {
       const problem = this.#adapterProblems.get(entry.adapter) ?? null;
@@ -252,7 +278,7 @@ export class ModelRegistry {
 
   /** Loads a models.yaml document. */
   static fromYaml(text: string, options: ModelRegistryOptions, source = '<inline>'): ModelRegistry {
-    return new ModelRegistry(parseRegistryConfig(text, source), options);
+    return new ModelRegistry(parseRegistryConfig(text, source), { source, ...options });
   }
 
   /** Loads a models.yaml file. */

@@ -1,4 +1,19 @@
-import { type AdapterCapabilities, type ContextLimit, type EventBus, type FallbackAttempt, type Logger, type Message, nowTimestamp, type ProviderAdapter, type RouteTraceEntry, type RoutingDecisionRecord, type RoutingPolicy, routingModeForPolicy, silentLogger, type ToolDefinition } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  type ContextLimit,
+  type EventBus,
+  type FallbackAttempt,
+  type Logger,
+  type Message,
+  nowTimestamp,
+  type ProviderAdapter,
+  type RouteTraceEntry,
+  type RoutingDecisionRecord,
+  type RoutingPolicy,
+  routingModeForPolicy,
+  silentLogger,
+  type ToolDefinition,
+} from '@yourtool/core';
 import { describeNetworkErrorCode, networkErrorCode, redactSecrets } from '@yourtool/core/adapter';
 import type { AvailabilityTracker } from './availability.js';
 import {

@@ -1,4 +1,15 @@
-import { type AdapterCapabilities, type AdapterConfigInput, type AdapterRuntimeOptions, type CanonicalResponse, createMessage, type Message, newSessionId, type ProviderAdapter, type StreamEvent, type ToolDefinition } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  type AdapterConfigInput,
+  type CallRunnerOptions,
+  type CanonicalResponse,
+  createMessage,
+  type Message,
+  newSessionId,
+  type ProviderAdapter,
+  type StreamEvent,
+  type ToolDefinition,
+} from '@yourtool/core';
 import { estimateRequestTokens } from '@yourtool/core/adapter';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import type { AdapterFactory } from '../src/index.js';
@@ -25,13 +36,13 @@ export const FULL: AdapterCapabilities = {
 export class DeclaringAdapter implements ProviderAdapter {
   readonly name: string;
   readonly config: AdapterConfigInput;
-  readonly runtime: AdapterRuntimeOptions & { wireNames: Record<string, string> };
+  readonly runtime: CallRunnerOptions & { wireNames: Record<string, string> };
   closed = false;
 
   constructor(
     name: string,
     config: AdapterConfigInput,
-    runtime: AdapterRuntimeOptions & { wireNames: Record<string, string> },
+    runtime: CallRunnerOptions & { wireNames: Record<string, string> },
     private readonly perModel: Record<string, Partial<AdapterCapabilities>> = {},
   ) {
     this.name = name;

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { AdapterOptionError } from '@yourtool/core';
 import { describe, expect, it } from 'vitest';
 import {
   type AdapterEntry,
@@ -180,6 +181,37 @@ models:
     })();
     expect(refused).toBeInstanceOf(NoRouteError);
     expect((refused as Error).message).toContain('no API key');
+  });
+
+  it('an option the adapter refuses is a configuration error naming adapters.<key>.<path>', () => {
+    const yaml = `
+adapters:
+  google: { type: google, options: { vertexai: "false" } }
+models:
+  google:gemini-x: { adapter: google, wire_name: gemini-x }
+`;
+    let thrown: unknown;
+    try {
+      ModelRegistry.fromYaml(
+        yaml,
+        {
+          factories: {
+            google: () => {
+              throw new AdapterOptionError('google', 'options.vertexai', 'expected boolean');
+            },
+          },
+          env: {},
+        },
+        'models.yaml',
+      );
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(RouterConfigError);
+    expect((thrown as RouterConfigError).issues).toEqual([
+      { path: 'adapters.google.options.vertexai', message: 'expected boolean' },
+    ]);
+    expect((thrown as Error).message).toContain('models.yaml');
   });
 
   it('reports every invalid entry with its path', () => {

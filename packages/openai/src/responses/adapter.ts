@@ -1,4 +1,4 @@
-import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type AdapterRuntimeOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, parseModelId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, parseModelId, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import { AdapterBase, runCompleteCall, runStreamCall } from '@yourtool/core/adapter';
 import OpenAI from 'openai';
 import { estimatedCounts, estimatedUsage, noApiKeyReason, sdkLogger } from '../chat-adapter.js';
@@ -52,7 +52,7 @@ export interface OpenAIResponsesCallOptions {
 }
 
 /** Construction options of {@link OpenAIResponsesAdapter} besides the config (core's). */
-export type OpenAIResponsesRuntimeOptions = AdapterRuntimeOptions;
+export type OpenAIResponsesRuntimeOptions = CallRunnerOptions;
 
 /**
  * The OpenAI adapter on the Responses API (`POST /responses`), on the official `openai` SDK (its
