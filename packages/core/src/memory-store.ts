@@ -4,6 +4,7 @@ import { isUlid, newSessionId, nowTimestamp } from './ids.js';
 import { checkJsonDepth } from './json-depth.js';
 import { issuesFromZod } from './parse.js';
 import { type Message, MessageSchema, type Usage, UsageSchema } from './schemas/message.js';
+import { isSealedMessage, sealMessage } from './sealed.js';
 import type {
   AppendMessageOptions,
   CreateSessionInput,
@@ -158,8 +159,11 @@ export class MemorySessionStore implements SessionStore {
     return structuredClone(next);
   }
 
-  /** Appends a message, with its tool call rows or the answers it carries. */
-  async appendMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
+  /**
+   * Appends a message, with its tool call rows or the answers it carries; returns the stored
+   * message, sealed (the caller's own object when it was sealed: it was checked then).
+   */
+  async appendMessage(message: Message, options: AppendMessageOptions = {}): Promise<Message> {
     this.#open();
     const checked = this.#check(message);
     if (this.#messages.has(checked.id)) {
@@ -184,10 +188,12 @@ export class MemorySessionStore implements SessionStore {
       updated_at: nowTimestamp(),
       revision: (session.record.revision ?? 0) + 1,
     };
+    return checked;
   }
 
   /** Replaces a stored message's content and metadata (its role and session stay). */
-  async updateMessage(message: Message, options: AppendMessageOptions = {}): Promise<void> {
+  /** Replaces a stored message; returns it as stored (its original `created_at`), sealed. */
+  async updateMessage(message: Message, options: AppendMessageOptions = {}): Promise<Message> {
     this.#open();
     const checked = this.#check(message);
     const before = this.#messages.get(checked.id);
@@ -201,7 +207,11 @@ export class MemorySessionStore implements SessionStore {
     }
     const session = this.#session(checked.session_id);
     const calls = this.#callsOf(checked, options);
-    this.#messages.set(checked.id, { ...checked, created_at: before.created_at });
+    const stored =
+      checked.created_at === before.created_at
+        ? checked
+        : sealMessage({ ...structuredClone(checked), created_at: before.created_at });
+    this.#messages.set(checked.id, stored);
     const status = MESSAGE_STATUS_TO_CALL[checked.metadata.status] ?? 'pending';
     for (const call of calls) {
       const known = this.#calls.get(call.id);
@@ -222,6 +232,7 @@ export class MemorySessionStore implements SessionStore {
       updated_at: nowTimestamp(),
       revision: (session.record.revision ?? 0) + 1,
     };
+    return stored;
   }
 
   /** A session's messages, in order. */
@@ -389,6 +400,7 @@ export class MemorySessionStore implements SessionStore {
 
   /** Schema, depth and (at complete) invariants; returns a private copy. */
   #check(message: Message): Message {
+    if (isSealedMessage(message)) return this.#checkSealed(message);
     const depth = checkJsonDepth(message);
     if (!depth.ok) {
       throw new MemoryStoreError(
@@ -412,7 +424,25 @@ export class MemorySessionStore implements SessionStore {
       );
     }
     if (copy.metadata.status === 'complete') this.#invariants(copy);
-    return copy;
+    return sealMessage(copy);
+  }
+
+  /** A sealed message was checked against the schema and its invariants when it was sealed. */
+  #checkSealed(message: Message): Message {
+    const depth = checkJsonDepth(message);
+    if (!depth.ok) {
+      throw new MemoryStoreError(
+        'json_too_deep',
+        `invalid message: ${depth.path}: nests objects and arrays more than ${depth.maxDepth} levels deep; nothing was stored`,
+      );
+    }
+    if (!isUlid(message.id)) {
+      throw new MemoryStoreError(
+        'invalid_store_input',
+        `invalid message: id "${message.id}" is not a ULID`,
+      );
+    }
+    return message;
   }
 
   #invariants(message: Message): void {

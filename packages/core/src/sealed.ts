@@ -15,9 +15,10 @@ function deepFreeze(value: unknown): void {
 }
 
 /**
- * Seals a message that is known to satisfy `MessageSchema` (parsed from the store, or built by
- * `createMessage`): deep-freezes it and remembers it, so that `normalizeRequest` does not
- * validate it again and the token heuristic estimates it once (decision 0102). Returns the same
+ * Seals a message that is known to satisfy `MessageSchema` and, at `status: complete`,
+ * `validateMessage`'s invariants (parsed from the store, built by `createMessage` from valid
+ * parts, or checked): deep-freezes it and remembers it, so that `normalizeRequest` and the stores
+ * do not check it again and the token heuristic estimates it once. Returns the same
  * object, now read-only: seal only messages you own (e.g. a copy), since freezing also freezes
  * the objects nested in it.
  *

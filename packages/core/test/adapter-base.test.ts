@@ -3,8 +3,8 @@ import {
   AdapterBase,
   type AdapterCapabilities,
   type AdapterConfigInput,
-  type AdapterRuntimeOptions,
   type CallOptions,
+  type CallRunnerOptions,
   type CanonicalRequestInput,
   type CanonicalResponse,
   InvalidRequestError,
@@ -33,7 +33,7 @@ const CAPS: AdapterCapabilities = {
 /** The smallest adapter on the base: it answers with the wire name it would have sent. */
 class EchoAdapter extends AdapterBase {
   readonly name = 'echo';
-  constructor(config: AdapterConfigInput = {}, runtime: AdapterRuntimeOptions = {}) {
+  constructor(config: AdapterConfigInput = {}, runtime: CallRunnerOptions = {}) {
     super('Echo', config, runtime);
   }
   protected defaultModel() {

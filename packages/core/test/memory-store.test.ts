@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createMessage,
+  isSealedMessage,
   MemorySessionStore,
   MemoryStoreError,
   type Message,
+  MessageSchema,
   newToolUseId,
+  sealMessage,
   ToolIdMap,
   toolResultBlock,
 } from './exports.js';
@@ -52,6 +55,26 @@ describe('MemorySessionStore', () => {
     const loaded = await store.loadMessages(sid);
     expect(loaded.messages.map((m) => m.id)).toEqual([user.id, assistant.id, tool.id]);
     expect(loaded.messages[1]).toEqual(assistant);
+  });
+
+  it('returns what it stored, sealed; takes a sealed message as it is, without checking it again', async () => {
+    const { store, user, assistant } = await fixture();
+    const stored = await store.appendMessage(user);
+    expect(stored).not.toBe(user);
+    expect(stored).toEqual(user);
+    expect(isSealedMessage(stored)).toBe(true);
+    const sealed = sealMessage(structuredClone(assistant));
+    const parse = vi.spyOn(MessageSchema, 'safeParse');
+    try {
+      expect(await store.appendMessage(sealed)).toBe(sealed);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+    const later = { ...assistant, created_at: '2030-01-01T00:00:00.000000Z' };
+    const updated = await store.updateMessage(later);
+    expect(updated.created_at).toBe(assistant.created_at);
+    expect(isSealedMessage(updated)).toBe(true);
   });
 
   it('hands out copies: mutating a stored or loaded message never changes the store', async () => {
