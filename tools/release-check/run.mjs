@@ -13,6 +13,9 @@
 //  4. in an empty directory outside the repository installs @yourtool/core and
 //     @yourtool/anthropic from it and runs the anthropic README's example, ESM and CommonJS,
 //     against a loopback server playing recorded Anthropic replies;
+//  4b. in another empty directory runs exactly the @yourtool/runtime README's install line (every
+//     package its example needs must be on it: no reliance on npm hoisting) and its example, a
+//     tool loop on Claude and a swap to GPT-5, against a loopback server playing recorded replies;
 //  5. installs examples/third-party-adapter against the published core and conformance, type
 //     checks it and runs its conformance suite;
 //  6. publishes a core patch release, upgrades, and checks `npm ls @yourtool/core` shows one copy.
@@ -35,7 +38,7 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 
 const VERDACCIO_VERSION = '6.10.4';
@@ -49,6 +52,8 @@ const work = mkdtempSync(join(tmpdir(), 'yourtool-release-check-'));
 const started = Date.now();
 let verdaccio = null;
 let loopback = null;
+/** The runtime example's loopback server (@yourtool/conformance's, from the built copy). */
+let runtimeLoopback = null;
 let passed = false;
 /** Commands still running, stopped if the check ends early. */
 const running = new Set();
@@ -69,6 +74,8 @@ function cleanup() {
   if (verdaccio && verdaccio.exitCode === null) verdaccio.kill('SIGTERM');
   if (loopback) loopback.close();
   loopback = null;
+  if (runtimeLoopback) runtimeLoopback.close().catch(() => {});
+  runtimeLoopback = null;
   if (process.env.KEEP_RELEASE_CHECK === '1') {
     process.stdout.write(`release check files kept in ${work}\n`);
   } else {
@@ -489,6 +496,38 @@ async function runExample(file, env, expectedChecks) {
 /** How many `console.log(...); // expected` lines a README block holds. */
 const countChecks = (code) => (code.match(/^\s*console\.log\(.*\); \/\/ .*$/gm) ?? []).length;
 
+/**
+ * The package names of a README's install line: its first ```sh block that is exactly one
+ * `npm install <package> ...` line.
+ */
+function readmeInstallLine(readme) {
+  const text = readFileSync(readme, 'utf8');
+  const match = /```sh\n(npm install [^\n]+)\n```/.exec(text);
+  if (!match) fail(`${relative(root, readme)}: no \`\`\`sh block holding one npm install line`);
+  const names = match[1].trim().split(/\s+/).slice(2);
+  const odd = names.filter((name) => !/^(@[a-z0-9-]+\/)?[a-z0-9.-]+$/.test(name));
+  if (names.length === 0 || odd.length > 0) {
+    fail(`${relative(root, readme)}: the install line "${match[1]}" is not only package names`);
+  }
+  return { line: match[1].trim(), names };
+}
+
+/** The packages a code block imports (`from '...'`, `require('...')`), Node's own left out. */
+function importedPackages(code) {
+  const specifiers = [
+    ...code.matchAll(/\bfrom\s*'([^']+)'/g),
+    ...code.matchAll(/\brequire\(\s*'([^']+)'\s*\)/g),
+  ].map((m) => m[1]);
+  return [
+    ...new Set(
+      specifiers
+        .filter((s) => !s.startsWith('.') && !s.startsWith('node:'))
+        .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2) : s.split('/').slice(0, 1)))
+        .map((parts) => parts.join('/')),
+    ),
+  ];
+}
+
 // ---- main ----------------------------------------------------------------------------------
 
 async function main() {
@@ -613,6 +652,66 @@ async function main() {
       `a request reached the loopback server without the configured API key: ${keys.join(', ')}`,
     );
   }
+
+  step(
+    "a runtime user: exactly the runtime README's install line in an empty directory, its example",
+  );
+  const runtimeReadme = join(root, 'packages', 'runtime', 'README.md');
+  const install = readmeInstallLine(runtimeReadme);
+  const runtimeExample = readmeBlock(runtimeReadme, '## Example', 'ts');
+  // what the example imports must be on the line itself, not merely hoisted by npm
+  const unlisted = importedPackages(runtimeExample).filter((name) => !install.names.includes(name));
+  if (unlisted.length > 0) {
+    fail(
+      `the runtime README's example imports ${unlisted.join(', ')}, which its install line ("${install.line}") does not name`,
+    );
+  }
+  const runtimeApp = join(work, 'runtime-app');
+  mkdirSync(runtimeApp, { recursive: true });
+  writeJson(join(runtimeApp, 'package.json'), {
+    name: 'release-check-runtime-app',
+    private: true,
+    version: '1.0.0',
+  });
+  await run('npm', ['install', ...install.names], {
+    cwd: runtimeApp,
+    env: npmEnv,
+    timeoutMs: 240_000,
+  });
+  note(`${install.line}: installed`);
+  // the loopback server and fixture loader of @yourtool/conformance, from the built copy, as the
+  // runtime's own README test uses them: a tool loop on Claude (two calls), then GPT-5
+  const conformanceKit = await import(
+    pathToFileURL(join(repo, 'packages', 'conformance', 'dist', 'index.js')).href
+  );
+  runtimeLoopback = await conformanceKit.startLoopbackServer();
+  const recorded = (provider) =>
+    conformanceKit.loadFixtureDirectory(join(root, 'packages', provider, 'test', 'fixtures'));
+  runtimeLoopback.enqueue(
+    ...(recorded('anthropic')['tool-call-stream'] ?? []),
+    ...(recorded('anthropic')['text-stream'] ?? []),
+    ...(recorded('openai')['text-stream'] ?? []),
+  );
+  writeFileSync(join(runtimeApp, 'example.mts'), checkedExample(runtimeExample, 'esm'));
+  await runExample(
+    join(runtimeApp, 'example.mts'),
+    {
+      ANTHROPIC_API_KEY: 'sk-ant-release-check-0000000000',
+      ANTHROPIC_BASE_URL: runtimeLoopback.url,
+      OPENAI_API_KEY: 'sk-release-check-00000000000000',
+      OPENAI_BASE_URL: runtimeLoopback.url,
+    },
+    countChecks(runtimeExample),
+  );
+  const paths = runtimeLoopback.requests.map((r) => r.path).join(', ');
+  if (paths !== '/v1/messages, /v1/messages, /chat/completions') {
+    fail(`the runtime example's requests were ${paths || 'none'}, not Claude twice then GPT-5`);
+  }
+  note(
+    `ESM (TypeScript, run by Node's type stripping): ${countChecks(runtimeExample)} checks; requests ${paths}`,
+  );
+  await runtimeLoopback.close();
+  runtimeLoopback = null;
 
   step('a third-party adapter: examples/third-party-adapter on the published core + conformance');
   const thirdParty = join(work, 'third-party-adapter');

@@ -3,6 +3,34 @@
  *
  * @packageDocumentation
  */
+
+// What `createRuntime`'s options take and what its sessions throw, from the packages the
+// runtime depends on: an application imports from `@yourtool/runtime` alone, and installs
+// exactly the packages its README names (npm hoisting `@yourtool/session` is not a contract).
+export { NoRouteError, RouterConfigError } from '@yourtool/router';
+export {
+  type CompactionHook,
+  type ConfirmationRequest,
+  type ConfirmHook,
+  defineTool,
+  dropOldestTurns,
+  type ParsedUserInput,
+  parseUserInput,
+  type SendOptions,
+  type SessionEvent,
+  type SessionManager,
+  type SystemPromptContext,
+  type SystemPromptPart,
+  summarizeOlderTurns,
+  type ToolCallContext,
+  type ToolHandler,
+  ToolInputError,
+  ToolRegistry,
+  TurnInProgressError,
+  type TurnResult,
+  type TypedToolHandler,
+  UnknownSessionError,
+} from '@yourtool/session';
 export * from './config.js';
 export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';

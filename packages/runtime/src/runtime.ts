@@ -1,5 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { type AdapterRuntimeOptions, createEventBus, type EventBus, type Logger, type SessionStats, type SessionStore, sessionStatsOf, silentLogger } from '@yourtool/core';
+import {
+  type CallRunnerOptions,
+  createEventBus,
+  type EventBus,
+  type Logger,
+  type SessionStats,
+  type SessionStore,
+  sessionStatsOf,
+  silentLogger,
+} from '@yourtool/core';
 import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { type CostOptions, defaultPriceTable, type PriceTable } from '@yourtool/pricing';
 import {
@@ -99,7 +108,7 @@ export interface RuntimeOptions {
    */
   factories?: Record<string, AdapterFactory>;
   /** Backoff of every adapter's retries (tests make it short). */
-  retry?: AdapterRuntimeOptions['retry'];
+  retry?: CallRunnerOptions['retry'];
   /** Availability tuning (failure threshold, cooldowns). */
   availability?: AvailabilityOptions;
   /** Model calls one turn may make. Default 8. */

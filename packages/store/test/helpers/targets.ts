@@ -1,16 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testPostgresUrl } from '@yourtool/testkit/postgres';
 import { sql } from 'kysely';
 import { type OpenStoreOptions, openStore, type SqlSessionStore } from '../../src/index.js';
 
 /**
- * The PostgreSQL server the suite runs against (trust auth on loopback, database `test`).
- * `.ci/run` starts or installs it. There is no skip: if it does not answer, the PostgreSQL half
- * of the suite fails, loudly.
+ * The PostgreSQL server the suite runs against (trust auth on loopback, database `test`):
+ * `YOURTOOL_TEST_POSTGRES_URL`, else the server on the default URL, else one started for the
+ * run (vitest.config.ts's globalSetup, `@yourtool/testkit/postgres-setup`; the README's
+ * "Running the tests"). There is no skip: if none comes up, the run fails, loudly.
  */
-export const POSTGRES_URL =
-  process.env.YOURTOOL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL = testPostgresUrl();
 
 /** One database the shared suite runs on. */
 export interface Target {
