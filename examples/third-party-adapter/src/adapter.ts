@@ -1,10 +1,20 @@
-import { type AdapterCapabilities, type AdapterConfigInput, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequestInput, type CanonicalResponse, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
-  AdapterBase,
+  type AdapterCapabilities,
+  type AdapterConfigInput,
+  type AdapterError,
+  AuthError,
+  type CallRunnerOptions,
+  type CanonicalRequest,
+} from '@yourtool/core';
+import {
+  type ChunkMapper,
+  type DecodedReply,
   parseSseJson,
   readSseEvents,
-  runCompleteCall,
-  runStreamCall,
+  requestToolNames,
+  WireAdapter,
+  type WireAttempt,
+  type WireCall,
 } from '@yourtool/core/adapter';
 import {
   ACME,
@@ -32,7 +42,7 @@ export const ACME_DEFAULT_BASE_URL = 'https://api.acme.example/v1';
  * const reply = await acme.complete({ request_id: newRequestId(), model: 'acme:small', messages, max_output_tokens: 512 });
  * ```
  */
-export class AcmeAdapter extends AdapterBase {
+export class AcmeAdapter extends WireAdapter<AcmeRequestBody, AcmeCompletion, AcmeChunk> {
   readonly name = ACME;
 
   constructor(config: AdapterConfigInput = {}, runtime: CallRunnerOptions = {}) {
@@ -47,88 +57,87 @@ export class AcmeAdapter extends AdapterBase {
     return acmeCapabilities(wireName);
   }
 
-  complete(request: CanonicalRequestInput, options: CallOptions = {}): Promise<CanonicalResponse> {
-    const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-    return runCompleteCall(
-      this.#setup(),
-      request,
-      options,
-      async ({ request: req, signal, logger }) => {
-        const wireName = this.checkRequest(req);
-        const body = encodeRequest(
-          { ...req, stream: false },
-          { wireName, capabilities: this.capabilitiesFor(req.model), toolIdMap, logger },
-        );
-        const started = Date.now();
-        // the attempt's signal goes to fetch: cancel(), the caller's signal and the deadline all
-        // close the HTTP request itself
-        const response = await this.#post(body, signal, req.request_id);
-        const completion = (await response.json()) as AcmeCompletion;
-        const choice = completion.choices[0];
-        if (!choice) throw new SyntaxError('the reply has no choices');
-        return {
-          request_id: req.request_id,
-          model: req.model,
-          provider: ACME,
-          content: decodeMessage(choice.message, toolIdMap),
-          stop_reason: stopReasonOf(choice.finish_reason),
-          usage: completion.usage
-            ? usageOf(completion.usage)
-            : {
-                input_tokens: 0,
-                output_tokens: 0,
-                cached_input_tokens: 0,
-                cache_creation_input_tokens: 0,
-                estimated: true,
-              },
-          latency_ms: Date.now() - started,
-          provider_raw: { id: completion.id },
-        };
-      },
-    );
+  /** Why no call can be made: no API key in the config or in `ACME_API_KEY`. */
+  setupProblem(): string | null {
+    return this.#apiKey()
+      ? null
+      : `${ACME}: no API key (set api_key, or ACME_API_KEY in the environment)`;
   }
 
-  stream(request: CanonicalRequestInput, options: CallOptions = {}): AsyncIterable<StreamEvent> {
-    const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-    const map = createChunkMapper(toolIdMap);
-    return runStreamCall<AcmeChunk>(this.#setup(), request, options, {
-      open: async ({ request: req, signal, logger }) => {
-        const wireName = this.checkRequest(req);
-        const body = encodeRequest(
-          { ...req, stream: true },
-          { wireName, capabilities: this.capabilitiesFor(req.model), toolIdMap, logger },
-        );
-        const response = await this.#post(body, signal, req.request_id);
-        if (!response.body) throw new SyntaxError('the streamed reply has no body');
-        return chunks(response.body, signal);
-      },
-      onChunk: (chunk, builder) => map(chunk, builder),
+  protected encode(call: WireCall): AcmeRequestBody {
+    return encodeRequest(call.request, {
+      wireName: this.wireName(call.request.model),
+      capabilities: this.capabilitiesFor(call.request.model),
+      toolIdMap: call.toolIdMap,
+      logger: call.logger,
     });
   }
 
-  #apiKey(): string {
-    const key = this.config.api_key ?? process.env.ACME_API_KEY;
-    if (!key)
-      throw new AuthError(`${ACME}: no API key (set api_key or ACME_API_KEY)`, { provider: ACME });
-    return key;
+  protected async send(body: AcmeRequestBody, attempt: WireAttempt): Promise<AcmeCompletion> {
+    // the attempt's signal goes to fetch: cancel(), the caller's signal and the deadline all
+    // close the HTTP request itself
+    const response = await this.#post({ ...body, stream: false }, attempt);
+    return (await response.json()) as AcmeCompletion;
   }
 
-  async #post(body: AcmeRequestBody, signal: AbortSignal, request_id: string): Promise<Response> {
+  protected async open(
+    body: AcmeRequestBody,
+    attempt: WireAttempt,
+  ): Promise<AsyncIterable<AcmeChunk>> {
+    const response = await this.#post({ ...body, stream: true }, attempt);
+    if (!response.body) throw new SyntaxError('the streamed reply has no body');
+    return chunks(response.body, attempt.signal);
+  }
+
+  protected decode(
+    completion: AcmeCompletion,
+    _body: AcmeRequestBody,
+    call: WireCall,
+  ): DecodedReply {
+    const choice = completion.choices[0];
+    if (!choice) throw new SyntaxError('the reply has no choices');
+    return {
+      content: decodeMessage(choice.message, call.toolIdMap, requestToolNames(call.request)),
+      stop_reason: stopReasonOf(choice.finish_reason),
+      usage: completion.usage ? usageOf(completion.usage) : null,
+      provider_raw: { id: completion.id },
+      served_model: completion.model ? `${call.modelProvider}:${completion.model}` : null,
+    };
+  }
+
+  protected chunkMapper(_body: AcmeRequestBody, call: WireCall): ChunkMapper<AcmeChunk> {
+    return createChunkMapper(call.toolIdMap, requestToolNames(call.request), call.modelProvider);
+  }
+
+  protected toAdapterError(error: unknown, request: CanonicalRequest): AdapterError {
+    return toAcmeError(error, { request_id: request.request_id, secrets: this.#secrets() });
+  }
+
+  #apiKey(): string | undefined {
+    return this.config.api_key ?? process.env.ACME_API_KEY ?? undefined;
+  }
+
+  async #post(body: AcmeRequestBody, attempt: WireAttempt): Promise<Response> {
+    const key = this.#apiKey();
+    if (!key) throw new AuthError(this.setupProblem() ?? `${ACME}: no API key`, { provider: ACME });
     const base = (this.config.base_url ?? ACME_DEFAULT_BASE_URL).replace(/\/+$/, '');
     const fetchImpl = this.runtime.fetch ?? globalThis.fetch;
     const response = await fetchImpl(`${base}/chat/completions`, {
       method: 'POST',
       headers: {
         ...this.config.extra_headers,
-        authorization: `Bearer ${this.#apiKey()}`,
+        authorization: `Bearer ${key}`,
         'content-type': 'application/json',
         accept: body.stream ? 'text/event-stream' : 'application/json',
       },
       body: JSON.stringify(body),
-      signal,
+      signal: attempt.signal,
     });
     if (!response.ok) {
-      throw await errorFromResponse(response, { request_id, secrets: this.#secrets() });
+      throw await errorFromResponse(response, {
+        request_id: attempt.request.request_id,
+        secrets: this.#secrets(),
+      });
     }
     return response;
   }
@@ -139,12 +148,6 @@ export class AcmeAdapter extends AdapterBase {
       process.env.ACME_API_KEY,
       ...Object.values(this.config.extra_headers),
     ];
-  }
-
-  #setup() {
-    return this.callSetup((error, request) =>
-      toAcmeError(error, { request_id: request.request_id, secrets: this.#secrets() }),
-    );
   }
 }
 

@@ -1,5 +1,23 @@
-import { type AdapterCapabilities, type CanonicalRequest, type ContentBlock, type Logger, type Message, newToolUseId, type StopReason, type StreamEvent, type TokenUsage, type ToolIdMap, type ToolIdRules } from '@yourtool/core';
-import { prepareHistory, type StreamBuilder } from '@yourtool/core/adapter';
+import {
+  type AdapterCapabilities,
+  type CanonicalRequest,
+  type ContentBlock,
+  type Logger,
+  type Message,
+  newToolUseId,
+  type StopReason,
+  type StreamEvent,
+  type TokenUsage,
+  type ToolIdMap,
+  type ToolIdRules,
+} from '@yourtool/core';
+import {
+  canonicalToolName,
+  prepareHistory,
+  STRICT_TOOL_NAME_RULES,
+  type StreamBuilder,
+  wireToolName,
+} from '@yourtool/core/adapter';
 
 /** The provider key, and the prefix of its canonical model ids (`acme:small`). */
 export const ACME = 'acme';
@@ -49,6 +67,8 @@ export interface AcmeUsage {
 /** A whole reply. */
 export interface AcmeCompletion {
   id: string;
+  /** The model that answered. */
+  model?: string;
   choices: Array<{
     message: { content: string | null; tool_calls?: AcmeToolCall[] };
     finish_reason: string;
@@ -59,6 +79,8 @@ export interface AcmeCompletion {
 /** One streamed chunk (the `data` of an SSE event). */
 export interface AcmeChunk {
   id: string;
+  /** The model that answered. */
+  model?: string;
   choices: Array<{
     delta: {
       content?: string | null;
@@ -94,7 +116,11 @@ export function encodeAssistant(message: Message, toolIdMap: ToolIdMap): AcmeMes
       calls.push({
         id: wireId(toolIdMap, block.id),
         type: 'function',
-        function: { name: block.name, arguments: JSON.stringify(block.input) },
+        // a name the API refuses (an imported `fs.read`) goes out derived, and comes back canonical
+        function: {
+          name: wireToolName(block.name, STRICT_TOOL_NAME_RULES),
+          arguments: JSON.stringify(block.input),
+        },
       });
     }
   }
@@ -198,6 +224,7 @@ export function usageOf(usage: AcmeUsage): TokenUsage {
 export function decodeMessage(
   message: { content: string | null; tool_calls?: AcmeToolCall[] },
   toolIdMap: ToolIdMap,
+  requestNames: Iterable<string> = [],
 ): ContentBlock[] {
   const content: ContentBlock[] = [];
   if (message.content) content.push({ type: 'text', text: message.content });
@@ -207,7 +234,7 @@ export function decodeMessage(
     content.push({
       type: 'tool_use',
       id: call.id ? toolIdMap.toCanonical(ACME, call.id) : newToolUseId(),
-      name: call.function.name,
+      name: canonicalToolName(call.function.name, requestNames, STRICT_TOOL_NAME_RULES),
       input: (input ?? {}) as Record<string, unknown>,
     });
   }
@@ -225,10 +252,16 @@ export function roundTripAcmeContent(
 }
 
 /** Maps one streamed chunk through core's StreamBuilder. Keeps per-stream state. */
-export function createChunkMapper(toolIdMap: ToolIdMap) {
+export function createChunkMapper(
+  toolIdMap: ToolIdMap,
+  requestNames: Iterable<string> = [],
+  modelProvider = ACME,
+) {
   const started = new Set<number>();
+  const names = [...requestNames];
   return (chunk: AcmeChunk, builder: StreamBuilder): StreamEvent[] => {
     const events: StreamEvent[] = [];
+    if (chunk.model) builder.servedModel(`${modelProvider}:${chunk.model}`);
     const choice = chunk.choices[0];
     const delta = choice?.delta ?? {};
     if (typeof delta.content === 'string' && delta.content !== '') {
@@ -239,7 +272,8 @@ export function createChunkMapper(toolIdMap: ToolIdMap) {
       if (!started.has(call.index)) {
         started.add(call.index);
         const id = call.id ? toolIdMap.toCanonical(ACME, call.id) : newToolUseId();
-        events.push(...builder.toolStart(key, id, call.function?.name ?? ''));
+        const name = canonicalToolName(call.function?.name ?? '', names, STRICT_TOOL_NAME_RULES);
+        events.push(...builder.toolStart(key, id, name));
       }
       const fragment = call.function?.arguments ?? '';
       if (fragment !== '') events.push(...builder.toolInput(key, fragment));

@@ -1,4 +1,9 @@
-import { type AdapterError, type ErrorClass, isAdapterError, OtherAdapterError } from '@yourtool/core';
+import {
+  type AdapterError,
+  type ErrorClass,
+  isAdapterError,
+  OtherAdapterError,
+} from '@yourtool/core';
 import {
   classifyHttpStatus,
   classifyTransportFailure,

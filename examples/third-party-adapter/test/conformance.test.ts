@@ -1,4 +1,5 @@
-import { renderFixtures } from '@yourtool/conformance';
+import { fileURLToPath } from 'node:url';
+import { loadFixtureDirectory, renderFixtures } from '@yourtool/conformance';
 import { describeAdapterConformance } from '@yourtool/conformance/vitest';
 import { ACME_TOOL_ID_RULES, AcmeAdapter, roundTripAcmeContent } from '../src/index.js';
 import { acmeRenderer } from './renderer.js';
@@ -26,13 +27,18 @@ describeAdapterConformance({
       },
       { logger, retry },
     ),
-  // every fixture generated from the suite's expected results, in the Acme wire format
-  fixtures: renderFixtures(acmeRenderer),
+  // fixtures generated from the suite's expected results, in the Acme wire format, plus the
+  // hand-recorded edge replies (an empty reply at the limit, a foreign tool name, a served model)
+  fixtures: {
+    ...renderFixtures(acmeRenderer),
+    ...loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url))),
+  },
   wire: acmeWire,
   toolIdRules: ACME_TOOL_ID_RULES,
   codec: { roundTrip: roundTripAcmeContent },
   // the API answers `stop` for a stop sequence too
-  features: { stopSequenceHit: 'unreported' },
+  // and has no way to say it refused
+  features: { stopSequenceHit: 'unreported', refusal: 'none' },
   live: {
     env: 'ACME_API_KEY',
     createAdapter: (apiKey) => new AcmeAdapter({ api_key: apiKey }),
