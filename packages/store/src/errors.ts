@@ -240,3 +240,25 @@ export class StoreDriverError extends StoreError {
     this.driverCode = driverCode;
   }
 }
+
+/**
+ * A session cannot be exported without losing something: a stored message holds a content
+ * block or field this version of the format does not know (a row written by a newer version),
+ * which a tolerant read would skip. Nothing was written. Upgrade `@yourtool/store` (and core)
+ * to export it.
+ */
+export class SessionNotExportableError extends StoreError {
+  /** The session being exported. */
+  readonly sessionId: string;
+  /** The message that would lose data. */
+  readonly messageId: string;
+
+  constructor(sessionId: string, messageId: string, reason: string) {
+    super(
+      'session_not_exportable',
+      `session "${sessionId}" cannot be exported exactly: message ${messageId}: ${reason} (written by a newer version? upgrade @yourtool/store and @yourtool/core)`,
+    );
+    this.sessionId = sessionId;
+    this.messageId = messageId;
+  }
+}

@@ -17,5 +17,13 @@ export type {
 } from './database.js';
 export * from './errors.js';
 export { storeMigrationProvider, storeMigrations } from './migrations.js';
+export {
+  canonicalJson,
+  parseSessionLines,
+  SESSION_LINES_FORMAT,
+  SESSION_LINES_VERSION,
+  sessionToLines,
+} from './session-lines.js';
 export * from './store.js';
+export type { DeletedSession, ExportedSession, SessionExport } from './transfer.js';
 export { parseStoreUrl, redactStoreUrl, type StoreLocation } from './url.js';

@@ -1,4 +1,14 @@
-import { CorruptRowError, epochMicrosToTimestamp, type Logger, type Message, MessageParseError, parseMessage, type SessionRecord, type ToolCallRecord, type ToolCallStatus } from '@yourtool/core';
+import {
+  CorruptRowError,
+  epochMicrosToTimestamp,
+  type Logger,
+  type Message,
+  MessageParseError,
+  parseMessage,
+  type SessionRecord,
+  type ToolCallRecord,
+  type ToolCallStatus,
+} from '@yourtool/core';
 import type { MessagesTable, SessionsTable, ToolCallsTable } from './database.js';
 
 function parseJsonColumn(

@@ -1,11 +1,35 @@
-import { type AppendMessageOptions, CorruptRowError, type CreateSessionInput, CURRENT_SCHEMA_VERSION, epochMicrosToTimestamp, InvalidModelIdError, isSealedMessage, issuesFromZod, isYourtoolError, type LoadedMessages, type Logger, type Message, type MessagePage, MessageSchema, newSessionId, nowEpochMicros, parseModelId, type SessionPatch, type SessionRecord, type SessionStats, type SessionStore, sealMessage, silentLogger, sumDecimalStrings, type ToolCallRecord, ToolIdConflictError, ToolIdMap, timestampToEpochMicros, type Usage, UsageSchema, validateMessage } from '@yourtool/core';
+import {
+  type AppendMessageOptions,
+  CorruptRowError,
+  type CreateSessionInput,
+  CURRENT_SCHEMA_VERSION,
+  epochMicrosToTimestamp,
+  issuesFromZod,
+  isYourtoolError,
+  type LoadedMessages,
+  type Logger,
+  type Message,
+  type MessagePage,
+  newSessionId,
+  nowEpochMicros,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionStats,
+  type SessionStore,
+  silentLogger,
+  sumDecimalStrings,
+  type ToolCallRecord,
+  ToolIdConflictError,
+  ToolIdMap,
+  type Usage,
+  UsageSchema,
+  validateMessage,
+} from '@yourtool/core';
 import { redactSecrets } from '@yourtool/core/adapter';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import {
-  checkDepth,
   checkKey,
-  checkMessageText,
   checkTextColumn,
   textColumnProblem,
   toJsonText,
@@ -32,8 +56,27 @@ import {
   StoreError,
   type StoreInputIssue,
 } from './errors.js';
+import {
+  type CheckedMessage,
+  checkJsonObject,
+  checkMessage,
+  checkModel,
+  chunks,
+  isPlainObject,
+  messageRow,
+  ROWS_PER_STATEMENT,
+  storedMessage,
+  uniqueViolationTable,
+} from './message-input.js';
 import { storeMigrationProvider } from './migrations.js';
 import { rowToMessage, rowToSession, rowToToolCall } from './rows.js';
+import { checkSessionImport, importedSession, writeSessionImport } from './session-import.js';
+import {
+  type DeletedSession,
+  deleteSessionRows,
+  readSessionExport,
+  type SessionExport,
+} from './transfer.js';
 import { parseStoreUrl, redactStoreUrl } from './url.js';
 
 /** Options of {@link openStore}. */
@@ -96,34 +139,8 @@ export interface MigrationReport {
 }
 
 const MAX_PAGE = 10_000;
-const ROWS_PER_STATEMENT = 500;
 const DEFAULT_SESSION_PAGE = 50;
 const DEFAULT_BATCH = 500;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The table a unique-constraint violation happened on, if `error` is one. */
-function uniqueViolationTable(error: unknown): string | undefined {
-  if (!isPlainObject(error) && !(error instanceof Error)) return undefined;
-  const e = error as { code?: unknown; table?: unknown; message?: unknown };
-  if (e.code === '23505') return typeof e.table === 'string' ? e.table : '';
-  if (
-    typeof e.code === 'string' &&
-    (e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE') &&
-    typeof e.message === 'string'
-  ) {
-    return /constraint failed: (\w+)\./.exec(e.message)?.[1] ?? '';
-  }
-  return undefined;
-}
 
 function checkLimit(value: number | undefined, fallback: number, max: number, path: string) {
   const limit = value ?? fallback;
@@ -133,127 +150,6 @@ function checkLimit(value: number | undefined, fallback: number, max: number, pa
     ]);
   }
   return limit;
-}
-
-/**
- * The JSON text of an object column (a routing policy).
- * @throws JsonTooDeepError, InvalidStoreInputError (a value JSON cannot hold) naming `subject`.
- */
-function checkJsonObject(
-  value: unknown,
-  path: string,
-  issues: StoreInputIssue[],
-  subject: string,
-): string | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === null) return null;
-  if (!isPlainObject(value)) {
-    issues.push({ path, message: 'must be a JSON object or null' });
-    return undefined;
-  }
-  checkDepth(value, subject, path);
-  return toJsonText(value, subject, path);
-}
-
-function checkModel(value: unknown, path: string, issues: StoreInputIssue[]) {
-  if (value === undefined || value === null) return value;
-  if (typeof value !== 'string') {
-    issues.push({ path, message: 'must be a canonical model id or null' });
-    return undefined;
-  }
-  try {
-    parseModelId(value);
-  } catch (error) {
-    if (!(error instanceof InvalidModelIdError)) throw error;
-    issues.push({ path, message: error.message });
-  }
-  return value;
-}
-
-interface CheckedMessage {
-  message: Message;
-  createdAt: number;
-  /** `content` as JSON text, serialized once, before the write. */
-  contentJson: string;
-  /** `metadata` as JSON text. */
-  metadataJson: string;
-  /** The input was sealed: its schema and invariants were not checked again. */
-  sealed: boolean;
-}
-
-/**
- * Everything checked before a message is written, in this order: nesting depth (on the raw
- * input, before anything recursive touches it), core's schemas, text columns (NUL, lone
- * surrogates), serialization to JSON, and, for a message at `status: complete` only, core's
- * `validateMessage` (canonical-format §5: partial, cancelled and errored messages may break
- * the complete-only invariants). Linear in the size of the message.
- *
- * A sealed message (core's `sealMessage`: whoever sealed it checked it against the format, and
- * it cannot have changed since) skips the schema and the invariants: only what the database
- * needs is checked (depth, text columns, JSON), and it is serialized once. Every other message
- * gets the full guard.
- */
-function checkMessage(input: Message): CheckedMessage {
-  const id = isPlainObject(input) && typeof input.id === 'string' ? input.id : '(no id)';
-  const subject = `message ${id}`;
-  checkDepth(input, subject);
-  const sealed = isSealedMessage(input);
-  let message = input;
-  if (!sealed) {
-    const parsed = MessageSchema.safeParse(input);
-    if (!parsed.success) {
-      throw new InvalidStoreInputError(subject, issuesFromZod(parsed.error));
-    }
-    message = parsed.data;
-  }
-  let createdAt: number;
-  try {
-    createdAt = timestampToEpochMicros(message.created_at);
-  } catch (error) {
-    throw new InvalidStoreInputError(subject, [
-      { path: 'created_at', message: (error as Error).message },
-    ]);
-  }
-  const issues: StoreInputIssue[] = [];
-  checkMessageText(message, issues);
-  if (issues.length > 0) throw new InvalidStoreInputError(subject, issues);
-  const contentJson = toJsonText(message.content, subject, 'content');
-  const metadataJson = toJsonText(message.metadata, subject, 'metadata');
-  if (!sealed && message.metadata.status === 'complete') {
-    const result = validateMessage(message);
-    if (!result.ok) throw new InvalidMessageError(message.id, result.violations);
-  }
-  return { message, createdAt, contentJson, metadataJson, sealed };
-}
-
-/**
- * The message a write stored, as a later load reads it (at `createdAt`, its stored position),
- * sealed: a sealed input itself (nothing is copied), else a private copy of what was checked,
- * so that freezing it never freezes the caller's objects.
- */
-function storedMessage(checked: CheckedMessage, createdAt = checked.createdAt): Message {
-  let message = checked.message;
-  if (!checked.sealed) message = structuredClone(message);
-  if (createdAt !== checked.createdAt) {
-    message = { ...message, created_at: epochMicrosToTimestamp(createdAt) };
-  } else if (checked.sealed) {
-    return message;
-  }
-  return sealMessage(message);
-}
-
-/** The `messages` row of a checked message. */
-function messageRow(checked: CheckedMessage): MessagesTable {
-  const { message } = checked;
-  return {
-    id: message.id,
-    session_id: message.session_id,
-    role: message.role,
-    content_json: checked.contentJson,
-    metadata_json: checked.metadataJson,
-    created_at: checked.createdAt,
-    schema_version: message.schema_version,
-  };
 }
 
 /** A violation's identity, to tell the violations a change introduces from older ones. */
@@ -631,6 +527,54 @@ export class SqlSessionStore implements SessionStore {
       return trx.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     });
     return rowToSession(row);
+  }
+
+  /**
+   * Deletes a session and every row of it, in every table (`tool_calls`, `messages`,
+   * `sessions`), in one transaction: all of it or nothing.
+   * @throws SessionNotFoundError when there is no such session (nothing is deleted).
+   */
+  async deleteSession(id: string): Promise<DeletedSession> {
+    return this.#guard('deleteSession', async () => {
+      this.#ensureOpen();
+      checkKey(id, 'id');
+      return this.#write((trx) => deleteSessionRows(trx, id, this.dialect));
+    });
+  }
+
+  /**
+   * Every row of a session, read in one snapshot: the session (without `revision`), its
+   * messages in load order and its tool calls in creation order, as they are stored (ids, times,
+   * tool call states and provider ids). `sessionToLines()` writes it as canonical JSON lines.
+   * Nothing is left out silently: an unreadable row throws its `CorruptRowError`, and a message
+   * holding a block this version does not know throws {@link SessionNotExportableError}.
+   * @throws SessionNotFoundError.
+   */
+  async exportSession(id: string): Promise<SessionExport> {
+    return this.#guard('exportSession', async () => {
+      this.#ensureOpen();
+      checkKey(id, 'id');
+      return this.#read((db) => readSessionExport(db, id, this.#logger));
+    });
+  }
+
+  /**
+   * Stores a session export (from {@link exportSession} or `parseSessionLines()`) exactly as
+   * exported, in one transaction: the session with its times, every message with its id and
+   * `created_at`, every tool call with its status, answer, provider id and times. Everything is
+   * checked first, each message as {@link appendMessage} checks it; a refused import writes
+   * nothing. Exporting the imported session gives the same export.
+   * @throws InvalidStoreInputError (listing every problem), InvalidMessageError,
+   * JsonTooDeepError; DuplicateSessionError, DuplicateMessageError, DuplicateToolCallError when
+   * an id is already stored.
+   */
+  async importSession(data: SessionExport): Promise<SessionRecord> {
+    return this.#guard('importSession', async () => {
+      this.#ensureOpen();
+      const checked = checkSessionImport(data);
+      await this.#write((trx) => writeSessionImport(trx, checked));
+      return importedSession(checked);
+    });
   }
 
   // ---------------------------------------------------------------------------- messages
@@ -1072,6 +1016,18 @@ export class SqlSessionStore implements SessionStore {
 
   #ensureOpen(): void {
     if (this.#closed) throw new StoreError('store_closed', `the store ${this.url} is closed`);
+  }
+
+  /**
+   * Runs `section` as one read transaction, so its queries see one snapshot: PostgreSQL
+   * `REPEATABLE READ`, SQLite a deferred transaction (WAL: a snapshot from its first read).
+   */
+  async #read<T>(section: (db: Kysely<StoreDatabase>) => Promise<T>): Promise<T> {
+    this.#ensureOpen();
+    if (this.dialect === 'postgres') {
+      return this.#db.transaction().setIsolationLevel('repeatable read').execute(section);
+    }
+    return this.#db.transaction().execute(section);
   }
 
   /**

@@ -1,0 +1,203 @@
+import { isCancelledError, type SessionRecord } from '@yourtool/core';
+import type { Runtime } from '@yourtool/runtime';
+import { type ConfirmHook, parseUserInput } from '@yourtool/session';
+import type { SqlSessionStore } from '@yourtool/store';
+import {
+  type CommandContext,
+  type ModelOptions,
+  openCliRuntime,
+  openCliStore,
+  storeUrlOf,
+} from '../config.js';
+import { money, oneLine } from '../format.js';
+import { CliError } from '../io.js';
+import { LineReader } from './lines.js';
+import { Screen, TurnRenderer } from './render.js';
+import { workspaceTools } from './tools.js';
+
+/** Options of `yourtool chat`. */
+export interface ChatOptions extends ModelOptions {
+  store?: string;
+  /** Resume this session instead of starting one. */
+  session?: string;
+  /** Start on this model (as `/model <name>`). */
+  model?: string;
+  /** The workspace of a new session (default: the working directory). */
+  workspace?: string;
+  /** `false` (`--no-tools`): offer the model no tools. */
+  tools?: boolean;
+}
+
+const HELP = `/model <name>  switch the session's model (replays the whole history on it)
+/model         show the session's model
+@<name> text   send one message to another model
+/cost          the session's cost so far
+/exit          quit (also Ctrl-D, or Ctrl-C twice at the prompt)
+Ctrl-C         cancel the running turn`;
+
+/** The REPL's state: the session, the running turn, and Ctrl-C. */
+class Chat {
+  readonly #context: CommandContext;
+  readonly #screen: Screen;
+  readonly reader: LineReader;
+  runtime!: Runtime;
+  session!: SessionRecord;
+  #turn: AbortController | undefined;
+  #prompt: AbortController | undefined;
+  #armed = false;
+  #renderer: TurnRenderer | undefined;
+
+  constructor(context: CommandContext) {
+    this.#context = context;
+    this.#screen = new Screen(context.io);
+    this.reader = new LineReader(context.io.stdin, context.io.stdout, () => this.interrupt());
+  }
+
+  /** Ctrl-C: cancels the running turn; at the prompt, the second one in a row quits. */
+  interrupt(): void {
+    if (this.#turn) {
+      if (!this.#turn.signal.aborted) {
+        this.#turn.abort();
+        this.#screen.notice('^C cancelling the turn');
+      }
+      return;
+    }
+    if (this.#armed) {
+      this.#prompt?.abort();
+      return;
+    }
+    this.#armed = true;
+    this.#screen.notice('^C (press Ctrl-C again to quit, or type /exit)');
+    this.reader.redrawPrompt();
+  }
+
+  /** Asks before a tool with side effects runs; a cancelled turn or the end of input says no. */
+  readonly confirm: ConfirmHook = async ({ tool, side_effects, input, signal }) => {
+    this.#renderer?.quiet();
+    this.#screen.lineBreak();
+    const question = `Allow ${tool} (${side_effects}) ${oneLine(JSON.stringify(input), 200)}? [y/N] `;
+    const answer = await this.reader.next(question, signal);
+    return answer !== null && /^y(es)?$/i.test(answer.trim());
+  };
+
+  /** Reads and handles lines until `/exit`, the end of input, or two Ctrl-C at the prompt. */
+  async loop(): Promise<void> {
+    for (;;) {
+      this.#prompt = new AbortController();
+      const line = await this.reader.next('> ', this.#prompt.signal);
+      this.#prompt = undefined;
+      if (line === null) return;
+      this.#armed = false;
+      if (!(await this.#handle(line.trim()))) return;
+    }
+  }
+
+  /** One line; false to quit. */
+  async #handle(line: string): Promise<boolean> {
+    if (line === '') return true;
+    if (line === '/exit' || line === '/quit') return false;
+    if (line === '/help') {
+      this.#screen.line(HELP);
+      return true;
+    }
+    if (line === '/cost') {
+      const stats = await this.runtime.sessionStats(this.session.id);
+      const unpriced =
+        stats.unpriced_messages > 0 ? ` (+ ${stats.unpriced_messages} unpriced)` : '';
+      this.#screen.line(`session cost ${money(stats.total_cost_usd)}${unpriced}`);
+      return true;
+    }
+    const input = parseUserInput(line);
+    try {
+      if (input.kind === 'show_model') {
+        this.#screen.line(`model: ${this.session.active_model ?? '(routing decides)'}`);
+      } else if (input.kind === 'swap') {
+        this.session = await this.runtime.sessions.swapModel(this.session.id, input.model);
+        this.#screen.line(`model: ${this.session.active_model}`);
+      } else if (line.startsWith('/') && !line.startsWith('//')) {
+        this.#screen.notice(`unknown command ${line.split(/\s/)[0]} (try /help)`);
+      } else {
+        await this.#turnOn(input.text, input.override);
+      }
+    } catch (error) {
+      this.#screen.notice(`error: ${this.#context.secrets.redact((error as Error).message)}`);
+    }
+    return true;
+  }
+
+  async #turnOn(text: string, override: string | null): Promise<void> {
+    const controller = new AbortController();
+    const renderer = new TurnRenderer(this.#screen, this.#context.io);
+    this.#turn = controller;
+    this.#renderer = renderer;
+    try {
+      const events = this.runtime.sessions.send(this.session.id, text, {
+        signal: controller.signal,
+        ...(override === null ? {} : { model: override }),
+      });
+      for await (const event of events) renderer.event(event);
+    } catch (error) {
+      if (!isCancelledError(error)) throw error;
+    } finally {
+      renderer.quiet();
+      this.#turn = undefined;
+      this.#renderer = undefined;
+    }
+  }
+}
+
+async function openSession(chat: Chat, store: SqlSessionStore, options: ChatOptions, cwd: string) {
+  if (options.session !== undefined) {
+    const found = await store.getSession(options.session);
+    if (!found) throw new CliError(`no session "${options.session}" in ${store.url}`);
+    return found;
+  }
+  return chat.runtime.sessions.createSession({ workspace_path: options.workspace ?? cwd });
+}
+
+/**
+ * `yourtool chat`: a REPL on models.yaml (and routing.yaml) with a persistent session: streamed
+ * replies, `/model`, confirmation of tools that write, the running cost; Ctrl-C cancels the
+ * turn, and a second Ctrl-C at the prompt quits.
+ */
+export async function chat(context: CommandContext, options: ChatOptions): Promise<void> {
+  const { io } = context;
+  const repl = new Chat(context);
+  const stopInterrupts = io.onInterrupt(() => repl.interrupt());
+  try {
+    const store = await openCliStore(storeUrlOf(options.store, io), context, { mustExist: false });
+    try {
+      repl.runtime = await openCliRuntime(
+        {
+          ...(options.models === undefined ? {} : { models: options.models }),
+          ...(options.routing === undefined ? {} : { routing: options.routing }),
+          store,
+          confirm: repl.confirm,
+          ...(options.tools === false ? {} : { tools: workspaceTools() }),
+        },
+        context,
+      );
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    try {
+      repl.session = await openSession(repl, store, options, io.cwd);
+      if (options.model !== undefined) {
+        repl.session = await repl.runtime.sessions.swapModel(repl.session.id, options.model);
+      }
+      io.stderr.write(
+        `session ${repl.session.id} · model ${repl.session.active_model ?? '(routing decides)'} · /help for commands\n`,
+      );
+      await repl.loop();
+      io.stderr.write(
+        `\nsession ${repl.session.id} saved; resume it with: yourtool chat --session ${repl.session.id}\n`,
+      );
+    } finally {
+      await repl.runtime.close();
+    }
+  } finally {
+    stopInterrupts();
+    repl.reader.close();
+  }
+}

@@ -1,0 +1,237 @@
+import {
+  type CanonicalResponse,
+  type Message,
+  newRequestId,
+  type ToolDefinition,
+  type Usage,
+} from '@yourtool/core';
+import { computeCost, modelToPrice } from '@yourtool/pricing';
+import type { Runtime } from '@yourtool/runtime';
+import { compactedConversation } from '@yourtool/session';
+import type { SqlSessionStore } from '@yourtool/store';
+import { type CommandContext, type ModelOptions, openCliRuntime } from '../config.js';
+import { describeBlock, money, oneLine, textOf } from '../format.js';
+import { CliError } from '../io.js';
+import { withProgress } from '../progress.js';
+import { requireSession, withStore } from './sessions.js';
+
+/** Options of `yourtool replay`. */
+export interface ReplayOptions extends ModelOptions {
+  store?: string;
+  /** The model to replay on (canonical id or alias). */
+  model: string;
+  /** The user message whose reply is replayed (default: the last one with a reply). */
+  at?: string;
+  /** `max_output_tokens` of the replay call (default: the original reply's model's, up to 4096). */
+  maxOutputTokens?: number;
+  json?: boolean;
+}
+
+/** One side of a replay: who answered, what, and at what cost. */
+export interface ReplySide {
+  model: string;
+  message_id: string | null;
+  text: string;
+  /** Tool calls the reply asked for (never run by a replay). */
+  tool_calls: Array<{ name: string; input: Record<string, unknown> }>;
+  stop_reason: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: string | null;
+  /** Why the cost is null, when it is. */
+  unpriced_reason: string | null;
+}
+
+/** What `yourtool replay` reports. */
+export interface ReplayReport {
+  session_id: string;
+  /** The user message the history ends with. */
+  user_message_id: string;
+  original: ReplySide;
+  replay: ReplySide;
+}
+
+/** The user message to replay and the reply it got, from the stored messages. */
+function pickTurn(messages: readonly Message[], at: string | undefined) {
+  const replyAfter = (index: number) =>
+    messages.slice(index + 1).find((m) => m.role === 'assistant' && m.metadata.status !== 'error');
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as Message;
+    if (message.role !== 'user') continue;
+    if (at !== undefined && message.id !== at) continue;
+    const reply = replyAfter(i);
+    if (reply || at !== undefined) return { index: i, user: message, reply };
+  }
+  throw new CliError(
+    at === undefined
+      ? 'the session has no user message with a reply to replay'
+      : `no user message "${at}" in the session`,
+  );
+}
+
+/**
+ * The tools the history uses, declared so that any provider takes its tool calls and results;
+ * the replay never runs them (a reply asking for one is shown as asked).
+ */
+function toolsOf(history: readonly Message[]): ToolDefinition[] {
+  const names = new Set<string>();
+  for (const message of history) {
+    for (const block of message.content) if (block.type === 'tool_use') names.add(block.name);
+  }
+  return [...names]
+    .filter((name) => /^[a-z][a-z0-9_]{0,63}$/.test(name))
+    .map((name) => ({
+      name,
+      description: `The ${name} tool of the original session (a replay does not run it).`,
+      input_schema: { type: 'object' },
+      side_effects: 'none',
+      requires_workspace: false,
+    }));
+}
+
+function side(
+  model: string,
+  messageId: string | null,
+  content: Message['content'],
+  usage: Pick<Usage, 'input_tokens' | 'output_tokens' | 'cost_usd'> | null,
+  extra: Pick<ReplySide, 'stop_reason' | 'unpriced_reason'>,
+): ReplySide {
+  return {
+    model,
+    message_id: messageId,
+    text: content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
+    tool_calls: content.flatMap((b) =>
+      b.type === 'tool_use' ? [{ name: b.name, input: b.input }] : [],
+    ),
+    input_tokens: usage?.input_tokens ?? null,
+    output_tokens: usage?.output_tokens ?? null,
+    cost_usd: usage?.cost_usd ?? null,
+    ...extra,
+  };
+}
+
+function replySide(runtime: Runtime, model: string, response: CanonicalResponse): ReplySide {
+  const cost = computeCost(
+    response.usage,
+    modelToPrice(runtime.pricing, model, response.served_model),
+    runtime.pricing,
+  );
+  return side(
+    model,
+    null,
+    response.content,
+    { ...response.usage, cost_usd: cost.cost_usd },
+    { stop_reason: response.stop_reason, unpriced_reason: cost.priced ? null : cost.detail },
+  );
+}
+
+async function replayTurn(
+  runtime: Runtime,
+  store: SqlSessionStore,
+  context: CommandContext,
+  sessionId: string,
+  options: ReplayOptions,
+): Promise<ReplayReport> {
+  const model = runtime.registry.get(options.model).id;
+  const adapter = runtime.registry.adapterFor(model);
+  const { messages } = await store.loadMessages(sessionId);
+  const turn = pickTurn(messages, options.at);
+  const history = compactedConversation(
+    messages
+      .slice(0, turn.index + 1)
+      .filter((m) => !(m.role === 'assistant' && m.metadata.status === 'error')),
+  );
+  const maxOutput = Math.min(
+    options.maxOutputTokens ?? 4096,
+    adapter.capabilitiesFor(model).max_output_tokens,
+  );
+  const toolIdMap = await store.loadToolIdMap(sessionId);
+  const controller = new AbortController();
+  const stop = context.io.onInterrupt(() => controller.abort());
+  try {
+    const response = await withProgress(context.io.stderr, `waiting for ${model}`, () =>
+      adapter.complete(
+        {
+          request_id: newRequestId(),
+          model,
+          messages: history,
+          tools: toolsOf(history),
+          max_output_tokens: maxOutput,
+        },
+        { signal: controller.signal, toolIdMap },
+      ),
+    );
+    const reply = turn.reply;
+    const original = reply
+      ? side(
+          reply.metadata.model ?? '(unknown model)',
+          reply.id,
+          reply.content,
+          reply.metadata.usage ?? null,
+          {
+            stop_reason: reply.metadata.stop_reason ?? null,
+            unpriced_reason:
+              reply.metadata.usage && reply.metadata.usage.cost_usd === null
+                ? 'unpriced when stored'
+                : null,
+          },
+        )
+      : side('(no reply stored)', null, [], null, { stop_reason: null, unpriced_reason: null });
+    return {
+      session_id: sessionId,
+      user_message_id: turn.user.id,
+      original,
+      replay: replySide(runtime, model, response),
+    };
+  } finally {
+    stop();
+  }
+}
+
+function render(label: string, reply: ReplySide): string {
+  const tokens =
+    reply.input_tokens === null
+      ? ''
+      : ` · ${reply.input_tokens} in / ${reply.output_tokens} out tokens`;
+  const lines = [`${label.padEnd(9)}${reply.model} · ${money(reply.cost_usd)}${tokens}`];
+  if (reply.text) lines.push(...reply.text.split('\n').map((line) => `  ${line}`));
+  for (const call of reply.tool_calls) {
+    lines.push(
+      `  ${describeBlock({ type: 'tool_use', id: '', name: call.name, input: call.input }, false)}`,
+    );
+  }
+  if (reply.unpriced_reason) lines.push(`  (unpriced: ${reply.unpriced_reason})`);
+  return lines.join('\n');
+}
+
+/**
+ * `yourtool replay <session> --model X`: sends the session's history, up to its last user
+ * message with a reply (or `--at`), to another model, and shows that reply and its cost next
+ * to the original's. Nothing is stored; tools the reply asks for are not run.
+ */
+export async function replaySession(
+  context: CommandContext,
+  sessionId: string,
+  options: ReplayOptions,
+): Promise<void> {
+  await withStore(context, options.store, async (store) => {
+    await requireSession(store, sessionId);
+    const runtime = await openCliRuntime({ ...options, store }, context);
+    try {
+      const report = await replayTurn(runtime, store, context, sessionId, options);
+      const { stdout } = context.io;
+      if (options.json) {
+        stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return;
+      }
+      const user = (await store.getMessage(report.user_message_id)) as Message;
+      stdout.write(`session ${sessionId}, reply to ${user.id}: "${oneLine(textOf(user), 60)}"\n\n`);
+      stdout.write(
+        `${render('original', report.original)}\n\n${render('replay', report.replay)}\n`,
+      );
+    } finally {
+      // the runtime closes the store too; withStore's close is then a no-op
+      await runtime.close();
+    }
+  });
+}

@@ -1,0 +1,101 @@
+import { isYourtoolError } from '@yourtool/core';
+import { redactSecrets } from '@yourtool/core/adapter';
+
+/** Where the CLI writes: `process.stdout` / `process.stderr`, or a stream of a test. */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  /** A terminal: progress is animated, prompts are edited with readline. */
+  isTTY?: boolean;
+}
+
+/** Where the CLI reads its input (the chat REPL, `sessions import -`, confirmations). */
+export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean };
+
+/**
+ * Everything the CLI touches of its process, so it can run inside another program or a test:
+ * its streams, environment, working directory and Ctrl-C.
+ */
+export interface CliIo {
+  stdin: InputStream;
+  /** Results: tables, session lines, the chat's replies and prompts. */
+  stdout: OutputStream;
+  /** Errors, warnings, progress and notices. */
+  stderr: OutputStream;
+  /** Where `api_key_env`, `YOURTOOL_STORE` and the like are read. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths (`./models.yaml`, `sqlite:./x.db`) start. */
+  cwd: string;
+  /** Subscribes to Ctrl-C; returns the unsubscribe function. Default: the process's SIGINT. */
+  onInterrupt(listener: () => void): () => void;
+}
+
+/** The process's own streams, environment, directory and SIGINT. */
+export function processIo(): CliIo {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    onInterrupt(listener) {
+      process.on('SIGINT', listener);
+      return () => process.off('SIGINT', listener);
+    },
+  };
+}
+
+/**
+ * An error the user can fix (a missing file, a session that does not exist, a bad flag): printed
+ * as one line on stderr, without a stack trace, and the command exits with `exitCode`.
+ */
+export class CliError extends Error {
+  /** The process exit code (1 by default; 2 for usage errors). */
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}
+
+/** Values never printed: API keys from models.yaml and the environment, database passwords. */
+export class Secrets {
+  readonly #values = new Set<string>();
+
+  /** Adds values to keep out of the output (empty ones are ignored). */
+  add(...values: ReadonlyArray<string | null | undefined>): void {
+    for (const value of values) if (value) this.#values.add(value);
+  }
+
+  /** `text` with every known secret replaced by a marker. */
+  redact(text: string): string {
+    return redactSecrets(text, [...this.#values]);
+  }
+}
+
+/**
+ * Reports an error on stderr and returns the exit code: expected errors (a `CliError`, any
+ * error of the yourtool packages) as one line; anything else as a bug, with its stack only when
+ * `YOURTOOL_DEBUG` is set. Known secrets are redacted either way.
+ */
+export function reportError(error: unknown, io: CliIo, secrets: Secrets): number {
+  const write = (text: string) => io.stderr.write(`${secrets.redact(text)}\n`);
+  if (error instanceof CliError) {
+    write(`yourtool: ${error.message}`);
+    return error.exitCode;
+  }
+  if (isYourtoolError(error)) {
+    write(`yourtool: ${(error as Error).message}`);
+    return 1;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (io.env.YOURTOOL_DEBUG && error instanceof Error && error.stack) {
+    write(`yourtool: unexpected error: ${error.stack}`);
+  } else {
+    write(
+      `yourtool: unexpected error: ${message}\n(set YOURTOOL_DEBUG=1 to see where it happened)`,
+    );
+  }
+  return 1;
+}
