@@ -16,7 +16,10 @@ export type {
   ToolCallsTable,
 } from './database.js';
 export * from './errors.js';
+export type { IterateMessagesOptions } from './message-reads.js';
+export type { MigrationReport } from './migrate.js';
 export { storeMigrationProvider, storeMigrations } from './migrations.js';
+export { type OpenStoreOptions, openStore } from './open.js';
 export {
   canonicalJson,
   parseSessionLines,
@@ -24,6 +27,7 @@ export {
   SESSION_LINES_VERSION,
   sessionToLines,
 } from './session-lines.js';
-export * from './store.js';
+export type { ListSessionsOptions } from './sessions.js';
+export { SqlSessionStore } from './store.js';
 export type { DeletedSession, ExportedSession, SessionExport } from './transfer.js';
 export { parseStoreUrl, redactStoreUrl, type StoreLocation } from './url.js';

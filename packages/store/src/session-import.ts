@@ -104,12 +104,17 @@ function checkSessionRow(input: unknown, issues: StoreInputIssue[]): CheckedImpo
   };
 }
 
+/** What a tool call of an import is checked against, and where its problems go. */
+interface ToolCallCheck {
+  sessionId: string;
+  messages: ReadonlyMap<string, Message>;
+  issues: StoreInputIssue[];
+}
+
 function checkToolCallRow(
   input: unknown,
   path: string,
-  sessionId: string,
-  messages: ReadonlyMap<string, Message>,
-  issues: StoreInputIssue[],
+  { sessionId, messages, issues }: ToolCallCheck,
 ): ToolCallsTable {
   const call = isPlainObject(input) ? input : {};
   if (!isPlainObject(input)) issues.push({ path, message: 'must be an object' });
@@ -185,7 +190,7 @@ export function checkSessionImport(data: SessionExport): CheckedImport {
     }
   });
   const toolCalls = (input.tool_calls as unknown[]).map((call, i) =>
-    checkToolCallRow(call, `tool_calls[${i}]`, session.id, byId, issues),
+    checkToolCallRow(call, `tool_calls[${i}]`, { sessionId: session.id, messages: byId, issues }),
   );
   const callIds = new Set<string>();
   for (const call of toolCalls) {

@@ -1,4 +1,16 @@
-import { CorruptRowError, createMemoryLogger, createMessage, type Message, newMessageId, newSessionId, newToolUseId, nowTimestamp, type SessionStore, ToolIdMap, timestampToEpochMicros } from '@yourtool/core';
+import {
+  CorruptRowError,
+  createMemoryLogger,
+  createMessage,
+  type Message,
+  newMessageId,
+  newSessionId,
+  newToolUseId,
+  nowTimestamp,
+  type SessionStore,
+  ToolIdMap,
+  timestampToEpochMicros,
+} from '@yourtool/core';
 import { defaultPriceTable, repriceMessages } from '@yourtool/pricing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,11 @@
-import { createMessage, isSealedMessage, type Message, MessageSchema, sealMessage, timestampToEpochMicros } from '@yourtool/core';
+import {
+  createMessage,
+  isSealedMessage,
+  type Message,
+  MessageSchema,
+  sealMessage,
+  timestampToEpochMicros,
+} from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   InvalidMessageError,

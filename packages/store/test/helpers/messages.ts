@@ -1,4 +1,10 @@
-import { createMessage, type Message, newToolUseId, toolResultBlock, type Usage } from '@yourtool/core';
+import {
+  createMessage,
+  type Message,
+  newToolUseId,
+  toolResultBlock,
+  type Usage,
+} from '@yourtool/core';
 
 export const MODEL = 'anthropic:claude-sonnet-4-6';
 
