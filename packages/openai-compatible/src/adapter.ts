@@ -1,4 +1,8 @@
-import { type AdapterCapabilities, type AdapterConfigInput, InvalidRequestError } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  type AdapterConfigInput,
+  AdapterOptionError,
+} from '@yourtool/core';
 import {
   ChatCompletionsAdapter,
   type ChatCompletionsCallContext,
@@ -59,17 +63,22 @@ export class OpenAICompatibleAdapter extends ChatCompletionsAdapter {
   readonly quirks: Readonly<ResolvedQuirks>;
 
   /**
-   * Creates an adapter. Throws `InvalidRequestError` for bad options or when no base URL is
-   * known (none in the config, in the `base_url_env` variable, or from the preset).
+   * Creates an adapter. Its options are checked once, here, against
+   * `OpenAICompatibleOptionsSchema` (over the preset's).
+   * @throws AdapterOptionError naming an unknown preset, an option of the wrong type or value
+   * (`options.<field>`), or a missing base URL (`base_url`: none in the config, in the
+   * `base_url_env` variable, or from the preset).
    */
   constructor(config: OpenAICompatibleConfig = {}, runtime: OpenAICompatibleRuntimeOptions = {}) {
     const quirks = resolveQuirks(config.options ?? {});
     const baseUrl =
       config.base_url ?? process.env[quirks.baseUrlEnv] ?? quirks.defaultBaseUrl ?? undefined;
     if (!baseUrl) {
-      throw new InvalidRequestError(
-        `the ${quirks.provider} adapter needs a base URL: set base_url in the config or ${quirks.baseUrlEnv}`,
-        { provider: quirks.provider },
+      // no preset URL, none configured: every call would fail, so the setup does instead
+      throw new AdapterOptionError(
+        quirks.provider,
+        'base_url',
+        `required: set base_url in the config or the ${quirks.baseUrlEnv} environment variable`,
       );
     }
     super(
@@ -104,7 +113,7 @@ export class OpenAICompatibleAdapter extends ChatCompletionsAdapter {
   }
 
   /** Encodes a request with the openai codec and this deployment's quirks. */
-  protected encode(context: ChatCompletionsCallContext): ChatCompletionsEncoding {
+  protected encodeChat(context: ChatCompletionsCallContext): ChatCompletionsEncoding {
     const { request, wireName, logger } = context;
     const spec = this.modelSpec(wireName);
     const openAI = this.#openAIInfo(wireName);
@@ -140,7 +149,7 @@ export class OpenAICompatibleAdapter extends ChatCompletionsAdapter {
   }
 
   /** Decodes a reply with its reasoning as unsigned thinking. */
-  protected override decode(
+  protected override decodeChat(
     completion: OpenAI.ChatCompletion,
     encoding: ChatCompletionsEncoding,
     context: ChatCompletionsCallContext,

@@ -19,3 +19,4 @@ export * from './models.js';
 export * from './options.js';
 export * from './presets.js';
 export { OPENAI_COMPATIBLE, resolveQuirks, toolIdRulesFromConfig } from './resolve.js';
+export { OpenAICompatibleOptionsSchema, PRESET_NAMES } from './schema.js';

@@ -57,7 +57,9 @@ export type CompatibleModelSpec = Partial<AdapterCapabilities> & {
 /**
  * The options of an {@link OpenAICompatibleAdapter} (`AdapterConfig.options`, the `options:`
  * of a models.yaml adapter entry): the deployment's provider key, models and quirks. A preset
- * fills in the quirks of a known service; anything given here wins over the preset.
+ * fills in the quirks of a known service; anything given here wins over the preset. Checked at
+ * construction against `OpenAICompatibleOptionsSchema`: an unknown key, or a value of the wrong
+ * type or outside its set, is an `AdapterOptionError` naming `options.<field>`.
  */
 export interface OpenAICompatibleOptions {
   /** Start from a known service's quirks (`groq`, `mistral`, `vllm`, `azure`, `deepseek`). */

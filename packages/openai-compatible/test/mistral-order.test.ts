@@ -4,7 +4,15 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalRequestInput, createMemoryLogger, InvalidRequestError, type MemoryLogger, type Message, newRequestId, newToolUseId } from '@yourtool/core';
+import {
+  AdapterOptionError,
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  type MemoryLogger,
+  type Message,
+  newRequestId,
+  newToolUseId,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, PNG, readFile, result, text, user } from '../../openai/test/helpers.js';
 import {
@@ -214,6 +222,9 @@ describe('request_order is preset data', () => {
           api_key: 'k',
           options: { request_order: ['alternate_roles' as never] },
         }),
-    ).toThrow(InvalidRequestError);
+    ).toThrow(AdapterOptionError);
+    expect(
+      () => new MistralAdapter({ options: { request_order: ['alternate_roles' as never] } }),
+    ).toThrow(/options\.request_order\[0\]/);
   });
 });

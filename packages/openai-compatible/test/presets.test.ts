@@ -4,7 +4,15 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalRequestInput, createMemoryLogger, createMessage, InvalidRequestError, newRequestId, newSessionId, type StreamEvent } from '@yourtool/core';
+import {
+  AdapterOptionError,
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AzureOpenAIAdapter,
@@ -151,8 +159,8 @@ describe('vllm preset', () => {
   });
 
   it('refuses to be built without a base URL', () => {
-    expect(() => new VllmAdapter()).toThrow(InvalidRequestError);
-    expect(() => new VllmAdapter()).toThrow(/VLLM_BASE_URL/);
+    expect(() => new VllmAdapter()).toThrow(AdapterOptionError);
+    expect(() => new VllmAdapter()).toThrow(/vllm: base_url: required: .*VLLM_BASE_URL/);
   });
 });
 
@@ -331,7 +339,7 @@ describe('configured quirks', () => {
     ).toThrow(/unknown preset/);
     expect(
       () => new OpenAICompatibleAdapter({ base_url: 'http://x', options: { provider: 'Bad Key' } }),
-    ).toThrow(InvalidRequestError);
+    ).toThrow(AdapterOptionError);
     expect(
       () =>
         new OpenAICompatibleAdapter({

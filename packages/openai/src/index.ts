@@ -4,14 +4,7 @@
  *
  * @packageDocumentation
  */
-export {
-  DEFAULT_OPENAI_MODEL,
-  OpenAIAdapter,
-  type OpenAIApi,
-  type OpenAICallOptions,
-  type OpenAIConfigOptions,
-  type OpenAIRuntimeOptions,
-} from './adapter.js';
+export { DEFAULT_OPENAI_MODEL, OpenAIAdapter, type OpenAIRuntimeOptions } from './adapter.js';
 export {
   ChatCompletionsAdapter,
   type ChatCompletionsCallContext,
@@ -22,4 +15,15 @@ export {
 } from './chat-adapter.js';
 export * from './codec/index.js';
 export * from './models.js';
+export { OPENAI_BASE_URL, OpenAIChatCompletionsAdapter } from './openai-chat-adapter.js';
+export {
+  OPENAI_APIS,
+  type OpenAIApi,
+  type OpenAICallOptions,
+  OpenAICallOptionsSchema,
+  type OpenAIConfigOptions,
+  OpenAIConfigOptionsSchema,
+  type ParsedOpenAICallOptions,
+} from './options.js';
 export * from './responses/index.js';
+export type { OpenAIClientSettings } from './sdk-client.js';

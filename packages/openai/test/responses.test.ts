@@ -5,7 +5,17 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalRequestInput, createMemoryLogger, InvalidRequestError, isAdapterError, newRequestId, type StreamEvent, ToolIdMap, withStreamInvariants } from '@yourtool/core';
+import {
+  AdapterOptionError,
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  InvalidRequestError,
+  isAdapterError,
+  newRequestId,
+  type StreamEvent,
+  ToolIdMap,
+  withStreamInvariants,
+} from '@yourtool/core';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -637,9 +647,8 @@ describe('OpenAIAdapter options.api', () => {
   });
 
   it('refuses an unknown api at construction', () => {
-    expect(() => new OpenAIAdapter({ options: { api: 'assistants' } })).toThrow(
-      InvalidRequestError,
-    );
+    expect(() => new OpenAIAdapter({ options: { api: 'assistants' } })).toThrow(AdapterOptionError);
+    expect(() => new OpenAIAdapter({ options: { api: 'assistants' } })).toThrow(/options\.api/);
   });
 
   it('cancel() reaches a call in flight on the Responses transport', async () => {

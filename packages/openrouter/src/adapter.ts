@@ -2,6 +2,7 @@ import type { AdapterCapabilities, AdapterConfigInput } from '@yourtool/core';
 import {
   ChatCompletionsAdapter,
   type ChatCompletionsCallContext,
+  type ChatCompletionsClientOptions,
   type ChatCompletionsEncoding,
   type ChatCompletionsRuntimeOptions,
   type OpenAIResponseDecoding,
@@ -11,7 +12,7 @@ import {
 import type OpenAI from 'openai';
 import { classifyOpenRouterError } from './codec/errors.js';
 import { createOpenRouterReasoningMapper, OPENROUTER } from './codec/reasoning.js';
-import { type OpenRouterReasoningConfig, toOpenRouterParams } from './codec/request.js';
+import { toOpenRouterParams } from './codec/request.js';
 import {
   fromOpenRouterChatCompletion,
   mapOpenRouterFinishReason,
@@ -19,30 +20,17 @@ import {
 } from './codec/response.js';
 import { mapOpenRouterUsage, type OpenRouterUsageLike, openRouterCost } from './codec/usage.js';
 import { openRouterModelInfo } from './models.js';
+import {
+  OpenRouterCallOptionsSchema,
+  type OpenRouterConfigOptions,
+  OpenRouterConfigOptionsSchema,
+} from './options.js';
 
 /** The model whose capabilities `adapter.capabilities` reports. */
 export const DEFAULT_OPENROUTER_MODEL = 'openrouter:anthropic/claude-sonnet-4.6';
 
 /** OpenRouter's API base URL. */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
-
-/** OpenRouter options read from `AdapterConfig.options` (defaults for every call). */
-export interface OpenRouterConfigOptions {
-  /** Your app's URL, sent as the `HTTP-Referer` attribution header. */
-  app_url?: string;
-  /** Your app's name, sent as the `X-Title` attribution header. */
-  app_title?: string;
-  /** Default `reasoning` parameter (per call: `providerOptions.openrouter.reasoning`). */
-  reasoning?: OpenRouterReasoningConfig;
-  /** Default `provider` routing preferences (order, allow_fallbacks, data_collection, ...). */
-  provider?: Record<string, unknown>;
-}
-
-/** Per-call OpenRouter options (`CallOptions.providerOptions.openrouter`). */
-export interface OpenRouterCallOptions {
-  reasoning?: OpenRouterReasoningConfig;
-  provider?: Record<string, unknown>;
-}
 
 /** Construction options of {@link OpenRouterAdapter} besides the config. */
 export type OpenRouterRuntimeOptions = ChatCompletionsRuntimeOptions;
@@ -60,12 +48,14 @@ export class OpenRouterAdapter extends ChatCompletionsAdapter {
   /** Adapter name and provider key. */
   readonly name = OPENROUTER;
 
+  readonly #options: OpenRouterConfigOptions;
+
   /**
    * Creates an adapter. `api_key` defaults to `OPENROUTER_API_KEY` and `base_url` to
    * `OPENROUTER_BASE_URL` (else `https://openrouter.ai/api/v1`).
+   * @throws AdapterOptionError naming an option that is unknown or of the wrong type.
    */
   constructor(config: AdapterConfigInput = {}, runtime: OpenRouterRuntimeOptions = {}) {
-    const options = (config.options ?? {}) as OpenRouterConfigOptions;
     super(
       {
         name: OPENROUTER,
@@ -73,14 +63,11 @@ export class OpenRouterAdapter extends ChatCompletionsAdapter {
         apiKeyEnv: 'OPENROUTER_API_KEY',
         baseUrlEnv: 'OPENROUTER_BASE_URL',
         defaultBaseUrl: OPENROUTER_BASE_URL,
-        defaultHeaders: {
-          ...(options.app_url ? { 'HTTP-Referer': options.app_url } : {}),
-          ...(options.app_title ? { 'X-Title': options.app_title } : {}),
-        },
       },
       config,
       runtime,
     );
+    this.#options = this.parseOptions(OpenRouterConfigOptionsSchema);
   }
 
   /** Capabilities from the OpenRouter table (unknown slugs get conservative ones). */
@@ -88,12 +75,27 @@ export class OpenRouterAdapter extends ChatCompletionsAdapter {
     return openRouterModelInfo(wireName).capabilities;
   }
 
+  /**
+   * The client, with the `app_url` / `app_title` options as the `HTTP-Referer` / `X-Title`
+   * attribution headers (`extra_headers` of the same names win).
+   */
+  protected override createClient(options: ChatCompletionsClientOptions): OpenAI {
+    const { app_url, app_title } = this.#options;
+    return super.createClient({
+      ...options,
+      defaultHeaders: {
+        ...(app_url ? { 'HTTP-Referer': app_url } : {}),
+        ...(app_title ? { 'X-Title': app_title } : {}),
+        ...options.defaultHeaders,
+      },
+    });
+  }
+
   /** Encodes a request with the openai codec, the OpenRouter way. */
-  protected encode(context: ChatCompletionsCallContext): ChatCompletionsEncoding {
-    const defaults = this.configOptions<OpenRouterConfigOptions>();
-    const perCall = this.callOptions<OpenRouterCallOptions>(context.options);
-    const reasoning = perCall.reasoning ?? defaults.reasoning;
-    const providerPreferences = perCall.provider ?? defaults.provider;
+  protected encodeChat(context: ChatCompletionsCallContext): ChatCompletionsEncoding {
+    const perCall = this.parseCallOptions(OpenRouterCallOptionsSchema, context.options);
+    const reasoning = perCall.reasoning ?? this.#options.reasoning;
+    const providerPreferences = perCall.provider ?? this.#options.provider;
     return toOpenRouterParams(context.request, {
       wireName: context.wireName,
       capabilities: this.capabilitiesFor(context.request.model),
@@ -106,7 +108,7 @@ export class OpenRouterAdapter extends ChatCompletionsAdapter {
   }
 
   /** Decodes a reply with reasoning, cache writes, native finish reasons and cost figures. */
-  protected override decode(
+  protected override decodeChat(
     completion: OpenAI.ChatCompletion,
     encoding: ChatCompletionsEncoding,
     context: ChatCompletionsCallContext,

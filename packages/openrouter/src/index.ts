@@ -7,9 +7,8 @@ export {
   DEFAULT_OPENROUTER_MODEL,
   OPENROUTER_BASE_URL,
   OpenRouterAdapter,
-  type OpenRouterCallOptions,
-  type OpenRouterConfigOptions,
   type OpenRouterRuntimeOptions,
 } from './adapter.js';
 export * from './codec/index.js';
 export * from './models.js';
+export * from './options.js';

@@ -1,17 +1,31 @@
-import { type AdapterCapabilities, type CanonicalRequest, type ImageBlock, type Logger, type Message, OPENAI_TOOL_ID_RULES, type RedactedThinkingBlock, silentLogger, type ThinkingBlock, type ToolIdMap, type ToolIdRules, type ToolResultBlock } from '@yourtool/core';
 import {
+  type AdapterCapabilities,
+  type CanonicalRequest,
+  type ImageBlock,
+  type Logger,
+  type Message,
+  OPENAI_TOOL_ID_RULES,
+  type RedactedThinkingBlock,
+  silentLogger,
+  type ThinkingBlock,
+  type ToolIdMap,
+  type ToolIdRules,
+  type ToolResultBlock,
+} from '@yourtool/core';
+import {
+  createToolNamer,
   type DroppedBlock,
   type HistoryRepair,
   type PreparedHistory,
   type PrepareHistoryOptions,
   prepareHistory,
   reportDroppedBlock,
+  STRICT_TOOL_NAME_RULES,
   type ToolNameRules,
 } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { nothingToSendError } from './nothing-to-send.js';
 import { jsonSchemaFormat } from './output-format.js';
-import { createToolNameEncoder } from './tool-names.js';
 
 /** The adapter name, which is also the provider key of OpenAI models. */
 export const OPENAI = 'openai';
@@ -117,7 +131,7 @@ export interface OpenAIMessageEncodeContext {
   /** See {@link OpenAIChatEncodeOptions.toolIdRules}. Default `OPENAI_TOOL_ID_RULES`. */
   toolIdRules?: ToolIdRules;
   /**
-   * The name a canonical tool name goes out under (see `createToolNameEncoder`). Default: the
+   * The name a canonical tool name goes out under (see core's `createToolNamer`). Default: the
    * canonical name as it is.
    */
   toolName?: (name: string) => string;
@@ -317,11 +331,12 @@ export function toOpenAIChatParams(
   const warn = (event: string, reason: string, extra: Record<string, unknown> = {}) =>
     logger.warn({ event, adapter: provider, request_id: request.request_id, ...extra }, reason);
 
-  const toolName = createToolNameEncoder(
+  const toolName = createToolNamer({
+    rules: options.toolNameRules ?? STRICT_TOOL_NAME_RULES,
+    adapter: provider,
     logger,
-    { adapter: provider, request_id: request.request_id },
-    options.toolNameRules,
-  );
+    requestId: request.request_id,
+  });
   const { prepared, messages } = encodeChatHistory(request, options, logger, toolName);
   const params: OpenAIChatParams = { model: options.wireName, messages };
   if (options.maxTokensParam === 'max_tokens') params.max_tokens = request.max_output_tokens;

@@ -1,40 +1,28 @@
 import type { CanonicalRequest, ContentBlock, Logger } from '@yourtool/core';
 import {
   canonicalToolName,
+  createToolNamer,
   requestToolNames,
   STRICT_TOOL_NAME_RULES,
   type ToolNameRules,
-  wireToolName,
 } from '@yourtool/core/adapter';
 
 /**
- * Maps canonical tool names to the names sent on the wire for one request (decision 0140): each
- * name as core's `wireToolName` derives it under `rules`, with one `tool_name_mapped` WARN per
- * distinct renamed name.
+ * Maps canonical tool names to the names sent on the wire for one request (decision 0140).
+ * @deprecated Use `createToolNamer` from `@yourtool/core/adapter`, which this calls (one
+ * `tool_name_mapped` WARN per distinct renamed name).
  */
 export function createToolNameEncoder(
   logger: Logger,
   context: { adapter: string; request_id?: string },
   rules: ToolNameRules = STRICT_TOOL_NAME_RULES,
 ): (name: string) => string {
-  const warned = new Set<string>();
-  return (name) => {
-    const wire = wireToolName(name, rules);
-    if (wire !== name && !warned.has(name)) {
-      warned.add(name);
-      logger.warn(
-        {
-          event: 'tool_name_mapped',
-          adapter: context.adapter,
-          ...(context.request_id ? { request_id: context.request_id } : {}),
-          tool_name: name,
-          wire_name: wire,
-        },
-        `tool name "${name}" breaks the provider's naming rule; it is sent as "${wire}"`,
-      );
-    }
-    return wire;
-  };
+  return createToolNamer({
+    rules,
+    adapter: context.adapter,
+    logger,
+    ...(context.request_id ? { requestId: context.request_id } : {}),
+  });
 }
 
 /**

@@ -1,7 +1,6 @@
+export type { OpenAIResponsesCallOptions, OpenAIResponsesConfigOptions } from '../options.js';
 export {
   DEFAULT_OPENAI_RESPONSES_MODEL,
   OpenAIResponsesAdapter,
-  type OpenAIResponsesCallOptions,
-  type OpenAIResponsesConfigOptions,
   type OpenAIResponsesRuntimeOptions,
 } from './adapter.js';

@@ -1,16 +1,24 @@
-import { type AdapterCapabilities, type CanonicalRequest, type Logger, silentLogger, type ToolIdMap, type ToolIdRules } from '@yourtool/core';
 import {
+  type AdapterCapabilities,
+  type CanonicalRequest,
+  type Logger,
+  silentLogger,
+  type ToolIdMap,
+  type ToolIdRules,
+} from '@yourtool/core';
+import {
+  createToolNamer,
   type DroppedBlock,
   type HistoryRepair,
   type PreparedHistory,
   prepareHistory,
+  STRICT_TOOL_NAME_RULES,
   type ToolNameRules,
 } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { nothingToSendError } from '../codec/nothing-to-send.js';
 import { jsonSchemaFormat } from '../codec/output-format.js';
 import { OPENAI } from '../codec/request.js';
-import { createToolNameEncoder } from '../codec/tool-names.js';
 import type { OpenAIReasoningSummary } from '../models.js';
 import { encodeResponsesInput, type ResponsesInputItem } from './input.js';
 
@@ -119,11 +127,12 @@ export function toOpenAIResponsesParams(
   const warn = (event: string, reason: string, extra: Record<string, unknown> = {}) =>
     logger.warn({ event, adapter: provider, request_id: request.request_id, ...extra }, reason);
 
-  const toolName = createToolNameEncoder(
+  const toolName = createToolNamer({
+    rules: options.toolNameRules ?? STRICT_TOOL_NAME_RULES,
+    adapter: provider,
     logger,
-    { adapter: provider, request_id: request.request_id },
-    options.toolNameRules,
-  );
+    requestId: request.request_id,
+  });
   const { prepared, input } = encodeResponsesHistory(request, options, logger, toolName);
   const params: OpenAIResponsesParams = {
     model: options.wireName,
