@@ -1,59 +1,76 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { type AdapterCapabilities, type AdapterConfigInput, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
-  AdapterBase,
+  type AdapterCapabilities,
+  type AdapterConfigInput,
+  type AdapterError,
+  AuthError,
+  type CallRunnerOptions,
+  type CanonicalRequest,
+  type Logger,
+} from '@yourtool/core';
+import {
+  type ChunkMapper,
+  type DecodedReply,
   redactError,
   redactSecrets,
   requestToolNames,
-  runCompleteCall,
-  runStreamCall,
+  WireAdapter,
+  type WireAttempt,
+  type WireCall,
 } from '@yourtool/core/adapter';
 import { toAnthropicAdapterError } from './codec/errors.js';
-import {
-  ANTHROPIC,
-  type AnthropicRequestOptions,
-  type AnthropicThinkingOption,
-  toAnthropicParams,
-} from './codec/request.js';
+import { ANTHROPIC, type AnthropicParams, toAnthropicParams } from './codec/request.js';
 import { fromAnthropicMessage } from './codec/response.js';
 import { createAnthropicStreamMapper } from './codec/stream.js';
 import { anthropicCredentialProblem } from './credentials.js';
 import { claudeModelInfo } from './models.js';
+import {
+  AnthropicCallOptionsSchema,
+  AnthropicConfigOptionsSchema,
+  type AnthropicDefaults,
+} from './options.js';
+
+export type { AnthropicCallOptions, AnthropicConfigOptions } from './options.js';
 
 /** The model whose capabilities `adapter.capabilities` reports. */
 export const DEFAULT_ANTHROPIC_MODEL = 'anthropic:claude-sonnet-4-6';
 
-/** Anthropic options read from `AdapterConfig.options` (defaults for every call). */
-export interface AnthropicConfigOptions {
-  /** Default extended thinking (per call: `providerOptions.anthropic.thinking`). */
-  thinking?: AnthropicThinkingOption;
-  /** Cache breakpoints on the system prompt and tools. Default true. */
-  prompt_caching?: boolean;
-  /** `anthropic-version` header; see `AnthropicRequestOptions.apiVersion`. */
-  anthropic_version?: string;
-}
-
 /** Construction options of {@link AnthropicAdapter} besides the config (core's, unchanged). */
 export type AnthropicRuntimeOptions = CallRunnerOptions;
 
+/** One Messages API stream event, as the SDK parses it. */
+type AnthropicChunk = Anthropic.RawMessageStreamEvent;
+
 /**
  * The Anthropic Messages API adapter, on the official `@anthropic-ai/sdk` (its own retries
- * off; core's bounded retry on).
+ * off; core's bounded retry on). A `WireAdapter`: the request is encoded by the codec's
+ * `toAnthropicParams`, sent through the SDK client, and the reply decoded by
+ * `fromAnthropicMessage` (streamed: `createAnthropicStreamMapper`).
  *
  * ```ts
  * const claude = new AnthropicAdapter({ api_key: process.env.ANTHROPIC_API_KEY });
  * const reply = await claude.complete({ request_id: newRequestId(), model: 'anthropic:claude-sonnet-4-6', messages, max_output_tokens: 1024 });
  * ```
  */
-export class AnthropicAdapter extends AdapterBase {
+export class AnthropicAdapter extends WireAdapter<
+  AnthropicParams,
+  Anthropic.Message,
+  AnthropicChunk
+> {
   /** Adapter name and provider key. */
   readonly name = ANTHROPIC;
   readonly #client: Anthropic;
+  /** `config.options`, checked and parsed once. */
+  readonly #defaults: AnthropicDefaults;
 
-  /** Creates an adapter. `api_key` defaults to the `ANTHROPIC_API_KEY` environment variable. */
+  /**
+   * Creates an adapter. `api_key` defaults to the `ANTHROPIC_API_KEY` environment variable.
+   * @throws AdapterOptionError for an unknown key or a wrong type in `config.options`.
+   */
   constructor(config: AdapterConfigInput = {}, runtime: AnthropicRuntimeOptions = {}) {
     super('Anthropic', config, runtime);
-    const options = this.configOptions<AnthropicConfigOptions>();
+    this.#defaults = this.parseOptions(AnthropicConfigOptionsSchema, ANTHROPIC);
+    const version = this.#defaults.anthropicVersion;
     this.#client = new Anthropic({
       // unset values fall back to the SDK's environment variables
       // (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
@@ -63,7 +80,7 @@ export class AnthropicAdapter extends AdapterBase {
       timeout: this.config.timeout_seconds * 1000,
       defaultHeaders: {
         ...this.config.extra_headers,
-        ...(options.anthropic_version ? { 'anthropic-version': options.anthropic_version } : {}),
+        ...(version ? { 'anthropic-version': version } : {}),
       },
       openTelemetry: false,
       // The SDK's own warnings go to the adapter's logger (redacted), never to the console.
@@ -79,22 +96,12 @@ export class AnthropicAdapter extends AdapterBase {
    * to `console.warn`, bypassing the configured logger; the client's own request pipeline
    * (headers, timeout, abort, status errors, SSE parsing) is the same.
    */
-  #send(
-    params: Anthropic.MessageCreateParamsNonStreaming,
-    signal: AbortSignal,
-  ): Promise<Anthropic.Message>;
-  #send(
-    params: Anthropic.MessageCreateParamsStreaming,
-    signal: AbortSignal,
-  ): Promise<AsyncIterable<Anthropic.RawMessageStreamEvent>>;
-  #send(
-    params: Anthropic.MessageCreateParams,
-    signal: AbortSignal,
-  ): Promise<Anthropic.Message | AsyncIterable<Anthropic.RawMessageStreamEvent>> {
-    return this.#client.post<Anthropic.Message | AsyncIterable<Anthropic.RawMessageStreamEvent>>(
-      '/v1/messages',
-      { body: params, stream: params.stream === true, signal },
-    );
+  #post<Reply>(params: Anthropic.MessageCreateParams, signal: AbortSignal): Promise<Reply> {
+    return this.#client.post<Reply>('/v1/messages', {
+      body: params,
+      stream: params.stream === true,
+      signal,
+    });
   }
 
   /**
@@ -105,13 +112,6 @@ export class AnthropicAdapter extends AdapterBase {
    */
   setupProblem(): string | null {
     return anthropicCredentialProblem(this.config);
-  }
-
-  /** Fails a call at once, as `auth`, when {@link setupProblem} says no credential is set. */
-  #checkCredentials(): void {
-    const problem = this.setupProblem();
-    if (problem)
-      throw new AuthError(`anthropic: ${problem}`, { provider: ANTHROPIC, retryable: false });
   }
 
   /** What is redacted from errors and SDK log lines: the API key and custom header values. */
@@ -132,82 +132,68 @@ export class AnthropicAdapter extends AdapterBase {
     return claudeModelInfo(wireName).capabilities;
   }
 
-  /** A non-streaming Messages API call. */
-  complete(request: CanonicalRequestInput, options: CallOptions = {}): Promise<CanonicalResponse> {
-    return runCompleteCall(
-      this.#setup(),
-      request,
-      options,
-      async ({ request: req, signal, logger }) => {
-        const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-        this.#checkCredentials();
-        const { params } = this.#encode(req, toolIdMap, logger, options);
-        const started = Date.now();
-        const message = await this.#send({ ...params, stream: false }, signal);
-        const decoded = fromAnthropicMessage(
-          message,
-          toolIdMap,
-          logger,
-          req.model,
-          requestToolNames(req),
-        );
-        return {
-          request_id: req.request_id,
-          model: req.model,
-          provider: ANTHROPIC,
-          content: decoded.content,
-          stop_reason: decoded.stop_reason,
-          usage: decoded.usage,
-          latency_ms: Date.now() - started,
-          provider_raw: decoded.provider_raw,
-          ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
-        };
-      },
-    );
-  }
-
-  /** A streaming Messages API call, as canonical events. */
-  stream(request: CanonicalRequestInput, options: CallOptions = {}): AsyncIterable<StreamEvent> {
-    const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-    let map: ReturnType<typeof createAnthropicStreamMapper> | undefined;
-    return runStreamCall<Anthropic.RawMessageStreamEvent>(this.#setup(), request, options, {
-      open: async ({ request: req, signal, logger }) => {
-        this.#checkCredentials();
-        const { params } = this.#encode(req, toolIdMap, logger, options);
-        map = createAnthropicStreamMapper(toolIdMap, logger, req.model, requestToolNames(req));
-        return this.#send({ ...params, stream: true as const }, signal);
-      },
-      onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),
-    });
-  }
-
-  #encode(request: CanonicalRequest, toolIdMap: ToolIdMap, logger: Logger, options: CallOptions) {
-    const wireName = this.checkRequest(request);
-    const defaults = this.configOptions<AnthropicConfigOptions>();
-    const perCall = this.callOptions<{
-      thinking?: AnthropicThinkingOption;
-      promptCaching?: boolean;
-    }>(options);
-    const requestOptions: AnthropicRequestOptions = {
-      wireName,
-      ...(defaults.anthropic_version ? { apiVersion: defaults.anthropic_version } : {}),
-      promptCaching: perCall.promptCaching ?? defaults.prompt_caching ?? true,
-      ...((perCall.thinking ?? defaults.thinking)
-        ? { thinking: perCall.thinking ?? defaults.thinking }
-        : {}),
-    };
+  /**
+   * The Messages API parameters of a call (without `stream`), with this call's options over the
+   * configured ones. A call made with no credential set fails `auth` here, before any request.
+   */
+  protected encode({ request, logger, toolIdMap, options }: WireCall): AnthropicParams {
+    const problem = this.setupProblem();
+    if (problem)
+      throw new AuthError(`anthropic: ${problem}`, { provider: ANTHROPIC, retryable: false });
+    const wireName = this.wireName(request.model);
+    const perCall = this.parseCallOptions(AnthropicCallOptionsSchema, options);
+    const thinking = perCall.thinking ?? this.#defaults.thinking;
+    const version = this.#defaults.anthropicVersion;
     return toAnthropicParams(request, {
       toolIdMap,
       logger,
-      options: requestOptions,
+      options: {
+        wireName,
+        ...(version ? { apiVersion: version } : {}),
+        promptCaching: perCall.promptCaching ?? this.#defaults.promptCaching ?? true,
+        ...(thinking ? { thinking } : {}),
+      },
       model: { ...claudeModelInfo(wireName), capabilities: this.capabilitiesFor(request.model) },
+    }).params;
+  }
+
+  /** A non-streaming Messages API call. */
+  protected send(params: AnthropicParams, { signal }: WireAttempt): Promise<Anthropic.Message> {
+    return this.#post({ ...params, stream: false }, signal);
+  }
+
+  /** A streaming Messages API call: the SDK's parsed SSE events. */
+  protected open(
+    params: AnthropicParams,
+    { signal }: WireAttempt,
+  ): Promise<AsyncIterable<AnthropicChunk>> {
+    return this.#post({ ...params, stream: true }, signal);
+  }
+
+  /** A whole reply, decoded by the codec (served model, tool names read back as canonical). */
+  protected decode(
+    message: Anthropic.Message,
+    _params: AnthropicParams,
+    { request, toolIdMap, logger }: WireCall,
+  ): DecodedReply {
+    return fromAnthropicMessage(message, toolIdMap, {
+      logger,
+      requestModel: request.model,
+      toolNames: requestToolNames(request),
     });
   }
 
-  #setup() {
-    return this.callSetup((error, request) =>
-      toAnthropicAdapterError(error, request.request_id, this.#secrets()),
-    );
+  /** The codec's stream mapper, one per stream. */
+  protected chunkMapper(
+    _params: AnthropicParams,
+    { request, toolIdMap, logger }: WireCall,
+  ): ChunkMapper<AnthropicChunk> {
+    return createAnthropicStreamMapper(toolIdMap, logger, request.model, requestToolNames(request));
+  }
+
+  /** The codec's error mapping, with the adapter's secrets redacted. */
+  protected toAdapterError(error: unknown, request: CanonicalRequest): AdapterError {
+    return toAnthropicAdapterError(error, request.request_id, this.#secrets());
   }
 }
 

@@ -5,6 +5,7 @@
  */
 export {
   AnthropicAdapter,
+  type AnthropicCallOptions,
   type AnthropicConfigOptions,
   type AnthropicRuntimeOptions,
   DEFAULT_ANTHROPIC_MODEL,

@@ -1,5 +1,15 @@
-import { type CanonicalRequest, type ContentBlock, createMemoryLogger, createMessage, type Message, type MessageMetadata, newRequestId, newSessionId, ToolIdMap } from '@yourtool/core';
-import { UnrepresentableContentError } from '@yourtool/core/adapter';
+import {
+  type CanonicalRequest,
+  type ContentBlock,
+  createMemoryLogger,
+  createMessage,
+  type Message,
+  type MessageMetadata,
+  newRequestId,
+  newSessionId,
+  ToolIdMap,
+} from '@yourtool/core';
+import { UnrepresentableContentError, wireToolName } from '@yourtool/core/adapter';
 import { assistantTestMetadata, PNG_1PX_BASE64 as PNG } from '@yourtool/testkit';
 import { describe, expect, it } from 'vitest';
 import {
@@ -556,6 +566,40 @@ describe('fromAnthropicMessage: response mapping', () => {
       event: 'block_dropped',
       block_type: 'server_tool_use',
     });
+  });
+
+  it('takes its options as an object, and still in the deprecated positional form', () => {
+    const message = () =>
+      reply(
+        [
+          { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+          { type: 'tool_use', id: 'toolu_1', name: wireToolName('fs.read'), input: {} },
+        ],
+        'tool_use',
+        { input_tokens: 1, output_tokens: 1 },
+      );
+    const toolNames = new Set(['fs.read']);
+    const requestModel = 'anthropic:claude-sonnet-4-6';
+    const logger = createMemoryLogger();
+    const decoded = fromAnthropicMessage(message(), new ToolIdMap(), {
+      logger,
+      requestModel,
+      toolNames,
+    });
+    expect(decoded.served_model).toBe('anthropic:claude-sonnet-4-6');
+    expect(decoded.content[0]).toMatchObject({ type: 'tool_use', name: 'fs.read' });
+    expect(logger.warnings().some((w) => w.obj.event === 'block_dropped')).toBe(true);
+    const legacy = fromAnthropicMessage(
+      message(),
+      new ToolIdMap(),
+      createMemoryLogger(),
+      requestModel,
+      toolNames,
+    );
+    expect(legacy.served_model).toBe(decoded.served_model);
+    expect(legacy.content[0]).toMatchObject({ type: 'tool_use', name: 'fs.read' });
+    const noLogger = fromAnthropicMessage(message(), new ToolIdMap(), undefined, requestModel);
+    expect(noLogger.served_model).toBe('anthropic:claude-sonnet-4-6');
   });
 });
 

@@ -11,7 +11,13 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalRequestInput, createMessage, newRequestId, newSessionId, type StreamEvent } from '@yourtool/core';
+import {
+  type CanonicalRequestInput,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicAdapter } from '../src/index.js';
 

@@ -13,7 +13,19 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { AdapterError, type AttemptEvent, type CanonicalRequestInput, createMemoryLogger, createMessage, InvalidRequestError, NetworkError, newRequestId, newSessionId, ServerError, type StreamEvent } from '@yourtool/core';
+import {
+  AdapterError,
+  type AttemptEvent,
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  createMessage,
+  InvalidRequestError,
+  NetworkError,
+  newRequestId,
+  newSessionId,
+  ServerError,
+  type StreamEvent,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicAdapter } from '../src/index.js';
 

@@ -3,82 +3,74 @@ import {
   type GenerateContentResponse,
   GoogleGenAI,
   type GoogleGenAIOptions,
-  type SafetySetting,
 } from '@google/genai';
-import { type AdapterCapabilities, type AdapterConfigInput, type CallRunnerOptions, AuthError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type StreamEvent, ToolIdMap } from '@yourtool/core';
 import {
-  AdapterBase,
+  type AdapterCapabilities,
+  type AdapterConfigInput,
+  type AdapterError,
+  AuthError,
+  type CallRunnerOptions,
+  type CanonicalRequest,
+} from '@yourtool/core';
+import {
+  type ChunkMapper,
+  type DecodedReply,
   requestToolNames,
-  runCompleteCall,
-  runStreamCall,
+  WireAdapter,
+  type WireAttempt,
+  type WireCall,
 } from '@yourtool/core/adapter';
 import { toGoogleAdapterError } from './codec/errors.js';
-import {
-  GOOGLE,
-  type GoogleRequestOptions,
-  type GoogleThinkingOption,
-  toGeminiRequest,
-} from './codec/request.js';
-import { fromGeminiResponse } from './codec/response.js';
+import { GOOGLE, toGeminiRequest } from './codec/request.js';
+import { fromGeminiResponse, type GeminiDecodeOptions } from './codec/response.js';
 import { createGeminiStreamMapper } from './codec/stream.js';
 import { geminiModelInfo } from './models.js';
+import {
+  GoogleCallOptionsSchema,
+  GoogleConfigOptionsSchema,
+  type GoogleDefaults,
+} from './options.js';
+
+export type { GoogleCallOptions, GoogleConfigOptions } from './options.js';
 
 /** The model whose capabilities `adapter.capabilities` reports. */
 export const DEFAULT_GOOGLE_MODEL = 'google:gemini-2.5-flash';
 
-/**
- * Google options read from `AdapterConfig.options` (defaults for every call). With `vertexai:
- * true` the same SDK talks to Vertex AI: `project` and `location` (or `GOOGLE_CLOUD_PROJECT` /
- * `GOOGLE_CLOUD_LOCATION`) select it and Google Cloud credentials authenticate (Application
- * Default Credentials), or an express-mode API key in `api_key`.
- */
-export interface GoogleConfigOptions {
-  /** Use Vertex AI instead of the Gemini API. Default false. */
-  vertexai?: boolean;
-  /** Google Cloud project (Vertex AI). */
-  project?: string;
-  /** Google Cloud location, e.g. `us-central1` or `global` (Vertex AI). */
-  location?: string;
-  /** API version the SDK calls (`v1beta` by default for the Gemini API). */
-  api_version?: string;
-  /** Default thinking (per call: `providerOptions.google.thinking`). */
-  thinking?: GoogleThinkingOption;
-  /** Default safety settings, sent as they are. */
-  safety_settings?: SafetySetting[];
-}
-
 /** Construction options of {@link GoogleAdapter} besides the config (core's, unchanged). */
 export type GoogleRuntimeOptions = CallRunnerOptions;
-
-/** Per-call options of the adapter (`providerOptions.google`). */
-export interface GoogleCallOptions {
-  /** Thinking for this call (overrides `options.thinking`). */
-  thinking?: GoogleThinkingOption;
-  /** Safety settings for this call (override `options.safety_settings`). */
-  safetySettings?: SafetySetting[];
-}
 
 /**
  * The Gemini adapter, on the official `@google/genai` SDK (its own retries off; core's bounded
  * retry on): `generateContent` and `generateContentStream`, against the Gemini API with an API
- * key or Vertex AI through the same SDK's options.
+ * key or Vertex AI through the same SDK's options. A `WireAdapter`: the request is encoded by
+ * the codec's `toGeminiRequest`, and the reply decoded by `fromGeminiResponse` (streamed:
+ * `createGeminiStreamMapper`), both through the same reply assembler.
  *
  * ```ts
  * const gemini = new GoogleAdapter({ api_key: process.env.GEMINI_API_KEY });
  * const reply = await gemini.complete({ request_id: newRequestId(), model: 'google:gemini-2.5-flash', messages, max_output_tokens: 1024 });
  * ```
  */
-export class GoogleAdapter extends AdapterBase {
+export class GoogleAdapter extends WireAdapter<
+  GenerateContentParameters,
+  GenerateContentResponse,
+  GenerateContentResponse
+> {
   /** Adapter name and provider key. */
   readonly name = GOOGLE;
+  /** `config.options`, checked and parsed once. */
+  readonly #defaults: GoogleDefaults;
   #client: GoogleGenAI | undefined;
 
   /**
    * Creates an adapter. `api_key` defaults to `GEMINI_API_KEY` (or `GOOGLE_API_KEY`); `base_url`
    * to the SDK's endpoint (or `GOOGLE_GEMINI_BASE_URL`). The SDK client is built on first use.
+   * @throws AdapterOptionError for an unknown key or a wrong type in `config.options`
+   *   (`vertexai: "false"` is one: a string is not a boolean).
    */
   constructor(config: AdapterConfigInput = {}, runtime: GoogleRuntimeOptions = {}) {
     super('Google', config, runtime);
+    this.#defaults = this.parseOptions(GoogleConfigOptionsSchema, GOOGLE);
   }
 
   /**
@@ -96,7 +88,7 @@ export class GoogleAdapter extends AdapterBase {
 
   /** Whether the SDK will talk to Vertex AI (the option, else the SDK's environment variable). */
   #usesVertex(): boolean {
-    const option = this.configOptions<GoogleConfigOptions>().vertexai;
+    const option = this.#defaults.vertexai;
     if (option !== undefined) return option;
     return process.env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
   }
@@ -106,15 +98,15 @@ export class GoogleAdapter extends AdapterBase {
     if (this.#client) return this.#client;
     const problem = this.setupProblem();
     if (problem) throw new AuthError(`google: ${problem}`, { provider: GOOGLE, retryable: false });
-    const options = this.configOptions<GoogleConfigOptions>();
+    const { project, location, apiVersion } = this.#defaults;
     const apiKey = this.#apiKey();
     const sdkOptions: GoogleGenAIOptions = {
       ...(apiKey ? { apiKey } : {}),
       // said explicitly, so the SDK picks the backend setupProblem() checked
       vertexai: this.#usesVertex(),
-      ...(options.project ? { project: options.project } : {}),
-      ...(options.location ? { location: options.location } : {}),
-      ...(options.api_version ? { apiVersion: options.api_version } : {}),
+      ...(project ? { project } : {}),
+      ...(location ? { location } : {}),
+      ...(apiVersion ? { apiVersion } : {}),
       httpOptions: {
         ...(this.config.base_url ? { baseUrl: this.config.base_url } : {}),
         headers: { ...this.config.extra_headers },
@@ -151,90 +143,72 @@ export class GoogleAdapter extends AdapterBase {
     return geminiModelInfo(wireName).capabilities;
   }
 
-  /** A non-streaming `generateContent` call. */
-  complete(request: CanonicalRequestInput, options: CallOptions = {}): Promise<CanonicalResponse> {
-    return runCompleteCall(
-      this.#setup(),
-      request,
-      options,
-      async ({ request: req, signal, logger }) => {
-        const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-        const params = this.#encode(req, toolIdMap, logger, options);
-        const started = Date.now();
-        const response: GenerateContentResponse = await this.#sdk().models.generateContent(
-          withSignal(params, signal),
-        );
-        const decoded = fromGeminiResponse(response, toolIdMap, {
-          stopSequencesSent: req.stop_sequences.length > 0,
-          logger,
-          request_id: req.request_id,
-          model: req.model,
-          toolNames: requestToolNames(req),
-        });
-        return {
-          request_id: req.request_id,
-          model: req.model,
-          provider: GOOGLE,
-          content: decoded.content,
-          stop_reason: decoded.stop_reason,
-          usage: decoded.usage,
-          latency_ms: Date.now() - started,
-          provider_raw: decoded.provider_raw,
-          ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
-        };
-      },
-    );
-  }
-
-  /** A streaming `generateContentStream` call, as canonical events. */
-  stream(request: CanonicalRequestInput, options: CallOptions = {}): AsyncIterable<StreamEvent> {
-    const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-    let map: ReturnType<typeof createGeminiStreamMapper> | undefined;
-    return runStreamCall<GenerateContentResponse>(this.#setup(), request, options, {
-      open: async ({ request: req, signal, logger }) => {
-        const params = this.#encode(req, toolIdMap, logger, options);
-        map = createGeminiStreamMapper(toolIdMap, {
-          stopSequencesSent: req.stop_sequences.length > 0,
-          logger,
-          request_id: req.request_id,
-          model: req.model,
-          toolNames: requestToolNames(req),
-        });
-        return this.#sdk().models.generateContentStream(withSignal(params, signal));
-      },
-      onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),
-    });
-  }
-
-  #encode(
-    request: CanonicalRequest,
-    toolIdMap: ToolIdMap,
-    logger: Logger,
-    options: CallOptions,
-  ): GenerateContentParameters {
-    const wireName = this.checkRequest(request);
-    const defaults = this.configOptions<GoogleConfigOptions>();
-    const perCall = this.callOptions<GoogleCallOptions>(options);
-    const thinking = perCall.thinking ?? defaults.thinking;
-    const safetySettings = perCall.safetySettings ?? defaults.safety_settings;
-    const requestOptions: GoogleRequestOptions = {
-      wireName,
-      ...(thinking !== undefined ? { thinking } : {}),
-      ...(safetySettings ? { safetySettings } : {}),
-    };
+  /** The `generateContent` parameters of a call, with this call's options over the configured ones. */
+  protected encode({ request, logger, toolIdMap, options }: WireCall): GenerateContentParameters {
+    const wireName = this.wireName(request.model);
+    const perCall = this.parseCallOptions(GoogleCallOptionsSchema, options);
+    const thinking = perCall.thinking ?? this.#defaults.thinking;
+    const safetySettings = perCall.safetySettings ?? this.#defaults.safetySettings;
     return toGeminiRequest(request, {
       toolIdMap,
       logger,
-      options: requestOptions,
+      options: {
+        wireName,
+        ...(thinking !== undefined ? { thinking } : {}),
+        ...(safetySettings ? { safetySettings } : {}),
+      },
       model: { ...geminiModelInfo(wireName), capabilities: this.capabilitiesFor(request.model) },
     }).params;
   }
 
-  #setup() {
-    return this.callSetup((error, request) =>
-      toGoogleAdapterError(error, request.request_id, this.#secrets()),
-    );
+  /** A non-streaming `generateContent` call. */
+  protected send(
+    params: GenerateContentParameters,
+    { signal }: WireAttempt,
+  ): Promise<GenerateContentResponse> {
+    return this.#sdk().models.generateContent(withSignal(params, signal));
   }
+
+  /** A streaming `generateContentStream` call: the SDK's parsed chunks. */
+  protected open(
+    params: GenerateContentParameters,
+    { signal }: WireAttempt,
+  ): Promise<AsyncIterable<GenerateContentResponse>> {
+    return this.#sdk().models.generateContentStream(withSignal(params, signal));
+  }
+
+  /** A whole reply, decoded by the codec's reply assembler (the one streams go through). */
+  protected decode(
+    response: GenerateContentResponse,
+    _params: GenerateContentParameters,
+    call: WireCall,
+  ): DecodedReply {
+    return fromGeminiResponse(response, call.toolIdMap, decodeOptions(call));
+  }
+
+  /** The codec's stream mapper, one per stream. */
+  protected chunkMapper(
+    _params: GenerateContentParameters,
+    call: WireCall,
+  ): ChunkMapper<GenerateContentResponse> {
+    return createGeminiStreamMapper(call.toolIdMap, decodeOptions(call));
+  }
+
+  /** The codec's error mapping, with the adapter's secrets redacted. */
+  protected toAdapterError(error: unknown, request: CanonicalRequest): AdapterError {
+    return toGoogleAdapterError(error, request.request_id, this.#secrets());
+  }
+}
+
+/** What the codec's decoders need to know about a call. */
+function decodeOptions({ request, logger }: WireCall): GeminiDecodeOptions {
+  return {
+    stopSequencesSent: request.stop_sequences.length > 0,
+    logger,
+    request_id: request.request_id,
+    model: request.model,
+    toolNames: requestToolNames(request),
+  };
 }
 
 function withSignal(

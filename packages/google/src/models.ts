@@ -21,7 +21,7 @@ export interface GeminiModelInfo {
   thinking: GeminiThinkingControl;
   /**
    * Gemini 3 and later: the API refuses (400) a function call in the current turn whose
-   * `thoughtSignature` is missing, so one is always sent (decision 0112).
+   * `thoughtSignature` is missing, so one is always sent.
    */
   requiresFunctionCallSignatures: boolean;
 }
@@ -55,7 +55,7 @@ function gemini(
       supports_structured_output: true,
       supports_streaming: true,
       // Gemini sends each function call whole, in one chunk: the adapter emits it as one
-      // `tool.use_input_delta` (decision 0111), so streamed calls are not incremental.
+      // `tool.use_input_delta`, so streamed calls are not incremental.
       supports_streaming_tool_calls: false,
       supports_parallel_tool_calls: true,
       // Implicit caching is automatic (reported as cached content tokens); the adapter does not

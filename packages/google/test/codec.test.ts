@@ -1,5 +1,13 @@
 import { ApiError, type Content } from '@google/genai';
-import { type CanonicalRequest, type ContentBlock, createMemoryLogger, createMessage, type Message, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  type CanonicalRequest,
+  type ContentBlock,
+  createMemoryLogger,
+  createMessage,
+  type Message,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { normalizeRequest, StreamBuilder } from '@yourtool/core/adapter';
 import { describe, expect, it } from 'vitest';
 import {

@@ -11,7 +11,16 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalRequestInput, createMemoryLogger, createMessage, InvalidRequestError, newRequestId, newSessionId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  createMessage,
+  InvalidRequestError,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GoogleAdapter } from '../src/index.js';
 

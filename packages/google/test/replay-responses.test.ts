@@ -6,7 +6,13 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { conformsToToolIdRules, createMemoryLogger, type MemoryLogger, type ProviderAdapter, ToolIdMap } from '@yourtool/core';
+import {
+  conformsToToolIdRules,
+  createMemoryLogger,
+  type MemoryLogger,
+  type ProviderAdapter,
+  ToolIdMap,
+} from '@yourtool/core';
 import { OPENAI_RESPONSES_TOOL_ID_RULES, OpenAIAdapter } from '@yourtool/openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GoogleAdapter, SKIP_THOUGHT_SIGNATURE_VALIDATOR } from '../src/index.js';

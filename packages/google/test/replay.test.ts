@@ -7,7 +7,12 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { createMemoryLogger, type MemoryLogger, type ProviderAdapter, ToolIdMap } from '@yourtool/core';
+import {
+  createMemoryLogger,
+  type MemoryLogger,
+  type ProviderAdapter,
+  ToolIdMap,
+} from '@yourtool/core';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

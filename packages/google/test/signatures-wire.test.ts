@@ -4,7 +4,13 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalResponse, createMemoryLogger, type MemoryLogger, newRequestId, ToolIdMap } from '@yourtool/core';
+import {
+  type CanonicalResponse,
+  createMemoryLogger,
+  type MemoryLogger,
+  newRequestId,
+  ToolIdMap,
+} from '@yourtool/core';
 import { collectStream } from '@yourtool/core/adapter';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GoogleAdapter } from '../src/index.js';

@@ -6,7 +6,14 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { createMemoryLogger, type MemoryLogger, type Message, newRequestId, newToolUseId, ToolIdMap } from '@yourtool/core';
+import {
+  createMemoryLogger,
+  type MemoryLogger,
+  type Message,
+  newRequestId,
+  newToolUseId,
+  ToolIdMap,
+} from '@yourtool/core';
 import { collectStream, fitsToolNameRules, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GOOGLE_TOOL_NAME_RULES, GoogleAdapter } from '../src/index.js';

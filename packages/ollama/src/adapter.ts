@@ -1,34 +1,45 @@
-import { type AdapterCapabilities, type AdapterConfigInput, type AdapterError, type CallOptions, type CanonicalRequest, type CanonicalRequestInput, type CanonicalResponse, type Logger, type Message, type StreamEvent, type TokenUsage, type ToolDefinition, ToolIdMap } from '@yourtool/core';
+import type {
+  AdapterCapabilities,
+  AdapterConfigInput,
+  AdapterError,
+  CanonicalRequest,
+  Message,
+  ToolDefinition,
+} from '@yourtool/core';
 import {
-  AdapterBase,
+  type ChunkMapper,
+  type DecodedReply,
   requestToolNames,
-  runCompleteCall,
-  runStreamCall,
+  WireAdapter,
+  type WireAttempt,
+  type WireCall,
 } from '@yourtool/core/adapter';
 import type { ChatResponse } from 'ollama';
+import { checkOllamaUsage, warnIfPromptTooLong } from './call-checks.js';
 import {
   createOllamaCallTransport,
   DEFAULT_OLLAMA_HOST,
   type OllamaCallTransport,
   type OllamaTransportSettings,
 } from './client.js';
-import { toOllamaAdapterError } from './codec/errors.js';
-import { OLLAMA, type OllamaChatParams, toOllamaChatRequest } from './codec/request.js';
-import { fromOllamaChatResponse } from './codec/response.js';
+import { type OllamaErrorContext, toOllamaAdapterError } from './codec/errors.js';
+import {
+  OLLAMA,
+  type OllamaChatParams,
+  type OllamaThinkOption,
+  toOllamaChatRequest,
+} from './codec/request.js';
+import { fromOllamaChatResponse, type OllamaDecodeOptions } from './codec/response.js';
 import { createOllamaStreamMapper } from './codec/stream.js';
 import { ollamaCredentialProblem } from './credentials.js';
-import {
-  normalizeOllamaModelName,
-  type OllamaModelInfo,
-  ollamaCapabilities,
-  parseOllamaShow,
-} from './models.js';
+import { OllamaModelCatalog } from './detection.js';
+import { normalizeOllamaModelName, type OllamaModelInfo, ollamaCapabilities } from './models.js';
 import {
   type OllamaAdapterConfig,
-  type OllamaCallOptions,
-  type OllamaConfigOptions,
+  OllamaCallOptionsSchema,
+  OllamaConfigOptionsSchema,
+  type OllamaDefaults,
   type OllamaRuntimeOptions,
-  validateOptions,
 } from './options.js';
 import { estimateOllamaInputTokens, OLLAMA_TOKEN_ESTIMATE_FACTOR } from './tokens.js';
 
@@ -45,12 +56,31 @@ export const DEFAULT_OLLAMA_MODEL = 'ollama:llama3.2';
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
+ * What `encode` decides for one attempt of an Ollama call. The chat parameters themselves wait
+ * for the model's capabilities, which `/api/show` may still have to report (an asynchronous
+ * read, with the attempt's signal), so `send` / `open` build them and record the `num_ctx` sent.
+ */
+export interface OllamaCallPlan {
+  /** The model's wire name. */
+  wireName: string;
+  /** Thinking: this call's option, else the configured one. */
+  think?: OllamaThinkOption;
+  /** Keep-alive: this call's option, else the configured one. */
+  keepAlive?: string | number;
+  /** The configured model options with this call's over them. */
+  modelOptions: Record<string, unknown>;
+  /** The `num_ctx` sent (0 until the parameters were built), for the usage checks. */
+  numCtx: number;
+}
+
+/**
  * The Ollama adapter, on the official `ollama` client (`/api/chat`, NDJSON streaming). Local
  * models differ: each model's capabilities come from `/api/show` (read on the first call to it,
  * or up front with {@link OllamaAdapter.detectCapabilities}), with configuration overrides on
  * top; before that they are conservative. Tool calls get canonical ids (Ollama issues none);
  * usage comes from `prompt_eval_count` / `eval_count`; cost is the pricing package's explicit
- * zero.
+ * zero. A `WireAdapter`: each attempt gets its own client (cancelling one call must close only
+ * its connection), and a streamed body is read by core's `readNdjson`.
  *
  * ```ts
  * const ollama = new OllamaAdapter({ base_url: 'http://127.0.0.1:11434' });
@@ -58,24 +88,26 @@ const NEVER_ABORTED = new AbortController().signal;
  * const reply = await ollama.complete({ request_id: newRequestId(), model: 'ollama:qwen3:8b', messages, max_output_tokens: 512 });
  * ```
  */
-export class OllamaAdapter extends AdapterBase {
+export class OllamaAdapter extends WireAdapter<OllamaCallPlan, ChatResponse, ChatResponse> {
   /** Adapter name and provider key. */
   readonly name = OLLAMA;
-  readonly #options: OllamaConfigOptions;
+  /** `config.options`, checked and parsed once. */
+  readonly #defaults: OllamaDefaults;
   readonly #transport: OllamaTransportSettings;
   /** What is redacted from errors: the API key and the `extra_headers` values. */
   readonly #secrets: readonly string[];
-  readonly #detected = new Map<string, OllamaModelInfo>();
-  readonly #detecting = new Map<string, Promise<OllamaModelInfo>>();
+  readonly #catalog: OllamaModelCatalog;
 
   /**
    * Creates an adapter. `base_url` defaults to the `OLLAMA_HOST` environment variable, else
    * `http://127.0.0.1:11434`. `api_key` is only needed behind an authenticating proxy or for
    * ollama.com (sent as `Authorization: Bearer`).
+   * @throws AdapterOptionError for an unknown key, a wrong type or a value out of range in
+   *   `config.options`.
    */
   constructor(config: OllamaAdapterConfig = {}, runtime: OllamaRuntimeOptions = {}) {
     super('Ollama', config as AdapterConfigInput, runtime);
-    this.#options = validateOptions(this.configOptions<OllamaConfigOptions>());
+    this.#defaults = this.parseOptions(OllamaConfigOptionsSchema, OLLAMA);
     const apiKey = this.config.api_key;
     this.#transport = {
       host: this.config.base_url ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST,
@@ -93,6 +125,11 @@ export class OllamaAdapter extends AdapterBase {
       ...(envKey ? [envKey] : []),
       ...Object.values(this.config.extra_headers ?? {}),
     ];
+    this.#catalog = new OllamaModelCatalog({
+      transport: this.#transport,
+      logger: this.logger,
+      errorContext: this.#errorContext(),
+    });
   }
 
   /**
@@ -106,14 +143,12 @@ export class OllamaAdapter extends AdapterBase {
   }
 
   protected defaultModel(): string {
-    return this.#options.default_model ?? DEFAULT_OLLAMA_MODEL;
+    return this.#defaults.defaultModel ?? DEFAULT_OLLAMA_MODEL;
   }
 
   /** What `/api/show` reported for the model (conservative defaults until read), no overrides. */
   protected baseCapabilities(wireName: string): AdapterCapabilities {
-    return ollamaCapabilities(this.#detected.get(normalizeOllamaModelName(wireName)), {
-      configured: this.#options.num_ctx,
-    });
+    return ollamaCapabilities(this.#catalog.get(wireName), { configured: this.#defaults.numCtx });
   }
 
   /** The Ollama server this adapter talks to. */
@@ -129,8 +164,8 @@ export class OllamaAdapter extends AdapterBase {
    */
   override capabilitiesFor(model: string): AdapterCapabilities {
     const wire = this.wireName(model);
-    return ollamaCapabilities(this.#detected.get(normalizeOllamaModelName(wire)), {
-      configured: this.#options.num_ctx,
+    return ollamaCapabilities(this.#catalog.get(wire), {
+      configured: this.#defaults.numCtx,
       overrides: this.capabilityOverride(model, wire),
     });
   }
@@ -147,9 +182,7 @@ export class OllamaAdapter extends AdapterBase {
     options: { signal?: AbortSignal } = {},
   ): Promise<AdapterCapabilities> {
     const wire = this.wireName(model);
-    if (!this.#detected.has(normalizeOllamaModelName(wire))) {
-      await this.#detect(wire, options.signal ?? NEVER_ABORTED);
-    }
+    if (!this.#catalog.has(wire)) await this.#catalog.detect(wire, options.signal ?? NEVER_ABORTED);
     return this.capabilitiesFor(model);
   }
 
@@ -159,8 +192,8 @@ export class OllamaAdapter extends AdapterBase {
     options: { signal?: AbortSignal } = {},
   ): Promise<AdapterCapabilities> {
     const wire = this.wireName(model);
-    this.#detected.delete(normalizeOllamaModelName(wire));
-    await this.#detect(wire, options.signal ?? NEVER_ABORTED);
+    this.#catalog.forget(wire);
+    await this.#catalog.detect(wire, options.signal ?? NEVER_ABORTED);
     return this.capabilitiesFor(model);
   }
 
@@ -171,83 +204,13 @@ export class OllamaAdapter extends AdapterBase {
    * router's `prepare()` detects every model for which this is `false`.
    */
   capabilitiesDetected(model: string): boolean {
-    if (this.#options.detect_capabilities === false) return true;
-    return this.#detected.has(normalizeOllamaModelName(this.wireName(model)));
+    if (this.#defaults.detectCapabilities === false) return true;
+    return this.#catalog.has(this.wireName(model));
   }
 
   /** What `/api/show` said about a model, if it was read. */
   modelInfo(model: string): OllamaModelInfo | undefined {
-    return this.#detected.get(normalizeOllamaModelName(this.wireName(model)));
-  }
-
-  /** A non-streaming `/api/chat` call. */
-  complete(request: CanonicalRequestInput, options: CallOptions = {}): Promise<CanonicalResponse> {
-    return runCompleteCall(
-      this.#setup(),
-      request,
-      options,
-      async ({ request: req, signal, logger }) => {
-        const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-        const transport = createOllamaCallTransport(this.#transport, signal);
-        try {
-          const { params, numCtx } = await this.#encode(req, toolIdMap, logger, options, signal);
-          const started = Date.now();
-          const response: ChatResponse = await transport.client.chat({ ...params, stream: false });
-          const decoded = fromOllamaChatResponse(response, toolIdMap, {
-            estimateInputTokens: () => this.#estimate(req),
-            requestModel: req.model,
-            toolNames: requestToolNames(req),
-          });
-          this.#checkUsage(decoded.usage, numCtx, req, logger);
-          return {
-            request_id: req.request_id,
-            model: req.model,
-            provider: OLLAMA,
-            content: decoded.content,
-            stop_reason: decoded.stop_reason,
-            usage: decoded.usage,
-            latency_ms: Date.now() - started,
-            provider_raw: decoded.provider_raw,
-            ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
-          };
-        } catch (error) {
-          throw this.#toError(error, req, transport);
-        }
-      },
-    );
-  }
-
-  /** A streaming `/api/chat` call (NDJSON), as canonical events. */
-  stream(request: CanonicalRequestInput, options: CallOptions = {}): AsyncIterable<StreamEvent> {
-    const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-    let map: ReturnType<typeof createOllamaStreamMapper> | undefined;
-    let numCtx = 0;
-    return runStreamCall<ChatResponse>(this.#setup(), request, options, {
-      open: async ({ request: req, signal, logger }) => {
-        const transport = createOllamaCallTransport(this.#transport, signal, { stream: true });
-        try {
-          const encoded = await this.#encode(req, toolIdMap, logger, options, signal);
-          numCtx = encoded.numCtx;
-          map = createOllamaStreamMapper(toolIdMap, {
-            estimateInputTokens: () => this.#estimate(req),
-            requestModel: req.model,
-            toolNames: requestToolNames(req),
-          });
-          // the client sends the request and checks the status; the body is read by the
-          // transport (each line parsed once, an unparseable one is an error: decision 0081)
-          await transport.client.chat({ ...encoded.params, stream: true });
-          return this.#mapStreamErrors(transport.chunks(), req, transport);
-        } catch (error) {
-          throw this.#toError(error, req, transport);
-        }
-      },
-      onChunk: (chunk, builder, { request: req, logger }) => {
-        if (!map) return [];
-        const events = map(chunk, builder);
-        if (chunk.done) this.#checkUsage(builder.usage, numCtx, req, logger);
-        return events;
-      },
-    });
+    return this.#catalog.get(this.wireName(model));
   }
 
   /**
@@ -264,12 +227,8 @@ export class OllamaAdapter extends AdapterBase {
       messages,
       tools,
       system_prompt,
-      this.#options.token_estimate_factor ?? OLLAMA_TOKEN_ESTIMATE_FACTOR,
+      this.#defaults.tokenEstimateFactor ?? OLLAMA_TOKEN_ESTIMATE_FACTOR,
     );
-  }
-
-  #estimate(request: CanonicalRequest): number {
-    return this.estimateInputTokens(request.messages, request.tools, request.system_prompt);
   }
 
   /** Overrides by canonical id, wire name, or either in Ollama's normalized form (`:latest`). */
@@ -289,139 +248,129 @@ export class OllamaAdapter extends AdapterBase {
     );
   }
 
-  async #detect(wire: string, signal: AbortSignal): Promise<OllamaModelInfo> {
-    const key = normalizeOllamaModelName(wire);
-    const pending = this.#detecting.get(key);
-    if (pending) return pending;
-    const detection = (async () => {
-      const transport = createOllamaCallTransport(this.#transport, signal);
-      try {
-        const show = await transport.client.show({ model: wire });
-        const info = parseOllamaShow(show);
-        this.#detected.set(key, info);
-        if (!info.capabilities.includes('completion')) {
-          this.logger.warn(
-            { event: 'model_cannot_chat', adapter: OLLAMA, model: wire },
-            `${wire} does not list the "completion" capability (an embedding model?); chat calls to it will fail`,
-          );
-        }
-        return info;
-      } catch (error) {
-        throw toOllamaAdapterError(error, {
-          request_id: '',
-          host: this.#transport.host,
-          model: wire,
-          apiKey: this.config.api_key,
-          secrets: this.#secrets,
-          headers: transport.lastHeaders(),
-        });
-      }
-    })();
-    this.#detecting.set(key, detection);
+  /** This call's options over the configured ones; the parameters wait for the capabilities. */
+  protected encode({ request, options }: WireCall): OllamaCallPlan {
+    const perCall = this.parseCallOptions(OllamaCallOptionsSchema, options);
+    const think = perCall.think ?? this.#defaults.think;
+    const keepAlive = perCall.keepAlive ?? this.#defaults.keepAlive;
+    return {
+      wireName: this.wireName(request.model),
+      ...(think === undefined ? {} : { think }),
+      ...(keepAlive === undefined ? {} : { keepAlive }),
+      modelOptions: { ...this.#defaults.modelOptions, ...perCall.options },
+      numCtx: 0,
+    };
+  }
+
+  /** A non-streaming `/api/chat` call, on a client of its own. */
+  protected async send(plan: OllamaCallPlan, attempt: WireAttempt): Promise<ChatResponse> {
+    const transport = createOllamaCallTransport(this.#transport, attempt.signal);
     try {
-      return await detection;
-    } finally {
-      this.#detecting.delete(key);
+      const params = await this.#params(plan, attempt);
+      return await transport.client.chat({ ...params, stream: false });
+    } catch (error) {
+      throw this.#toError(error, attempt.request, transport);
     }
   }
 
-  async #encode(
-    request: CanonicalRequest,
-    toolIdMap: ToolIdMap,
-    logger: Logger,
-    options: CallOptions,
-    signal: AbortSignal,
-  ): Promise<{ params: OllamaChatParams; numCtx: number }> {
-    const wireName = this.checkRequest(request);
-    if (
-      this.#options.detect_capabilities !== false &&
-      !this.#detected.has(normalizeOllamaModelName(wireName))
-    ) {
-      await this.#detectBeforeCall(wireName, request, logger, signal);
+  /**
+   * A streaming `/api/chat` call, on a client of its own: the client sends the request and
+   * checks the status; the body is read by the transport (each line parsed once, an
+   * unparseable one an error), every failure while reading it mapped here.
+   */
+  protected async open(
+    plan: OllamaCallPlan,
+    attempt: WireAttempt,
+  ): Promise<AsyncIterable<ChatResponse>> {
+    const transport = createOllamaCallTransport(this.#transport, attempt.signal, { stream: true });
+    try {
+      const params = await this.#params(plan, attempt);
+      await transport.client.chat({ ...params, stream: true });
+      // every failure while reading is mapped here (typed, redacted), so whatever core wraps
+      // around it (a passed deadline) never holds the raw client error
+      return transport.chunks((error) => this.#toError(error, attempt.request, transport));
+    } catch (error) {
+      throw this.#toError(error, attempt.request, transport);
+    }
+  }
+
+  /** A whole reply, decoded by the codec; usage estimated or the context filled is a WARN. */
+  protected decode(reply: ChatResponse, plan: OllamaCallPlan, call: WireCall): DecodedReply {
+    const decoded = fromOllamaChatResponse(reply, call.toolIdMap, this.#decodeOptions(call));
+    checkOllamaUsage(decoded.usage, plan.numCtx, call.request, call.logger);
+    return decoded;
+  }
+
+  /** The codec's stream mapper, one per stream, with the usage checks at the `done` chunk. */
+  protected chunkMapper(plan: OllamaCallPlan, call: WireCall): ChunkMapper<ChatResponse> {
+    const map = createOllamaStreamMapper(call.toolIdMap, this.#decodeOptions(call));
+    return (chunk, builder) => {
+      const events = map(chunk, builder);
+      if (chunk.done) checkOllamaUsage(builder.usage, plan.numCtx, call.request, call.logger);
+      return events;
+    };
+  }
+
+  /** The codec's error mapping (no response headers: those only the attempt's transport has). */
+  protected toAdapterError(error: unknown, request: CanonicalRequest): AdapterError {
+    return toOllamaAdapterError(error, {
+      ...this.#errorContext(),
+      request_id: request.request_id,
+      model: this.wireName(request.model),
+    });
+  }
+
+  /**
+   * The chat parameters of an attempt: the model's capabilities read first when they were not
+   * yet (a failed read is a WARN, and the call goes on with what is known).
+   */
+  async #params(plan: OllamaCallPlan, attempt: WireAttempt): Promise<OllamaChatParams> {
+    const { request, logger, toolIdMap, signal } = attempt;
+    const { wireName } = plan;
+    if (this.#defaults.detectCapabilities !== false && !this.#catalog.has(wireName)) {
+      await this.#catalog.detectForCall(wireName, {
+        request_id: request.request_id,
+        logger,
+        signal,
+      });
     }
     const capabilities = this.capabilitiesFor(request.model);
-    const perCall = (options.providerOptions?.[OLLAMA] ?? {}) as OllamaCallOptions;
-    const think = perCall.think ?? this.#options.think;
-    const keepAlive = perCall.keep_alive ?? this.#options.keep_alive;
-    const numCtx = capabilities.max_context_tokens;
+    plan.numCtx = capabilities.max_context_tokens;
     const estimate = this.#estimate(request);
-    if (estimate > numCtx) {
-      logger.warn(
-        {
-          event: 'context_may_overflow',
-          adapter: OLLAMA,
-          request_id: request.request_id,
-          estimated_input_tokens: estimate,
-          num_ctx: numCtx,
-        },
-        `the prompt is estimated at ${estimate} tokens, more than the ${numCtx}-token context (num_ctx) of ${wireName}; Ollama refuses it, or on older servers silently truncates it`,
-      );
-    }
-    const { params } = toOllamaChatRequest(request, {
+    warnIfPromptTooLong(request, { estimate, numCtx: plan.numCtx, wireName }, logger);
+    const { truncate, shift } = this.#defaults;
+    return toOllamaChatRequest(request, {
       toolIdMap,
       logger,
       capabilities,
       options: {
         wireName,
-        numCtx,
-        ...(think === undefined ? {} : { think }),
-        ...(keepAlive === undefined ? {} : { keepAlive }),
-        ...(this.#options.truncate === undefined ? {} : { truncate: this.#options.truncate }),
-        ...(this.#options.shift === undefined ? {} : { shift: this.#options.shift }),
-        modelStop: this.modelInfo(request.model)?.stop ?? [],
-        modelOptions: { ...this.#options.model_options, ...perCall.options },
+        numCtx: plan.numCtx,
+        ...(plan.think === undefined ? {} : { think: plan.think }),
+        ...(plan.keepAlive === undefined ? {} : { keepAlive: plan.keepAlive }),
+        ...(truncate === undefined ? {} : { truncate }),
+        ...(shift === undefined ? {} : { shift }),
+        modelStop: this.#catalog.get(wireName)?.stop ?? [],
+        modelOptions: plan.modelOptions,
       },
-    });
-    return { params, numCtx };
+    }).params;
   }
 
-  /**
-   * Detection on first use. A failure is logged and the call goes on with what is known (the
-   * chat request then reports the real problem, e.g. Ollama not running); only this call's own
-   * cancellation stops it.
-   */
-  async #detectBeforeCall(
-    wireName: string,
-    request: CanonicalRequest,
-    logger: Logger,
-    signal: AbortSignal,
-  ): Promise<void> {
-    try {
-      await this.#detect(wireName, signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const mapped = error as AdapterError;
-      logger.warn(
-        {
-          event: 'capability_detection_failed',
-          adapter: OLLAMA,
-          request_id: request.request_id,
-          model: wireName,
-          error_class: mapped.error_class,
-        },
-        `could not read the capabilities of ${wireName} from /api/show (${mapped.message}); using what is known`,
-      );
-    }
+  #estimate(request: CanonicalRequest): number {
+    return this.estimateInputTokens(request.messages, request.tools, request.system_prompt);
   }
 
-  #checkUsage(usage: TokenUsage, numCtx: number, request: CanonicalRequest, logger: Logger): void {
-    const fields = { adapter: OLLAMA, request_id: request.request_id, model: request.model };
-    if (usage.estimated) {
-      logger.warn(
-        { event: 'usage_estimated', ...fields, input_tokens: usage.input_tokens },
-        'Ollama sent no prompt_eval_count (older servers omit it when the prompt came from the KV cache); input_tokens is estimated',
-      );
-    } else if (usage.input_tokens >= numCtx) {
-      logger.warn(
-        {
-          event: 'context_truncated',
-          ...fields,
-          input_tokens: usage.input_tokens,
-          num_ctx: numCtx,
-        },
-        `the prompt filled the whole ${numCtx}-token context: Ollama probably truncated it (raise num_ctx, or shorten the history)`,
-      );
-    }
+  #decodeOptions({ request }: WireCall): OllamaDecodeOptions {
+    return {
+      estimateInputTokens: () => this.#estimate(request),
+      requestModel: request.model,
+      toolNames: requestToolNames(request),
+    };
+  }
+
+  /** Host, key and secrets, for every error the adapter maps. */
+  #errorContext(): Omit<OllamaErrorContext, 'request_id'> {
+    return { host: this.#transport.host, apiKey: this.config.api_key, secrets: this.#secrets };
   }
 
   #toError(
@@ -430,51 +379,10 @@ export class OllamaAdapter extends AdapterBase {
     transport: OllamaCallTransport,
   ): AdapterError {
     return toOllamaAdapterError(error, {
+      ...this.#errorContext(),
       request_id: request.request_id,
-      host: this.#transport.host,
       model: this.wireName(request.model),
-      apiKey: this.config.api_key,
-      secrets: this.#secrets,
       headers: transport.lastHeaders(),
     });
-  }
-
-  /**
-   * The client's chunks, with every failure while reading them mapped here (typed, redacted),
-   * so that whatever core wraps around it (a passed deadline) never holds the raw client error.
-   */
-  #mapStreamErrors(
-    chunks: AsyncIterable<ChatResponse>,
-    request: CanonicalRequest,
-    transport: OllamaCallTransport,
-  ): AsyncIterable<ChatResponse> {
-    const toError = (error: unknown) => this.#toError(error, request, transport);
-    return {
-      [Symbol.asyncIterator]: () => {
-        const source = chunks[Symbol.asyncIterator]();
-        return {
-          next: () =>
-            source.next().catch((error: unknown) => {
-              throw toError(error);
-            }),
-          return: async () => {
-            await source.return?.();
-            return { done: true, value: undefined };
-          },
-        };
-      },
-    };
-  }
-
-  #setup() {
-    return this.callSetup((error, request) =>
-      toOllamaAdapterError(error, {
-        request_id: request.request_id,
-        host: this.#transport.host,
-        model: this.wireName(request.model),
-        apiKey: this.config.api_key,
-        secrets: this.#secrets,
-      }),
-    );
   }
 }

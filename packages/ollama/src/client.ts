@@ -1,3 +1,4 @@
+import { MalformedStreamError, readNdjson } from '@yourtool/core/adapter';
 import type { ChatResponse } from 'ollama';
 import { Ollama } from 'ollama/browser';
 import {
@@ -27,12 +28,13 @@ export interface OllamaCallTransport {
   /** Headers of the last response received (for `retry-after` on failures). */
   lastHeaders(): Headers | null;
   /**
-   * A streaming call's NDJSON body, parsed and checked line by line ({@link readOllamaNdjson}).
+   * A streaming call's NDJSON body, parsed and checked line by line ({@link readOllamaChunks}),
+   * each failure passed through `mapError`.
    * Call it once `client.chat({ stream: true })` has resolved: the client sent the request and
    * checked the status, and the body was kept from it (its reader logs and drops lines it
    * cannot parse).
    */
-  chunks(): AsyncIterable<ChatResponse>;
+  chunks(mapError?: (error: unknown) => unknown): AsyncIterable<ChatResponse>;
 }
 
 /** What one call's transport does with response bodies. */
@@ -50,9 +52,10 @@ export interface OllamaCallTransportOptions {
  * caller's signal or `cancel(request_id)`) and the timeout: cancelling one call closes only its
  * connection, also for non-streaming calls, where the client passes no signal at all.
  *
- * The `fetch` also keeps the client off the console (decision 0080): an error response reaches
- * the client as a JSON `{"error": ...}` body, the one shape it reads without logging, and a
- * streamed body is read by the adapter ({@link readOllamaNdjson}), never by the client's NDJSON
+ * The `fetch` also keeps the client off the console, whose own lines bypass the application's
+ * logger and may print model output: an error response reaches the client as a JSON
+ * `{"error": ...}` body, the one shape it reads without logging, and a
+ * streamed body is read by the adapter ({@link readOllamaChunks}), never by the client's NDJSON
  * reader, which logs and drops a line it cannot parse.
  *
  * The browser build of the client is used on purpose: the Node build reads a local file when
@@ -87,9 +90,9 @@ export function createOllamaCallTransport(
   return {
     client,
     lastHeaders: () => headers,
-    chunks: () => {
+    chunks: (mapError) => {
       if (!body) throw new Error('ollama: no streamed response body to read');
-      return readOllamaNdjson(body);
+      return readOllamaChunks(body, mapError);
     },
   };
 }
@@ -132,81 +135,86 @@ async function jsonErrorResponse(response: Response): Promise<Response> {
 }
 
 /**
- * Reads an Ollama NDJSON body (`/api/chat` with `stream: true`) into its chunks, each line
- * parsed once, up to and including the `done: true` line:
+ * Reads an Ollama NDJSON body (`/api/chat` with `stream: true`) into its chunks, through core's
+ * `readNdjson` (each line parsed once, blank lines skipped, a line bounded by its default
+ * `maxLineChars`), up to and including the `done: true` line. An unparseable line ends the
+ * stream with an error rather than being dropped, since a reply with text silently missing
+ * cannot be told from a correct one:
  *
- * - a line that is not a JSON object → {@link OllamaMalformedChunkError} (`server_error`);
- *   the lines before it were yielded, so their events come out first;
+ * - a line that is not JSON, or not a JSON object, or bytes that are not UTF-8 →
+ *   {@link OllamaMalformedChunkError} (`server_error`); the lines before it were yielded, so
+ *   their events come out first;
  * - an `{"error": ...}` line → {@link OllamaStreamErrorLine};
  * - a body that ends without a `done: true` line → {@link OllamaIncompleteStreamError}
  *   (`network`);
- * - blank lines are skipped; a transport failure of the body (a reset connection, an abort)
- *   is thrown as it is.
+ * - a transport failure of the body (a reset connection, an abort) is thrown as it is.
  *
- * Stopping early (`return()`) cancels the body, which releases the connection.
+ * Every failure goes through `mapError` (the adapter's error mapping) on its way out. An
+ * iterator rather than a generator over `readNdjson`: one async step per chunk, not two, which
+ * the streaming benchmark sees. Stopping early (`return()`), a failure, or the `done` line
+ * cancels the body, which releases the connection.
  */
-export async function* readOllamaNdjson(
+export function readOllamaChunks(
   body: ReadableStream<Uint8Array>,
-): AsyncGenerator<ChatResponse, void, undefined> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let lineNumber = 0;
-  let finished = false;
-  const parse = (line: string): ChatResponse | undefined => {
-    lineNumber++;
-    if (BLANK.test(line)) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new OllamaMalformedChunkError(lineNumber, 'is not valid JSON');
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new OllamaMalformedChunkError(lineNumber, 'is not a JSON object');
-    }
-    if ('error' in value) {
-      const error = (value as { error: unknown }).error;
-      throw new OllamaStreamErrorLine(
-        typeof error === 'string' ? error : (JSON.stringify(error) ?? 'unknown error'),
-      );
-    }
-    return value as ChatResponse;
+  mapError: (error: unknown) => unknown = (error) => error,
+): AsyncIterable<ChatResponse> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const source = readNdjson(body)[Symbol.asyncIterator]();
+      let lines = 0;
+      let ended = false;
+      const close = () => {
+        ended = true;
+        source.return?.().catch(() => undefined);
+      };
+      const fail = (error: unknown): never => {
+        close();
+        throw mapError(readerError(error, lines));
+      };
+      const onValue = (result: IteratorResult<unknown>): IteratorResult<ChatResponse> => {
+        if (result.done) return fail(new OllamaIncompleteStreamError(lines));
+        lines++;
+        let chunk: ChatResponse;
+        try {
+          chunk = ollamaChunk(result.value, lines);
+        } catch (error) {
+          return fail(error);
+        }
+        if (chunk.done === true) close();
+        return { done: false, value: chunk };
+      };
+      return {
+        next: () =>
+          ended ? Promise.resolve(DONE) : source.next().then(onValue, (error) => fail(error)),
+        return: async () => {
+          ended = true;
+          await source.return?.();
+          return DONE;
+        },
+      };
+    },
   };
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        buffer += decoder.decode();
-        const last = buffer === '' ? undefined : parse(buffer);
-        if (last) {
-          yield last;
-          if (last.done === true) {
-            finished = true;
-            return;
-          }
-        }
-        finished = true;
-        throw new OllamaIncompleteStreamError(lineNumber);
-      }
-      buffer += decoder.decode(value, { stream: true });
-      let start = 0;
-      for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n', start)) {
-        const chunk = parse(buffer.slice(start, end));
-        start = end + 1;
-        if (!chunk) continue;
-        yield chunk;
-        if (chunk.done === true) {
-          finished = true;
-          return;
-        }
-      }
-      buffer = buffer.slice(start);
-    }
-  } finally {
-    if (!finished) reader.cancel().catch(() => {});
-    else reader.releaseLock();
-  }
 }
 
-const BLANK = /^\s*$/;
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/** What the reader threw, in the adapter's terms: a malformed line is the Ollama error for it. */
+function readerError(error: unknown, lines: number): unknown {
+  if (error instanceof MalformedStreamError)
+    return new OllamaMalformedChunkError(error.line ?? lines + 1, error.reason);
+  return error;
+}
+
+/** A parsed line as a chat chunk: a JSON object that is not an `{"error": ...}` line. */
+function ollamaChunk(value: unknown, line: number): ChatResponse {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new OllamaMalformedChunkError(line, 'is not a JSON object');
+  }
+  if ('error' in value) {
+    const error = (value as { error: unknown }).error;
+    throw new OllamaStreamErrorLine(
+      typeof error === 'string' ? error : (JSON.stringify(error) ?? 'unknown error'),
+    );
+  }
+  return value as ChatResponse;
+}

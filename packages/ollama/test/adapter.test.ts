@@ -3,7 +3,18 @@ import {
   type LoopbackServer,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type AdapterError, CancelledError, type CanonicalRequestInput, createMemoryLogger, createMessage, InvalidRequestError, NetworkError, newRequestId, newSessionId, type StreamEvent } from '@yourtool/core';
+import {
+  type AdapterError,
+  CancelledError,
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  createMessage,
+  InvalidRequestError,
+  NetworkError,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+} from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   OllamaAdapter,

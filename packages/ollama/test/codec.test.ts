@@ -1,4 +1,17 @@
-import { type AdapterCapabilities, type CanonicalRequest, type ContentBlock, createMemoryLogger, createMessage, type Message, type MessageMetadata, newRequestId, newSessionId, ServerError, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  type CanonicalRequest,
+  type ContentBlock,
+  createMemoryLogger,
+  createMessage,
+  type Message,
+  type MessageMetadata,
+  newRequestId,
+  newSessionId,
+  ServerError,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { StreamBuilder, UnrepresentableContentError } from '@yourtool/core/adapter';
 import { assistantTestMetadata, PNG_1PX_BASE64 as PNG } from '@yourtool/testkit';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +19,7 @@ import {
   classifyOllamaError,
   createOllamaStreamMapper,
   EMPTY_TOOL_RESULT_TEXT,
+  encodeOllamaMessages,
   fromOllamaChatResponse,
   mapOllamaDoneReason,
   mapOllamaUsage,
@@ -505,6 +519,29 @@ describe('roundTripOllamaContent', () => {
       },
     ];
     expect(roundTripOllamaContent(content, new ToolIdMap())).toEqual(content);
+  });
+});
+
+describe('encodeOllamaMessages', () => {
+  it('takes its options as an object, and still in the deprecated positional form', () => {
+    const messages = [
+      createMessage({
+        session_id: newSessionId(),
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'tu_01JZ0000000000000000000009', name: 'fs.read', input: {} },
+        ],
+      }),
+    ];
+    const upper = (name: string) => name.toUpperCase();
+    const byObject = encodeOllamaMessages(messages, new ToolIdMap(), { toolName: upper });
+    const positional = encodeOllamaMessages(messages, new ToolIdMap(), undefined, [], upper);
+    expect(byObject[0]?.tool_calls?.[0]?.function.name).toBe('FS.READ');
+    expect(positional).toEqual(byObject);
+    // by default, core's derived name under Ollama's rule
+    expect(
+      encodeOllamaMessages(messages, new ToolIdMap())[0]?.tool_calls?.[0]?.function.name,
+    ).toMatch(/^fs_read_[0-9a-f]{8}$/);
   });
 });
 

@@ -5,7 +5,14 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalRequestInput, createMessage, newRequestId, newSessionId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  type CanonicalRequestInput,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllamaAdapter } from '../src/index.js';
 

@@ -5,7 +5,17 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type AdapterError, AuthError, type CanonicalRequestInput, createMessage, NetworkError, newRequestId, newSessionId, ServerError, type StreamEvent } from '@yourtool/core';
+import {
+  type AdapterError,
+  AuthError,
+  type CanonicalRequestInput,
+  createMessage,
+  NetworkError,
+  newRequestId,
+  newSessionId,
+  ServerError,
+  type StreamEvent,
+} from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllamaAdapter } from '../src/index.js';
 

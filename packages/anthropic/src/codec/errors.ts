@@ -20,7 +20,7 @@ import { ANTHROPIC } from './request.js';
  * 200000 maximum", "input length and `max_tokens` exceed context limit"): its API has no
  * dedicated error type for it, so the provider's own documented message is read. Only the
  * provider's error body is matched, never a runtime's message, and only phrases about the
- * context: a field named `context_management` is not an overflow (decision 0072).
+ * context: a field named `context_management` is not an overflow.
  */
 const CONTEXT_OVERFLOW_TEXT =
   /prompt is too long|exceeds? (?:the )?context|context (?:window|limit|length)|too many (?:input )?tokens/i;
@@ -74,27 +74,27 @@ export type AnthropicErrorSecrets =
 
 /**
  * Maps anything the Anthropic SDK (or the adapter) throws to an `AdapterError`, by the error's
- * type, never by the wording of its message (decision 0072):
+ * type, never by the wording of its message, which runtimes and SDK versions change:
  *
  * - the SDK's `APIUserAbortError` → cancelled; `APIConnectionTimeoutError` and
  *   `APIConnectionError` → network; `APIError` → by status and Anthropic's `error.type`
  *   ({@link classifyAnthropicError});
  * - anything else by core's `classifyTransportFailure`: a connection that broke mid-body or
  *   mid-stream (`ECONNRESET`, `UND_ERR_SOCKET` on the cause chain) → network; a reply or stream
- *   event that is not valid JSON (`SyntaxError`) → server_error (decision 0071);
+ *   event that is not valid JSON (`SyntaxError`) → server_error (the provider answered, and garbled it);
  * - the rest → other.
  *
  * `secrets` (the API key, custom header values) and anything shaped like a key are redacted from
  * every message, and the SDK error is kept as `cause` only as a redacted copy (core's
  * `redactError`), so `util.inspect`, `console.error` or an `onAttempt` observer never show a
- * key a provider or a proxy echoed back (decision 0073).
+ * key a provider or a proxy echoed back.
  */
 export function toAnthropicAdapterError(
   error: unknown,
   requestId: string,
   secrets: AnthropicErrorSecrets,
 ): AdapterError {
-  // by brand: an error from another installed copy of core passes through too (decision 0120)
+  // by brand, not class: an error from another installed copy of core passes through too
   if (isAdapterError(error)) {
     if (!error.request_id) error.request_id = requestId;
     return error;

@@ -1,5 +1,16 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ANTHROPIC_TOOL_ID_RULES, type CanonicalRequest, type ContentBlock, type ImageBlock, type Logger, type Message, parseModelId, silentLogger, type ToolIdMap, type ToolResultBlock } from '@yourtool/core';
+import {
+  ANTHROPIC_TOOL_ID_RULES,
+  type CanonicalRequest,
+  type ContentBlock,
+  type ImageBlock,
+  type Logger,
+  type Message,
+  parseModelId,
+  silentLogger,
+  type ToolIdMap,
+  type ToolResultBlock,
+} from '@yourtool/core';
 import {
   type DroppedBlock,
   type HistoryRepair,
@@ -123,7 +134,8 @@ const isThinking = (b: WireBlock) => b.type === 'thinking' || b.type === 'redact
  * Turns prepared canonical messages into alternating user/assistant turns: TOOL messages become
  * user turns holding `tool_result` blocks; consecutive same-role turns merge, with tool results
  * first in a user turn and thinking first in an assistant turn. Tool use names go out as
- * `toolName` gives them (default: core's `wireToolName` under Anthropic's rule, decision 0140).
+ * `toolName` gives them (default: core's `wireToolName` under Anthropic's rule, so an
+ * imported history's names are sent stably and read back as canonical).
  */
 export function encodeAnthropicMessages(
   messages: readonly Message[],
@@ -220,7 +232,7 @@ function thinkingConfig(
  * hoisted and joined, history normalized by core's `prepareHistory` (signed thinking only back
  * to the model that produced it, unanswered tool uses repaired, nothing empty), tool results
  * grouped in user turns, tool ids mapped through the session's `ToolIdMap`, tool names in the
- * history made Anthropic-safe (decision 0140, each rename a `tool_name_mapped` WARN), tool
+ * history made Anthropic-safe (each rename a `tool_name_mapped` WARN), tool
  * definitions, stop sequences, max tokens, structured output, thinking and cache breakpoints.
  */
 export function toAnthropicParams(

@@ -1,12 +1,20 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { type ContentBlock, type Logger, parseModelId, type StopReason, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type Logger,
+  parseModelId,
+  type StopReason,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
 import { canonicalToolName } from '@yourtool/core/adapter';
 import { ANTHROPIC } from './request.js';
 import { ANTHROPIC_TOOL_NAME_RULES } from './tool-names.js';
 
 /**
  * A tool name from a reply, read back as canonical: the name of the request's tools or history
- * tool uses (`toolNames`) it was derived from, else as it came (decision 0140).
+ * tool uses (`toolNames`) it was derived from, else as it came, so the caller only ever sees canonical names.
  */
 export function anthropicCanonicalToolName(
   wireName: string,
@@ -149,25 +157,65 @@ export function decodeAnthropicContent(
   return content;
 }
 
+/** What {@link fromAnthropicMessage} may know about the request besides the tool id map. */
+export interface AnthropicDecodeOptions {
+  /** Where dropped blocks are reported. */
+  logger?: Logger;
+  /** The requested canonical id: with it, the model the reply names becomes `served_model`. */
+  requestModel?: string;
+  /** The request's tool names (core's `requestToolNames`): derived names are read back as them. */
+  toolNames?: ReadonlySet<string>;
+}
+
 /**
- * Decodes a whole Messages API reply. With `requestModel` (the requested canonical id), the
- * model the reply names becomes `served_model`; with `toolNames` (core's `requestToolNames`),
- * a tool name derived from one of them is read back as it.
+ * Decodes a whole Messages API reply. With `options.requestModel` (the requested canonical id),
+ * the model the reply names becomes `served_model`; with `options.toolNames` (core's
+ * `requestToolNames`), a tool name derived from one of them is read back as it.
  */
 export function fromAnthropicMessage(
   message: Anthropic.Message,
   toolIdMap: ToolIdMap,
-  logger: Logger = silentLogger,
+  options?: AnthropicDecodeOptions,
+): AnthropicResponseDecoding;
+/** @deprecated Pass `{ logger, requestModel, toolNames }` as the third argument. */
+export function fromAnthropicMessage(
+  message: Anthropic.Message,
+  toolIdMap: ToolIdMap,
+  logger?: Logger,
   requestModel?: string,
   toolNames?: ReadonlySet<string>,
+): AnthropicResponseDecoding;
+export function fromAnthropicMessage(
+  message: Anthropic.Message,
+  toolIdMap: ToolIdMap,
+  ...rest: [AnthropicDecodeOptions?] | [Logger?, string?, ReadonlySet<string>?]
 ): AnthropicResponseDecoding {
+  const options = decodeOptions(rest);
+  const logger = options.logger ?? silentLogger;
   const served =
-    requestModel === undefined ? undefined : anthropicServedModel(requestModel, message.model);
+    options.requestModel === undefined
+      ? undefined
+      : anthropicServedModel(options.requestModel, message.model);
   return {
-    content: decodeAnthropicContent(message.content, toolIdMap, logger, toolNames),
+    content: decodeAnthropicContent(message.content, toolIdMap, logger, options.toolNames),
     stop_reason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
     provider_raw: anthropicProviderRaw(message),
     ...(served ? { served_model: served } : {}),
+  };
+}
+
+/** The options object, from it or from the deprecated positional form. */
+function decodeOptions(
+  rest: [AnthropicDecodeOptions?] | [Logger?, string?, ReadonlySet<string>?],
+): AnthropicDecodeOptions {
+  const [first] = rest;
+  const positional = rest.length > 1 || typeof (first as Partial<Logger>)?.warn === 'function';
+  if (!positional) return (first as AnthropicDecodeOptions | undefined) ?? {};
+  const [logger, requestModel, toolNames] = rest as [Logger?, string?, ReadonlySet<string>?];
+  return {
+    ...(logger === undefined ? {} : { logger }),
+    ...(requestModel === undefined ? {} : { requestModel }),
+    ...(toolNames === undefined ? {} : { toolNames }),
   };
 }

@@ -1,5 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Logger, ServerError, type StreamEvent, silentLogger, type ToolIdMap } from '@yourtool/core';
+import {
+  type Logger,
+  ServerError,
+  type StreamEvent,
+  silentLogger,
+  type ToolIdMap,
+} from '@yourtool/core';
 import type { StreamBuilder } from '@yourtool/core/adapter';
 import { ANTHROPIC } from './request.js';
 import {
@@ -32,7 +38,7 @@ import {
  * `ServerError` (the runtime ends the stream with `stop_reason: "error"`). With `requestModel`
  * (the requested canonical id), the model `message_start` names becomes the served model; with
  * `toolNames` (core's `requestToolNames`), a tool name derived from one of them is read back as
- * it (decision 0140).
+ * it, so the caller only ever sees canonical names.
  */
 export function createAnthropicStreamMapper(
   toolIdMap: ToolIdMap,

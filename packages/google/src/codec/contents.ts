@@ -1,5 +1,13 @@
 import type { Content, Part } from '@google/genai';
-import { type ImageBlock, type Logger, type Message, silentLogger, type ToolIdMap, type ToolIdRules, type ToolResultBlock } from '@yourtool/core';
+import {
+  type ImageBlock,
+  type Logger,
+  type Message,
+  silentLogger,
+  type ToolIdMap,
+  type ToolIdRules,
+  type ToolResultBlock,
+} from '@yourtool/core';
 import { wireToolName } from '@yourtool/core/adapter';
 import {
   type GeminiThoughtSignatures,
@@ -62,8 +70,8 @@ function textOf(result: ToolResultBlock): string {
  * each TOOL result → a `functionResponse` part (`response.output`, or `response.error` when
  * `is_error`) in a `user` turn, followed by the result's images as parts of the same turn.
  * Consecutive same-role turns merge. Thought signatures go back on the parts they arrived on,
- * to the model that produced them only (decision 0112). Tool names go out as
- * `context.toolName` gives them (decision 0140).
+ * to the model that produced them only (another model cannot verify them). Tool names go out as
+ * `context.toolName` gives them (derived, Gemini-safe names for those it refuses).
  */
 export function encodeGeminiContents(
   messages: readonly Message[],

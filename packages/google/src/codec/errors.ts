@@ -23,7 +23,7 @@ export interface GoogleErrorBody {
  * Gemini's documented message for a prompt over the model's window ("The input token count
  * (1200000) exceeds the maximum number of tokens allowed (1048576)."): an `INVALID_ARGUMENT`
  * like any other bad field, so only this phrase of the provider's own body tells them apart
- * (decision 0072 allows reading the provider's body, never a runtime's message).
+ * (the provider's own body may be read; a runtime's message never is, its wording changes).
  */
 const CONTEXT_OVERFLOW_TEXT =
   /input token count.*exceeds the maximum|exceeds the maximum number of tokens/i;
@@ -120,7 +120,7 @@ export type GoogleErrorSecrets = ReadonlyArray<string | null | undefined>;
 
 /**
  * Maps anything the `@google/genai` SDK (or the adapter) throws to an `AdapterError`, by type
- * and Google's status codes, never by a runtime's wording (decision 0072):
+ * and Google's status codes, never by a runtime's wording, which changes between versions:
  *
  * - an `AbortError` → cancelled;
  * - the SDK's `ApiError` → {@link classifyGoogleError} on its status and error body, with
@@ -135,7 +135,7 @@ export function toGoogleAdapterError(
   requestId: string,
   secrets: GoogleErrorSecrets,
 ): AdapterError {
-  // by brand: an error from another installed copy of core passes through too (decision 0120)
+  // by brand, not class: an error from another installed copy of core passes through too
   if (isAdapterError(error)) {
     if (!error.request_id) error.request_id = requestId;
     return error;

@@ -39,7 +39,7 @@ export const GEMINI_REFUSAL_FINISH_REASONS: ReadonlySet<string> = new Set([
  * `max_tokens`; a refusal finish ({@link GEMINI_REFUSAL_FINISH_REASONS}) is `refusal`, even
  * after function calls, since the filter ended the reply; a reply with function calls is
  * `tool_use`; a `STOP` when the request carried stop sequences is `stop_sequence` (as for
- * OpenAI, decision 0042); everything else is `end_turn`, with the raw value in
+ * OpenAI: the provider does not say which stop ended the reply); everything else is `end_turn`, with the raw value in
  * `provider_raw.google.finish_reason`.
  */
 export function mapGeminiFinishReason(

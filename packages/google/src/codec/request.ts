@@ -6,7 +6,15 @@ import type {
   ThinkingConfig,
   ThinkingLevel,
 } from '@google/genai';
-import { type CanonicalRequest, checkToolInputSchema, InvalidRequestError, type Logger, parseModelId, silentLogger, type ToolIdMap } from '@yourtool/core';
+import {
+  type CanonicalRequest,
+  checkToolInputSchema,
+  InvalidRequestError,
+  type Logger,
+  parseModelId,
+  silentLogger,
+  type ToolIdMap,
+} from '@yourtool/core';
 import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
 import { type GeminiModelInfo, type GeminiThinkingLevel, geminiModelInfo } from '../models.js';
 import { encodeGeminiContents } from './contents.js';

@@ -1,5 +1,16 @@
 import type { GenerateContentResponse, Part } from '@google/genai';
-import { type ContentBlock, InvalidRequestError, type Logger, newToolUseId, parseModelId, type StopReason, type StreamEvent, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  InvalidRequestError,
+  type Logger,
+  newToolUseId,
+  parseModelId,
+  type StopReason,
+  type StreamEvent,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
 import { canonicalToolName, StreamBuilder } from '@yourtool/core/adapter';
 import {
   GEMINI_BLOCKED_FINISH_REASONS,
@@ -37,7 +48,7 @@ export interface GeminiDecodeOptions {
   model?: string;
   /**
    * The request's tool names (core's `requestToolNames`): a function call naming a name derived
-   * from one of them is read back as it (decision 0140).
+   * from one of them is read back as it, so the caller only ever sees canonical names.
    */
   toolNames?: ReadonlySet<string>;
 }

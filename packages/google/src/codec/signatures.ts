@@ -15,7 +15,7 @@ export const SKIP_THOUGHT_SIGNATURE_VALIDATOR = 'skip_thought_signature_validato
  * text and tool use blocks have no field for them, so they live beside the blocks they
  * arrived on: tool use signatures by canonical tool use id, text signatures by the text
  * block's position among the message's text blocks (0 for the first). Thinking blocks carry
- * theirs in `signature`. See decision 0112.
+ * theirs in `signature`. They go back to the model that produced them only.
  */
 export interface GeminiThoughtSignatures {
   /** Signature of the text block at this position among the message's text blocks. */

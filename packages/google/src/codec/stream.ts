@@ -10,7 +10,7 @@ export interface GeminiStreamOptions {
   request_id?: string;
   /** The requested canonical model id: with the reply's `modelVersion`, the served model. */
   model?: string;
-  /** The request's tool names: a derived name in a call is read back as canonical (0140). */
+  /** The request's tool names: a derived name in a call is read back as canonical. */
   toolNames?: ReadonlySet<string>;
 }
 

@@ -10,13 +10,14 @@ export interface GeminiUsageLike {
 }
 
 /**
- * Maps Gemini usage to canonical token counts (decision 0015: the input buckets are disjoint).
+ * Maps Gemini usage to canonical token counts (the input buckets are disjoint, so
+ * costs add up).
  * `promptTokenCount` includes the cached content, so `input_tokens` = prompt − cached (plus any
  * tool-use prompt tokens, billed as input); `cached_input_tokens` = `cachedContentTokenCount`.
  * `output_tokens` = candidates + thoughts: thinking is billed at the output rate. Gemini reports
  * no cache writes (explicit caches are billed by storage time): `cache_creation_input_tokens`
  * is 0. `reasoning_tokens` = `thoughtsTokenCount` when Gemini reports it: the part of
- * `output_tokens` that was thinking, informational only. See decision 0113.
+ * `output_tokens` that was thinking, informational only.
  */
 export function mapGeminiUsage(usage: GeminiUsageLike | null | undefined): TokenUsage {
   const prompt = usage?.promptTokenCount ?? 0;

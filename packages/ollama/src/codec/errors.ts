@@ -55,7 +55,7 @@ export function classifyOllamaError(status: number | undefined, message: string)
  * A line of an Ollama NDJSON stream that is not a JSON object (cut, garbled, or not JSON at all).
  * The adapter's transport raises it instead of letting the ollama client drop the line. A
  * `SyntaxError`: the provider answered and what it sent does not parse, which core classifies
- * as `server_error` (decision 0071).
+ * as `server_error` (the provider's failure, not the connection's).
  */
 export class OllamaMalformedChunkError extends SyntaxError {
   /** 1-based number of the offending line in the response body. */
@@ -112,6 +112,13 @@ function isResponseError(error: unknown): error is ResponseErrorLike {
   );
 }
 
+/** What every mapping step shares: the call's context, the fields of the error, redaction. */
+interface Mapping {
+  context: OllamaErrorContext;
+  fields: { request_id: string; provider: typeof OLLAMA; cause: unknown };
+  redact: (text: string) => string;
+}
+
 /**
  * Maps anything the ollama client (or fetch beneath it) throws to an `AdapterError`, with
  * messages a person can act on: Ollama not running (connection refused) names the host and
@@ -123,50 +130,65 @@ function isResponseError(error: unknown): error is ResponseErrorLike {
  * redacted copy of the original error (core's `redactError`), never the original.
  */
 export function toOllamaAdapterError(error: unknown, context: OllamaErrorContext): AdapterError {
-  // by brand: an error from another installed copy of core passes through too (decision 0120)
+  // by brand, not class: an error from another installed copy of core passes through too
   if (isAdapterError(error)) {
     if (!error.request_id) error.request_id = context.request_id;
     return error;
   }
   const secrets = [context.apiKey, ...(context.secrets ?? [])];
-  const redact = (text: string) => redactSecrets(text, secrets);
-  const fields = {
-    request_id: context.request_id,
-    provider: OLLAMA,
-    cause: redactError(error, secrets),
+  const mapping: Mapping = {
+    context,
+    fields: {
+      request_id: context.request_id,
+      provider: OLLAMA,
+      cause: redactError(error, secrets),
+    },
+    redact: (text) => redactSecrets(text, secrets),
   };
+  return (
+    fromAbort(error, mapping) ??
+    (isResponseError(error) ? fromResponseError(error, mapping) : undefined) ??
+    fromStreamFailure(error, mapping) ??
+    fromTransportFailure(error, mapping)
+  );
+}
+
+/** The call was cancelled (`AbortError`), or its timeout passed (`TimeoutError`). */
+function fromAbort(error: unknown, { context, fields }: Mapping): AdapterError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === 'AbortError') return new CancelledError('the request was cancelled', fields);
+  if (error.name !== 'TimeoutError') return undefined;
+  return createAdapterError(
+    'network',
+    `ollama: no complete reply from ${context.host} before the timeout (timeout_seconds); a large model may still be loading`,
+    { ...fields, provider_message: 'timeout' },
+  );
+}
+
+/** A non-2xx reply: classified from its status and text, the message saying what to do. */
+function fromResponseError(error: ResponseErrorLike, mapping: Mapping): AdapterError {
+  const { context, fields, redact } = mapping;
+  const providerMessage = redact(String(error.error));
+  const status = error.status_code;
   const model = context.model ?? 'the model';
-
-  if (error instanceof Error && error.name === 'AbortError')
-    return new CancelledError('the request was cancelled', fields);
-  if (error instanceof Error && error.name === 'TimeoutError') {
-    return createAdapterError(
-      'network',
-      `ollama: no complete reply from ${context.host} before the timeout (timeout_seconds); a large model may still be loading`,
-      { ...fields, provider_message: 'timeout' },
-    );
+  let message = `ollama ${status}: ${providerMessage}`;
+  if (status === 404 && MODEL_NOT_FOUND_TEXT.test(providerMessage)) {
+    message = `ollama: model "${model}" is not available on the Ollama server at ${context.host}; download it with \`ollama pull ${model}\` (${providerMessage})`;
+  } else if (status === 404) {
+    message = `ollama 404 from ${context.host}: ${providerMessage}. Is base_url the Ollama server root (e.g. http://127.0.0.1:11434, without /api or /v1)?`;
+  } else if (UNSUPPORTED_TEXT.test(providerMessage)) {
+    message = `ollama ${status}: ${providerMessage}. Its capabilities (from /api/show, or capabilityOverrides) decide what the adapter sends`;
   }
+  return createAdapterError(classifyOllamaError(status, providerMessage), redact(message), {
+    ...fields,
+    provider_status: status,
+    provider_message: providerMessage,
+    retry_after_seconds: parseRetryAfter(context.headers),
+  });
+}
 
-  if (isResponseError(error)) {
-    const providerMessage = redact(String(error.error));
-    const status = error.status_code;
-    const errorClass = classifyOllamaError(status, providerMessage);
-    let message = `ollama ${status}: ${providerMessage}`;
-    if (status === 404 && MODEL_NOT_FOUND_TEXT.test(providerMessage)) {
-      message = `ollama: model "${model}" is not available on the Ollama server at ${context.host}; download it with \`ollama pull ${model}\` (${providerMessage})`;
-    } else if (status === 404) {
-      message = `ollama 404 from ${context.host}: ${providerMessage}. Is base_url the Ollama server root (e.g. http://127.0.0.1:11434, without /api or /v1)?`;
-    } else if (UNSUPPORTED_TEXT.test(providerMessage)) {
-      message = `ollama ${status}: ${providerMessage}. Its capabilities (from /api/show, or capabilityOverrides) decide what the adapter sends`;
-    }
-    return createAdapterError(errorClass, redact(message), {
-      ...fields,
-      provider_status: status,
-      provider_message: providerMessage,
-      retry_after_seconds: parseRetryAfter(context.headers),
-    });
-  }
-
+/** The adapter's own stream failures: an error line, a stream cut before `done`, a bad line. */
+function fromStreamFailure(error: unknown, { fields, redact }: Mapping): AdapterError | undefined {
   if (error instanceof OllamaStreamErrorLine) {
     const providerMessage = redact(error.provider_message);
     return createAdapterError(
@@ -187,7 +209,11 @@ export function toOllamaAdapterError(error: unknown, context: OllamaErrorContext
       provider_message: 'malformed stream line',
     });
   }
+  return undefined;
+}
 
+/** Failures below HTTP, classified by type (core's `classifyTransportFailure`); else `other`. */
+function fromTransportFailure(error: unknown, { context, fields, redact }: Mapping): AdapterError {
   const raw = redact(error instanceof Error ? error.message : String(error));
   const transport = classifyTransportFailure(error);
   if (transport?.code === 'ECONNREFUSED') {

@@ -1,4 +1,11 @@
-import { type ContentBlock, newToolUseId, parseModelId, type StopReason, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  newToolUseId,
+  parseModelId,
+  type StopReason,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
 import { canonicalToolName } from '@yourtool/core/adapter';
 import { OLLAMA, type OllamaWireToolCall } from './request.js';
 import { OLLAMA_TOOL_NAME_RULES } from './tool-names.js';
@@ -33,7 +40,7 @@ export interface OllamaChatResponseLike {
  * Maps Ollama's `done_reason` to the canonical stop reason. `length` is `max_tokens`. `stop`
  * means the model ended, or a stop sequence matched: Ollama does not say which (both are
  * `stop` and the stop text is cut), so it is `end_turn`, or `tool_use` when the reply holds tool
- * calls (Ollama has no tool-call reason). See decision 0054.
+ * calls (Ollama has no tool-call reason).
  */
 export function mapOllamaDoneReason(
   reason: string | null | undefined,
@@ -52,8 +59,8 @@ export interface OllamaUsageOptions {
 /**
  * Maps Ollama's counts to canonical usage: `prompt_eval_count` → `input_tokens`, `eval_count` →
  * `output_tokens`, cache counts 0 (Ollama reuses its KV cache silently and reports no cache
- * reads; decision 0030 makes `input_tokens` the uncached input, and all of it is billed at the
- * same zero rate). A missing `prompt_eval_count` (older servers omit it when the prompt was
+ * reads; `input_tokens` is the uncached input, and all of it is billed at the same zero
+ * rate). A missing `prompt_eval_count` (older servers omit it when the prompt was
  * entirely in the KV cache) is estimated and flagged `estimated: true`.
  */
 export function mapOllamaUsage(
@@ -81,7 +88,7 @@ export interface OllamaDecodeOptions extends OllamaUsageOptions {
   requestModel?: string;
   /**
    * The request's tool names (core's `requestToolNames`): a call naming a name derived from one
-   * of them is read back as it (decision 0140).
+   * of them is read back as it, so the caller only ever sees canonical names.
    */
   toolNames?: ReadonlySet<string>;
 }
