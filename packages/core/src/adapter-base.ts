@@ -229,6 +229,7 @@ export abstract class AdapterBase implements ProviderAdapter {
       timeoutMs: this.config.timeout_seconds * 1000,
       idleTimeoutMs: this.config.idle_timeout_seconds * 1000,
       secrets: [this.config.api_key, ...Object.values(this.config.extra_headers)],
+      wireName: (model) => this.wireName(model),
     };
   }
 }

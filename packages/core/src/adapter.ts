@@ -14,6 +14,7 @@ import type { Message } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { ToolDefinition } from './schemas/tool.js';
 import { isSealedMessage } from './sealed.js';
+import type { CallTelemetryOptions } from './telemetry/options.js';
 import type { ToolIdMap } from './tool-id-map.js';
 import { imageSourceViolations } from './validate-message.js';
 
@@ -41,6 +42,12 @@ export interface CallOptions {
    * core never reads them.
    */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * OpenTelemetry options of this call: content capture, the parent context, attributes (see
+   * docs/observability.md). The call's span and metrics are recorded whenever an OpenTelemetry
+   * SDK is registered, with or without them; nothing is recorded when none is.
+   */
+  telemetry?: CallTelemetryOptions;
 }
 
 /**

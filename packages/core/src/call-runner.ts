@@ -16,6 +16,7 @@ import type {
 } from './schemas/adapter.js';
 import type { StreamEvent } from './schemas/stream.js';
 import { StreamBuilder } from './stream/builder.js';
+import { type CallTrace, openCallTrace } from './telemetry/call-trace.js';
 
 /** What every call of an adapter shares: its name, in-flight registry, retry and error mapping. */
 export interface AdapterCallSetup {
@@ -50,6 +51,11 @@ export interface AdapterCallSetup {
    * ({@link redactError}).
    */
   secrets?: ReadonlyArray<string | null | undefined>;
+  /**
+   * The model's wire name (`wireNames`), recorded as `gen_ai.request.model` on the call's span;
+   * default: the canonical id's name after its provider key.
+   */
+  wireName?: (model: string) => string;
 }
 
 /** Context handed to an adapter's transport for one attempt. */
@@ -87,6 +93,12 @@ function callLogger(
   });
 }
 
+/** The `onAttempt` of the bounded retry: the caller's, observed by the call's trace if any. */
+function attemptHook(options: CallOptions, trace: CallTrace | null) {
+  if (trace) return { onAttempt: trace.observe(options.onAttempt) };
+  return options.onAttempt ? { onAttempt: options.onAttempt } : {};
+}
+
 function attemptLimits(setup: AdapterCallSetup): AttemptLimits {
   return { timeoutMs: setup.timeoutMs, idleTimeoutMs: setup.idleTimeoutMs };
 }
@@ -109,14 +121,16 @@ export async function runCompleteCall(
   const logger = callLogger(setup, options, request);
   const { signal, end } = setup.inflight.begin(request.request_id, options.signal);
   const limits = attemptLimits(setup);
+  let trace: CallTrace | null = null;
   try {
-    return await withRetry(
+    const opening = openCallTrace(setup, request, options.telemetry, false);
+    trace = opening instanceof Promise ? await opening : opening;
+    const response = await withRetry(
       async (attempt) => {
         const deadline = new AttemptDeadline(signal, limits);
+        const context = { request, signal: deadline.signal, attempt: attempt.attempt, logger };
         try {
-          return await deadline.race(
-            call({ request, signal: deadline.signal, attempt: attempt.attempt, logger }),
-          );
+          return await deadline.race(trace ? trace.run(() => call(context)) : call(context));
         } catch (error) {
           if (deadline.expired && !signal.aborted) {
             throw deadline.error({
@@ -134,7 +148,7 @@ export async function runCompleteCall(
         maxRetries: setup.maxRetries,
         requestId: request.request_id,
         signal,
-        ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
+        ...attemptHook(options, trace),
         ...setup.retry,
         toAdapterError: (error) =>
           signal.aborted
@@ -146,6 +160,11 @@ export async function runCompleteCall(
             : setup.toAdapterError(error, request),
       },
     );
+    trace?.response(response);
+    return response;
+  } catch (error) {
+    trace?.failed(error);
+    throw error;
   } finally {
     end();
   }
@@ -222,7 +241,11 @@ export async function* runStreamCall<Chunk>(
   });
   let opened: OpenedStream<Chunk> | undefined;
   let exhausted = false;
+  let trace: CallTrace | null = null;
+  let thrown: { error: unknown } | null = null;
   try {
+    const opening = openCallTrace(setup, request, options.telemetry, true);
+    trace = opening instanceof Promise ? await opening : opening;
     try {
       opened = await withRetry(
         async (attempt): Promise<OpenedStream<Chunk>> => {
@@ -235,7 +258,9 @@ export async function* runStreamCall<Chunk>(
           };
           let iterator: AsyncIterator<Chunk> | undefined;
           try {
-            const chunks = await deadline.race(spec.open(context));
+            const chunks = await deadline.race(
+              trace ? trace.run(() => spec.open(context)) : spec.open(context),
+            );
             iterator = chunks[Symbol.asyncIterator]();
             const first = await deadline.race(iterator.next());
             if (first.done || (spec.startsMessage && !spec.startsMessage(first.value))) {
@@ -259,11 +284,12 @@ export async function* runStreamCall<Chunk>(
           maxRetries: setup.maxRetries,
           requestId: request.request_id,
           signal,
-          ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
+          ...attemptHook(options, trace),
           ...setup.retry,
           toAdapterError: (error) => setup.toAdapterError(error, request),
         },
       );
+      trace?.firstChunk();
     } catch (error) {
       // Cancelled while the request was in flight: the stream still ends the one way.
       if (signal.aborted) {
@@ -334,11 +360,23 @@ export async function* runStreamCall<Chunk>(
       yield* builder.interrupt('error');
       throw failure;
     }
+  } catch (error) {
+    thrown = { error };
+    throw error;
   } finally {
     // Stopped early (consumer break, cancel, error): let the provider stream release its
     // connection without waiting on it.
     if (opened && !exhausted) void opened.iterator.return?.()?.catch(() => {});
     opened?.deadline.clear();
     end();
+    if (trace) endTrace(trace, builder, thrown);
   }
+}
+
+/** Ends a stream's trace the way the stream ended. */
+function endTrace(trace: CallTrace, builder: StreamBuilder, thrown: { error: unknown } | null) {
+  const completion = builder.completion;
+  if (thrown) trace.failed(thrown.error, completion);
+  else if (completion) trace.completed(completion);
+  else trace.abandoned(builder.usage);
 }

@@ -2,7 +2,8 @@
  * @yourtool/core/adapter: the toolkit adapters are built with: AdapterBase and the call runners
  * (deadlines, bounded retry, cancellation, the stream contract), StreamBuilder, history
  * preparation, lossy-projection logging, redaction, transport-failure classification, SSE and
- * NDJSON readers, token estimates and provider-safe tool names.
+ * NDJSON readers, token estimates, provider-safe tool names, and the OpenTelemetry bridge (the
+ * call span every call runner opens; spans and GenAI attributes for the packages above core).
  *
  * @packageDocumentation
  */
@@ -29,6 +30,25 @@ export {
 export * from './stream/builder.js';
 export * from './stream/ndjson.js';
 export * from './stream/sse.js';
+export {
+  ATTR as GENAI_ATTRIBUTES,
+  errorTypeOf,
+  GENAI_SEMCONV_VERSION,
+  genAiProviderName,
+  providerModelName,
+  type TelemetryAttributes,
+  type TelemetryAttributeValue,
+  YOURTOOL_ATTR as YOURTOOL_ATTRIBUTES,
+} from './telemetry/attributes.js';
+export {
+  inputMessagesJson,
+  outputMessagesJson,
+  toolCallValueJson,
+  toolResultJson,
+} from './telemetry/content.js';
+export { getTelemetry, type LibraryTelemetry } from './telemetry/library.js';
+export type { CallEnd, CallTelemetryOptions } from './telemetry/options.js';
+export type { SpanStart, TelemetryContext, TelemetrySpan } from './telemetry/spans.js';
 export * from './tokens.js';
 export * from './tool-names.js';
 export * from './wire-adapter.js';

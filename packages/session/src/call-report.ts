@@ -1,4 +1,13 @@
-import { type AdapterError, type AttemptEvent, type BusEvent, type ErrorClass, type MessageCompleteEvent, newRequestId, nowTimestamp, parseModelId } from '@yourtool/core';
+import {
+  type AdapterError,
+  type AttemptEvent,
+  type BusEvent,
+  type ErrorClass,
+  type MessageCompleteEvent,
+  newRequestId,
+  nowTimestamp,
+  parseModelId,
+} from '@yourtool/core';
 import type { RouteDecision } from '@yourtool/router';
 import type { TurnState } from './turn-state.js';
 

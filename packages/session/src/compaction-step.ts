@@ -1,4 +1,13 @@
-import { createMessage, type FallbackAttempt, type Message, newRequestId, parseModelId, type RouteTraceEntry, type Usage } from '@yourtool/core';
+import {
+  createMessage,
+  type FallbackAttempt,
+  type Message,
+  newRequestId,
+  parseModelId,
+  type RouteTraceEntry,
+  type Usage,
+} from '@yourtool/core';
+import type { TelemetrySpan } from '@yourtool/core/adapter';
 import { buildUsage, sumCosts } from '@yourtool/pricing';
 import {
   type CompactionCall,
@@ -26,9 +35,11 @@ class SummaryCalls {
   /** The model of the last call, which the summary message names. */
   summarizer: string | null = null;
   readonly #state: TurnState;
+  readonly #span: TelemetrySpan | null;
 
-  constructor(state: TurnState) {
+  constructor(state: TurnState, span: TelemetrySpan | null) {
     this.#state = state;
+    this.#span = span;
   }
 
   /** Routes the call as an explicit choice, makes it, prices it; returns its text. */
@@ -58,7 +69,14 @@ class SummaryCalls {
         system_prompt: call.system_prompt,
         max_output_tokens: call.max_output_tokens,
       },
-      { signal, logger },
+      {
+        signal,
+        logger,
+        // the summary call's span goes under the compaction's
+        ...(this.#state.telemetry
+          ? { telemetry: this.#state.telemetry.summaryCallOptions(this.#span) }
+          : {}),
+      },
     );
     this.summarizer = decision.model;
     this.usages.push(
@@ -146,7 +164,32 @@ export async function compactHistory(
 ): Promise<Compacted | null> {
   const hook = state.manager.settings.compaction;
   if (!hook) return null;
-  const calls = new SummaryCalls(state);
+  const { telemetry } = state;
+  const span = telemetry?.startCompaction(reason, target) ?? null;
+  if (!telemetry || !span) return compact(state, hook, reason, target, null);
+  try {
+    const done = await compact(state, hook, reason, target, span);
+    const record = done ? compactionOf(done.message) : null;
+    telemetry.endCompaction(
+      span,
+      record ? { record, usage: done?.message.metadata.usage ?? null } : null,
+    );
+    return done;
+  } catch (error) {
+    telemetry.endCompaction(span, null, error);
+    throw error;
+  }
+}
+
+/** {@link compactHistory}'s work, the hook's summary calls under `span` when there is one. */
+async function compact(
+  state: TurnState,
+  hook: CompactionHook,
+  reason: CompactionReason,
+  target: CompactionRequest['target'],
+  span: TelemetrySpan | null,
+): Promise<Compacted | null> {
+  const calls = new SummaryCalls(state, span);
   const request = compactionRequest(state, reason, target, calls);
   const result = await runHook(hook, request);
   if (!result) return null;

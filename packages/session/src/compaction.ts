@@ -1,4 +1,10 @@
-import { type ContentBlock, type ContextLimit, type Message, type SessionRecord, YourtoolError } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type ContextLimit,
+  type Message,
+  type SessionRecord,
+  YourtoolError,
+} from '@yourtool/core';
 import { estimateTextTokens } from '@yourtool/core/adapter';
 
 /**

@@ -1,4 +1,14 @@
-import { formatPath, type ParseIssue, type SideEffects, type ToolDefinition, ToolDefinitionError, type ToolResultContentBlock, validateToolDefinition, validateToolInput, YourtoolError } from '@yourtool/core';
+import {
+  formatPath,
+  type ParseIssue,
+  type SideEffects,
+  type ToolDefinition,
+  ToolDefinitionError,
+  type ToolResultContentBlock,
+  validateToolDefinition,
+  validateToolInput,
+  YourtoolError,
+} from '@yourtool/core';
 import { z } from 'zod';
 import type { ToolCallContext, ToolHandler } from './tools.js';
 

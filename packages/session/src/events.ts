@@ -1,4 +1,13 @@
-import type { AdapterError, ErrorClass, Message, RouteTraceEntry, RoutingDecisionRecord, SideEffects, StopReason, StreamEvent } from '@yourtool/core';
+import type {
+  AdapterError,
+  ErrorClass,
+  Message,
+  RouteTraceEntry,
+  RoutingDecisionRecord,
+  SideEffects,
+  StopReason,
+  StreamEvent,
+} from '@yourtool/core';
 import type { CompactionRecord } from './compaction.js';
 
 /** Everything a turn reports, in order. Stream events of each model call pass through as is. */

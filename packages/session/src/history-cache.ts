@@ -1,4 +1,15 @@
-import { type Logger, type Message, type SessionRecord, type SessionStats, type SessionStore, sealMessage, sessionStatsOf, sumDecimalStrings, type ToolIdMap, timestampToEpochMicros } from '@yourtool/core';
+import {
+  type Logger,
+  type Message,
+  type SessionRecord,
+  type SessionStats,
+  type SessionStore,
+  sealMessage,
+  sessionStatsOf,
+  sumDecimalStrings,
+  type ToolIdMap,
+  timestampToEpochMicros,
+} from '@yourtool/core';
 import { errorText } from './errors.js';
 import type { TurnWrites } from './turn-writes.js';
 

@@ -30,5 +30,6 @@ export {
   isInvalidReplyError,
   type ReplyViolation,
 } from './reply-check.js';
+export type { SessionTelemetryOptions, ToolOutcome } from './telemetry.js';
 export * from './tools.js';
 export { managerOptionProblem, type OptionProblem } from './validate-options.js';

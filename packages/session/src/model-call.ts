@@ -1,4 +1,11 @@
-import { type AdapterError, CancelledError, isAdapterError, isCancelledError, type MessageStatus, OtherAdapterError } from '@yourtool/core';
+import {
+  type AdapterError,
+  CancelledError,
+  isAdapterError,
+  isCancelledError,
+  type MessageStatus,
+  OtherAdapterError,
+} from '@yourtool/core';
 import type { RouteDecision } from '@yourtool/router';
 import { CallReport } from './call-report.js';
 import { pump } from './event-queue.js';
@@ -88,6 +95,8 @@ async function* streamCall(
       onAttempt: report.onAttempt,
       logger: settings.logger,
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+      // the call's span goes under the turn's, with its step, routing and exact cost
+      ...(turn.telemetry ? { telemetry: turn.telemetry.callOptions(decision, turn.steps) } : {}),
     },
   );
   // pulled by hand rather than `for await`, so attempt events (a retry's wait happens inside

@@ -2,6 +2,7 @@ import type { EventBus, Logger, SessionRecord, SessionStore } from '@yourtool/co
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
 import type { CompactionHook } from './compaction.js';
+import type { SessionTelemetryOptions } from './telemetry.js';
 import type { RegisteredTool, ToolRegistry } from './tools.js';
 
 /** A request to run a tool whose side effects need consent. */
@@ -75,6 +76,12 @@ export interface SessionManagerOptions {
    */
   keptSessions?: number;
   logger?: Logger;
+  /**
+   * OpenTelemetry: content capture and the agent name of the turn spans. Spans and metrics are
+   * recorded whenever an OpenTelemetry SDK is registered (`@opentelemetry/api`, an optional
+   * peer dependency), with or without this option; see docs/observability.md.
+   */
+  telemetry?: SessionTelemetryOptions;
 }
 
 /** Options of one turn. */

@@ -1,4 +1,14 @@
-import { AdapterError, type ContentBlock, isAdapterError, type Logger, type Message, type MessageError, type MessageViolation, type StopReason, validateMessage } from '@yourtool/core';
+import {
+  AdapterError,
+  type ContentBlock,
+  isAdapterError,
+  type Logger,
+  type Message,
+  type MessageError,
+  type MessageViolation,
+  type StopReason,
+  validateMessage,
+} from '@yourtool/core';
 import { checkJsonDepth } from '@yourtool/core/adapter';
 
 /**

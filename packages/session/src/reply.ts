@@ -1,4 +1,13 @@
-import { type ContentBlock, createMessage, isYourtoolError, type Message, type MessageCompleteEvent, type MessageStatus, newToolUseId, type TokenUsage } from '@yourtool/core';
+import {
+  type ContentBlock,
+  createMessage,
+  isYourtoolError,
+  type Message,
+  type MessageCompleteEvent,
+  type MessageStatus,
+  newToolUseId,
+  type TokenUsage,
+} from '@yourtool/core';
 import { buildUsage } from '@yourtool/pricing';
 import type { CallReport } from './call-report.js';
 import type { ModelCall } from './model-call.js';

@@ -68,6 +68,7 @@ export async function* runStep(state: TurnState): AsyncGenerator<SessionEvent, C
       decision: decision.record,
       trace: decision.trace,
     };
+    state.telemetry?.routed(decision);
     const outcome = yield* callInTurn(state, routed);
     const fallback = findFallback(state, routed, failures, outcome.error);
     // a context overflow no fallback takes: compact and retry, once per step
@@ -90,6 +91,7 @@ export async function* runStep(state: TurnState): AsyncGenerator<SessionEvent, C
     }
     if (!fallback || !outcome.error) return outcome;
     failures.push(fallback.attempt);
+    state.telemetry?.fallback(decision, fallback.routed.decision, outcome.error);
     const discarded_message_id = outcome.message?.id ?? null;
     yield fallbackEvent(state, decision, fallback.routed.decision, {
       error: outcome.error,
@@ -122,7 +124,10 @@ async function* callInTurn(
  */
 export async function* runToolUses(state: TurnState): AsyncGenerator<SessionEvent, void> {
   for (const use of [...state.unanswered.values()]) {
-    const result = yield* pump(runToolUse(state, use), state.queue);
+    const span =
+      state.telemetry?.startTool(use, state.manager.settings.tools.get(use.name)) ?? null;
+    const result = yield* pump(runToolUse(state, use, span), state.queue);
+    if (span) state.telemetry?.endTool(span, result.outcome, result.message);
     await keepToolResult(state, use, result.message);
     yield {
       type: 'session.tool_result',

@@ -1,7 +1,17 @@
-import { createMessage, type Message, type SessionRecord, type ToolResultContentBlock, type ToolUseBlock, toolResultBlock, validateToolInput } from '@yourtool/core';
+import {
+  createMessage,
+  type Message,
+  type SessionRecord,
+  type ToolResultContentBlock,
+  type ToolUseBlock,
+  toolResultBlock,
+  validateToolInput,
+} from '@yourtool/core';
+import type { TelemetrySpan } from '@yourtool/core/adapter';
 import { askConsent } from './confirmation.js';
 import { errorText } from './errors.js';
 import { ABORTED, unlessAborted } from './event-queue.js';
+import type { ToolOutcome } from './telemetry.js';
 import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool } from './tools.js';
 import type { TurnState } from './turn-state.js';
 
@@ -9,6 +19,8 @@ import type { TurnState } from './turn-state.js';
 export interface ToolReply {
   message: Message;
   is_error: boolean;
+  /** How the use ended (its `execute_tool` span's `error.type` unless `ok`). */
+  outcome: ToolOutcome;
 }
 
 /** A TOOL message answering `use`. */
@@ -17,9 +29,11 @@ export function toolReply(
   use: ToolUseBlock,
   content: string | ToolResultContentBlock[],
   is_error: boolean,
+  outcome: ToolOutcome = is_error ? 'failed' : 'ok',
 ): ToolReply {
   return {
     is_error,
+    outcome,
     message: createMessage({
       session_id: session.id,
       role: 'tool',
@@ -39,6 +53,7 @@ export function notRunReply(session: SessionRecord, use: ToolUseBlock): ToolRepl
     use,
     `The turn was cancelled before ${use.name} ran, so it was not run.`,
     true,
+    'not_run',
   );
 }
 
@@ -48,27 +63,37 @@ export function notRunReply(session: SessionRecord, use: ToolUseBlock): ToolRepl
  * effects runs only with consent. The turn's signal is checked before the confirmation and
  * before the run, and both waits end when it aborts, so a cancelled turn runs nothing more.
  */
-export async function runToolUse(state: TurnState, use: ToolUseBlock): Promise<ToolReply> {
+export async function runToolUse(
+  state: TurnState,
+  use: ToolUseBlock,
+  span: TelemetrySpan | null = null,
+): Promise<ToolReply> {
   const { session, signal } = state;
-  const reply = (content: string, is_error: boolean) => toolReply(session, use, content, is_error);
+  const refuse = (content: string, outcome: ToolOutcome) =>
+    toolReply(session, use, content, true, outcome);
   if (signal.aborted) return notRunReply(session, use);
   const tool = state.manager.settings.tools.get(use.name);
-  if (!tool) return reply(`There is no tool named "${use.name}".`, true);
+  if (!tool) return refuse(`There is no tool named "${use.name}".`, 'unknown_tool');
   const checked = validateToolInput(tool.definition, use.input);
   if (!checked.ok) {
     const issues = checked.issues.map((i) => `${i.path} ${i.message}`).join('; ');
-    return reply(`Invalid input for ${use.name}: ${issues}`, true);
+    return refuse(`Invalid input for ${use.name}: ${issues}`, 'invalid_input');
   }
   if (CONFIRMED_SIDE_EFFECTS.has(tool.definition.side_effects)) {
     const refusal = await askConsent(state, use, tool);
-    if (refusal !== null) return reply(refusal, true);
+    if (refusal !== null) return refuse(refusal, signal.aborted ? 'not_run' : 'refused');
     if (signal.aborted) return notRunReply(session, use);
   }
-  return runTool(state, use, tool);
+  return runTool(state, use, tool, span);
 }
 
 /** Runs a tool that may run, reporting its start and progress through the turn's events. */
-async function runTool(state: TurnState, use: ToolUseBlock, tool: RegisteredTool) {
+async function runTool(
+  state: TurnState,
+  use: ToolUseBlock,
+  tool: RegisteredTool,
+  span: TelemetrySpan | null,
+) {
   const { session, signal, queue } = state;
   const step = state.steps;
   queue.push({
@@ -79,31 +104,35 @@ async function runTool(state: TurnState, use: ToolUseBlock, tool: RegisteredTool
     input: use.input,
   });
   let running = true;
+  // the handler runs with the tool's span active, so what it calls nests under it
+  const run = span?.recording ? <T>(fn: () => T) => span.run(fn) : <T>(fn: () => T) => fn();
   try {
     const output = await unlessAborted(
       Promise.resolve().then(() =>
-        tool.run(use.input, {
-          session_id: session.id,
-          tool_use_id: use.id,
-          workspace_path: session.workspace_path,
-          signal,
-          progress: (update) => {
-            if (!running) return;
-            queue.push({
-              type: 'session.tool_progress',
-              step,
-              tool_name: use.name,
-              tool_use_id: use.id,
-              update,
-            });
-          },
-        }),
+        run(() =>
+          tool.run(use.input, {
+            session_id: session.id,
+            tool_use_id: use.id,
+            workspace_path: session.workspace_path,
+            signal,
+            progress: (update) => {
+              if (!running) return;
+              queue.push({
+                type: 'session.tool_progress',
+                step,
+                tool_name: use.name,
+                tool_use_id: use.id,
+                update,
+              });
+            },
+          }),
+        ),
       ),
       signal,
     );
     if (output === ABORTED) {
       const text = `The turn was cancelled while ${use.name} was running; it was told to stop, and what it did before stopping is unknown.`;
-      return toolReply(session, use, text, true);
+      return toolReply(session, use, text, true, 'cancelled');
     }
     return toolReply(session, use, output, false);
   } catch (error) {

@@ -1,4 +1,12 @@
-import { freezeToolDefinition, type SideEffects, type ToolDefinition, type ToolDefinitionInput, type ToolResultContentBlock, validateToolDefinition, YourtoolError } from '@yourtool/core';
+import {
+  freezeToolDefinition,
+  type SideEffects,
+  type ToolDefinition,
+  type ToolDefinitionInput,
+  type ToolResultContentBlock,
+  validateToolDefinition,
+  YourtoolError,
+} from '@yourtool/core';
 
 /** What a tool handler is told about the call it runs. */
 export interface ToolCallContext {

@@ -1,4 +1,13 @@
-import { type AdapterError, type ContentBlock, createMessage, type Message, type SessionRecord, type ToolDefinition, type ToolIdMap, type ToolUseBlock } from '@yourtool/core';
+import {
+  type AdapterError,
+  type ContentBlock,
+  createMessage,
+  type Message,
+  type SessionRecord,
+  type ToolDefinition,
+  type ToolIdMap,
+  type ToolUseBlock,
+} from '@yourtool/core';
 import type { RouteDecision, RouteInput } from '@yourtool/router';
 import { conversationOf } from './conversation.js';
 import { UnknownSessionError } from './errors.js';
@@ -7,6 +16,7 @@ import type { SessionEvent, TurnEnd } from './events.js';
 import type { HistoryCache } from './history-cache.js';
 import type { SendOptions, SystemPromptPart } from './options.js';
 import type { RouterPreparation } from './prepare.js';
+import type { TurnTelemetry } from './telemetry.js';
 import { notRunReply } from './tool-step.js';
 import type { TurnWrites } from './turn-writes.js';
 import type { ManagerSettings } from './validate-options.js';
@@ -75,6 +85,8 @@ export interface TurnState {
   call: AsyncGenerator<SessionEvent, CallOutcome, undefined> | null;
   /** The decision made before the user message was stored, used by the first step. */
   firstRoute: RoutedStep | null;
+  /** The turn's OpenTelemetry spans; null when no tracer provider is registered. */
+  readonly telemetry: TurnTelemetry | null;
 }
 
 /** What `send()` was asked. */
@@ -110,6 +122,7 @@ export async function openTurn(
   manager: ManagerContext,
   active: ActiveTurn,
   request: TurnRequest,
+  telemetry: TurnTelemetry | null = null,
 ): Promise<TurnState> {
   const { settings } = manager;
   const session = await sessionOf(manager, request.sessionId);
@@ -142,6 +155,7 @@ export async function openTurn(
     failure: null,
     call: null,
     firstRoute: null,
+    telemetry,
   };
 }
 

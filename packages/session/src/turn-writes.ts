@@ -1,4 +1,10 @@
-import { type AppendMessageOptions, isSealedMessage, type Message, type SessionStore, sealMessage } from '@yourtool/core';
+import {
+  type AppendMessageOptions,
+  isSealedMessage,
+  type Message,
+  type SessionStore,
+  sealMessage,
+} from '@yourtool/core';
 
 /**
  * Every write of one turn to its session goes through here, so that at the end of the turn the

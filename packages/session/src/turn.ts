@@ -4,6 +4,7 @@ import { compactionOf } from './compaction.js';
 import { errorText } from './errors.js';
 import type { SessionEvent, TurnResult } from './events.js';
 import { flushPending, routeStep, runStep, runToolUses } from './step.js';
+import { TurnTelemetry } from './telemetry.js';
 import {
   type ActiveTurn,
   answerUnanswered,
@@ -27,10 +28,24 @@ export async function* runTurn(
   active: ActiveTurn,
   request: TurnRequest,
 ): AsyncGenerator<SessionEvent, void> {
-  const state = await openTurn(manager, active, request);
-  yield* routeAndStoreUser(state);
-  yield* runSteps(state);
-  yield* completeTurn(state);
+  const opening = TurnTelemetry.open(manager.settings, request.sessionId, request.input);
+  const telemetry = opening instanceof Promise ? await opening : opening;
+  // the turn's span (when traced) ends however the turn does: finished, thrown, left early
+  let state: TurnState | null = null;
+  let failure: unknown;
+  let completed = false;
+  try {
+    state = await openTurn(manager, active, request, telemetry);
+    yield* routeAndStoreUser(state);
+    yield* runSteps(state);
+    completed = true;
+    yield* completeTurn(state);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    telemetry?.end(state, failure, completed);
+  }
 }
 
 /**

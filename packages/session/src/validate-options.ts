@@ -4,6 +4,7 @@ import type { Router } from '@yourtool/router';
 import type { CompactionHook } from './compaction.js';
 import { InvalidManagerOptionError } from './errors.js';
 import type { ConfirmHook, SessionManagerOptions, SystemPromptPart } from './options.js';
+import type { SessionTelemetryOptions } from './telemetry.js';
 import { ToolRegistry } from './tools.js';
 
 /** The options of a manager once checked, with their defaults filled in. */
@@ -21,6 +22,7 @@ export interface ManagerSettings {
   readonly compaction: CompactionHook | undefined;
   readonly keptSessions: number;
   readonly logger: Logger;
+  readonly telemetry: SessionTelemetryOptions | undefined;
 }
 
 /** Model calls a turn may make unless told otherwise. */
@@ -102,6 +104,21 @@ function loggerProblem(value: unknown): string | null {
   return wrong ? `logger.${wrong} must be a function when given` : null;
 }
 
+function telemetryProblem(value: unknown): string | null {
+  if (!isObject(value))
+    return `telemetry must be an object ({ captureContent, agentName }), got ${shown(value)}`;
+  const unknown = Object.keys(value).find((k) => k !== 'captureContent' && k !== 'agentName');
+  if (unknown) return `telemetry.${unknown} is not an option (captureContent, agentName)`;
+  const { captureContent, agentName } = value;
+  if (captureContent !== undefined && typeof captureContent !== 'boolean') {
+    return `telemetry.captureContent must be a boolean, got ${shown(captureContent)}`;
+  }
+  if (agentName !== undefined && (typeof agentName !== 'string' || agentName.trim() === '')) {
+    return `telemetry.agentName must be a non-empty string, got ${shown(agentName)}`;
+  }
+  return null;
+}
+
 /** The check of each option, for a value that is not `undefined`. */
 const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string | null } = {
   store: (v) =>
@@ -137,6 +154,7 @@ const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string
   compaction: (v) => optionalFunction('compaction', v, 'a CompactionHook'),
   keptSessions: (v) => wholeNumberProblem('keptSessions', v, 0, 'sessions'),
   logger: loggerProblem,
+  telemetry: telemetryProblem,
 };
 
 /** Options a manager cannot run without. */
@@ -192,6 +210,7 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
     compaction: given.compaction,
     keptSessions: given.keptSessions ?? DEFAULT_KEPT_SESSIONS,
     logger: given.logger ?? silentLogger,
+    telemetry: given.telemetry,
   };
 }
 

@@ -1,6 +1,11 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
-import { type CanonicalRequest, isSealedMessage, type Message, MessageSchema } from '@yourtool/core';
+import {
+  type CanonicalRequest,
+  isSealedMessage,
+  type Message,
+  MessageSchema,
+} from '@yourtool/core';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import type { SqlSessionStore } from '@yourtool/store';

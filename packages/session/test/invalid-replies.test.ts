@@ -6,7 +6,13 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type BusEvent, createEventBus, createMemoryLogger, type Message, sumDecimalStrings } from '@yourtool/core';
+import {
+  type BusEvent,
+  createEventBus,
+  createMemoryLogger,
+  type Message,
+  sumDecimalStrings,
+} from '@yourtool/core';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';

@@ -7,7 +7,14 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { AuthError, type BusEvent, createEventBus, createMemoryLogger, ServerError, validateHistory } from '@yourtool/core';
+import {
+  AuthError,
+  type BusEvent,
+  createEventBus,
+  createMemoryLogger,
+  ServerError,
+  validateHistory,
+} from '@yourtool/core';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { defaultPriceTable } from '@yourtool/pricing';

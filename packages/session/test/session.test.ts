@@ -7,7 +7,16 @@ import {
   type LoopbackServer,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type BusEvent, createEventBus, createMemoryLogger, type Message, ServerError, type StreamEvent, validateHistory, validateMessage } from '@yourtool/core';
+import {
+  type BusEvent,
+  createEventBus,
+  createMemoryLogger,
+  type Message,
+  ServerError,
+  type StreamEvent,
+  validateHistory,
+  validateMessage,
+} from '@yourtool/core';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { defaultPriceTable } from '@yourtool/pricing';
 import {

@@ -5,6 +5,7 @@ import { STORE_OPS, type StoreDb, storeScenario } from './store/bench.js';
 import { streamingScenario } from './streaming/bench.js';
 import { googleStreamingScenario } from './streaming/google.js';
 import { STREAM_PROVIDERS } from './streaming/wire.js';
+import { telemetryStreamingScenario, telemetryTurnScenario } from './telemetry/bench.js';
 import { TURN_SIZES, turnScenario } from './turn/bench.js';
 
 /** A benchmark scenario: one process runs it. */
@@ -88,4 +89,21 @@ export const SCENARIOS: Scenario[] = [
       run: (options) => turnScenario(size, options),
     }),
   ),
+  // OpenTelemetry on (an SDK with in-memory exporters registered) against off, one process
+  {
+    id: 'telemetry/streaming',
+    mode: 'interleaved',
+    reps: 9,
+    warmup: 3,
+    memoryReps: 3,
+    run: telemetryStreamingScenario,
+  },
+  {
+    id: 'telemetry/turn-100',
+    mode: 'interleaved',
+    reps: 15,
+    warmup: 4,
+    memoryReps: 3,
+    run: (options) => telemetryTurnScenario(100, options),
+  },
 ];

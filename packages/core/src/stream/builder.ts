@@ -70,6 +70,7 @@ export class StreamBuilder {
   #nextIndex = 0;
   #started = false;
   #finished = false;
+  #completion: MessageCompleteEvent | null = null;
   #usage: TokenUsage = {
     input_tokens: 0,
     output_tokens: 0,
@@ -92,6 +93,11 @@ export class StreamBuilder {
   /** Whether `message.complete` has been produced. */
   get finished(): boolean {
     return this.#finished;
+  }
+
+  /** The `message.complete` event produced, once the stream has finished. */
+  get completion(): MessageCompleteEvent | null {
+    return this.#completion;
   }
 
   /** Usage gathered so far. */
@@ -290,6 +296,7 @@ export class StreamBuilder {
       ...(this.#servedModel ? { served_model: this.#servedModel } : {}),
       ...(this.#refusal !== '' ? { refusal: this.#refusal } : {}),
     };
+    this.#completion = complete;
     events.push(complete);
     return events;
   }

@@ -100,7 +100,7 @@ export interface Figure {
 /** What a scenario process reports. */
 export interface ScenarioResult {
   id: string;
-  group: 'streaming' | 'codec' | 'store' | 'router' | 'turn';
+  group: 'streaming' | 'codec' | 'store' | 'router' | 'turn' | 'telemetry';
   /** One line saying what runs. */
   title: string;
   /** What the baseline is. */

@@ -1,7 +1,14 @@
 import { fork } from 'node:child_process';
 import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { type CanonicalRequestInput, type ContentBlock, createMessage, newRequestId, newSessionId, type StreamEvent } from '@yourtool/core';
+import {
+  type CanonicalRequestInput,
+  type ContentBlock,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+} from '@yourtool/core';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { OpenRouterAdapter } from '@yourtool/openrouter';
@@ -14,6 +21,7 @@ import {
   type RunOptions,
   type ScenarioResult,
   type Timing,
+  type Variant,
 } from '../lib/harness.js';
 import { BENCH_TOOLS } from '../lib/session.js';
 import type { ServerCommand, ServerReply } from './server.js';
@@ -31,7 +39,7 @@ export interface Seen {
 export const PROMPT = 'Write the long answer, then call the tools.';
 
 /** Starts the loopback server process and returns its URL and a way to queue a response. */
-async function startServer() {
+export async function startServer() {
   const child = fork(new URL('./server.ts', import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -282,7 +290,7 @@ export async function measureStreaming(
   options: RunOptions,
   wire: { dataEvents: number; expected: ExpectedContent },
   run: Record<'ours' | 'baseline', () => Promise<Seen>>,
-  enqueue: () => Promise<void>,
+  enqueue: (variant: Variant) => Promise<void>,
 ): Promise<{ checks: string[]; measurements: ScenarioResult['measurements'] }> {
   const last: Partial<Record<'ours' | 'baseline', Seen>> = {};
   const timings = await interleave(

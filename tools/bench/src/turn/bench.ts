@@ -22,11 +22,11 @@ import type { TurnServerCommand, TurnServerReply } from './server.js';
 /** The session sizes measured: `turn/<N>`. */
 export const TURN_SIZES = [100, 1_000, 5_000] as const;
 
-const MODEL = 'anthropic:claude-sonnet-4-6';
-const PROMPT = 'Reply with one word.';
+export const MODEL = 'anthropic:claude-sonnet-4-6';
+export const PROMPT = 'Reply with one word.';
 
 /** Starts the one-word server process; returns its URL and its IPC commands. */
-async function startServer() {
+export async function startServer() {
   const child = fork(new URL('./server.ts', import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -57,7 +57,7 @@ async function startServer() {
 }
 
 /** `count` text messages of about 400 characters, user and assistant alternating. */
-function textHistory(sessionId: string, count: number): Message[] {
+export function textHistory(sessionId: string, count: number): Message[] {
   const random = prng(7);
   const out: Message[] = [];
   const start = Date.now() - count * 1000;
