@@ -1,4 +1,9 @@
-import { type StreamEvent, StreamInvariantError, type TokenUsage, withStreamInvariants } from '@yourtool/core';
+import {
+  type StreamEvent,
+  StreamInvariantError,
+  type TokenUsage,
+  withStreamInvariants,
+} from '@yourtool/core';
 
 /** The four token counts of a usage, without optional flags, for exact comparison. */
 export function pickUsage(usage: TokenUsage): TokenUsage {

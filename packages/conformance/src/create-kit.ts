@@ -1,4 +1,11 @@
-import { type AdapterError, createMemoryLogger, newRequestId, newSessionId, type ProviderAdapter, parseModelId } from '@yourtool/core';
+import {
+  type AdapterError,
+  createMemoryLogger,
+  newRequestId,
+  newSessionId,
+  type ProviderAdapter,
+  parseModelId,
+} from '@yourtool/core';
 import { STRICT_TOOL_NAME_RULES } from '@yourtool/core/adapter';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { CONFORMANCE_API_KEY, describeScenario, type ScenarioName } from './catalog.js';

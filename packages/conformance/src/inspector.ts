@@ -1,4 +1,12 @@
-import type { AdapterCapabilities, ContentBlock, Logger, MemoryLogger, ProviderAdapter, ToolIdMap, ToolIdRules } from '@yourtool/core';
+import type {
+  AdapterCapabilities,
+  ContentBlock,
+  Logger,
+  MemoryLogger,
+  ProviderAdapter,
+  ToolIdMap,
+  ToolIdRules,
+} from '@yourtool/core';
 import type { ToolNameRules } from '@yourtool/core/adapter';
 import type { ScenarioName } from './catalog.js';
 import type { ConformanceFixtures } from './fixtures.js';

@@ -1,4 +1,14 @@
-import type { AdapterCapabilities, CanonicalRequestInput, ContentBlock, MemoryLogger, Message, MessageMetadata, ProviderAdapter, ToolDefinition, ToolIdRules } from '@yourtool/core';
+import type {
+  AdapterCapabilities,
+  CanonicalRequestInput,
+  ContentBlock,
+  MemoryLogger,
+  Message,
+  MessageMetadata,
+  ProviderAdapter,
+  ToolDefinition,
+  ToolIdRules,
+} from '@yourtool/core';
 import type { ToolNameRules } from '@yourtool/core/adapter';
 import type { ScenarioName } from './catalog.js';
 import type { ConformanceFixtures } from './fixtures.js';

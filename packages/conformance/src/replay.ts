@@ -1,4 +1,13 @@
-import { type CallOptions, type CanonicalResponse, createMessage, type Message, newRequestId, type ProviderAdapter, type ToolDefinition, type ToolIdMap } from '@yourtool/core';
+import {
+  type CallOptions,
+  type CanonicalResponse,
+  createMessage,
+  type Message,
+  newRequestId,
+  type ProviderAdapter,
+  type ToolDefinition,
+  type ToolIdMap,
+} from '@yourtool/core';
 
 /** What {@link replayKit} gives a cross-provider replay test. */
 export interface ReplayKit {

@@ -1,4 +1,11 @@
-import { type AdapterCapabilities, createMemoryLogger, createMessage, newRequestId, newSessionId, ToolIdMap } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  createMemoryLogger,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  ToolIdMap,
+} from '@yourtool/core';
 import { describe, expect, it } from 'vitest';
 import {
   readReasoning,

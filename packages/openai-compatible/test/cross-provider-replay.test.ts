@@ -5,7 +5,15 @@ import {
   replayKit,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { conformsToToolIdRules, createMemoryLogger, type MemoryLogger, type Message, OPENAI_TOOL_ID_RULES, ToolIdMap, type ToolIdRules } from '@yourtool/core';
+import {
+  conformsToToolIdRules,
+  createMemoryLogger,
+  type MemoryLogger,
+  type Message,
+  OPENAI_TOOL_ID_RULES,
+  ToolIdMap,
+  type ToolIdRules,
+} from '@yourtool/core';
 import { fitsToolNameRules, STRICT_TOOL_NAME_RULES, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

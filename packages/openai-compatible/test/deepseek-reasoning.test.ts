@@ -6,7 +6,14 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalResponse, createMemoryLogger, createMessage, type MemoryLogger, type Message, ToolIdMap } from '@yourtool/core';
+import {
+  type CanonicalResponse,
+  createMemoryLogger,
+  createMessage,
+  type MemoryLogger,
+  type Message,
+  ToolIdMap,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeepSeekAdapter } from '../src/index.js';
 

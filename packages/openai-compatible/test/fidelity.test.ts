@@ -4,7 +4,15 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { createMemoryLogger, createMessage, newRequestId, newSessionId, type StreamEvent, ToolIdMap, withStreamInvariants } from '@yourtool/core';
+import {
+  createMemoryLogger,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+  ToolIdMap,
+  withStreamInvariants,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeepSeekAdapter, MistralAdapter } from '../src/index.js';
 

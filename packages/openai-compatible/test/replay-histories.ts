@@ -1,6 +1,12 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
 import type { LoopbackServer, ReplayKit, ScriptedResponse } from '@yourtool/conformance';
-import { createMessage, type Logger, type Message, newToolUseId, type ToolIdMap } from '@yourtool/core';
+import {
+  createMessage,
+  type Logger,
+  type Message,
+  newToolUseId,
+  type ToolIdMap,
+} from '@yourtool/core';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import { DeepSeekAdapter } from '../src/index.js';

@@ -5,7 +5,16 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalResponse, type ContentBlock, createMemoryLogger, createMessage, type Message, newRequestId, newSessionId, ToolIdMap } from '@yourtool/core';
+import {
+  type CanonicalResponse,
+  type ContentBlock,
+  createMemoryLogger,
+  createMessage,
+  type Message,
+  newRequestId,
+  newSessionId,
+  ToolIdMap,
+} from '@yourtool/core';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeepSeekAdapter, GroqAdapter, MistralAdapter, VllmAdapter } from '../src/index.js';

@@ -4,7 +4,14 @@ import {
   loadFixtureDirectory,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { AuthError, createMemoryLogger, createMessage, InvalidRequestError, newRequestId, newSessionId } from '@yourtool/core';
+import {
+  AuthError,
+  createMemoryLogger,
+  createMessage,
+  InvalidRequestError,
+  newRequestId,
+  newSessionId,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIAdapter } from '../src/index.js';
 

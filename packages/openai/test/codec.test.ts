@@ -1,4 +1,11 @@
-import { checkStreamInvariants, createMemoryLogger, OPENAI_TOOL_ID_RULES, RateLimitError, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  checkStreamInvariants,
+  createMemoryLogger,
+  OPENAI_TOOL_ID_RULES,
+  RateLimitError,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { APIError } from 'openai';

@@ -5,7 +5,14 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { createMemoryLogger, createMessage, newRequestId, newSessionId, type StreamEvent, withStreamInvariants } from '@yourtool/core';
+import {
+  createMemoryLogger,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+  withStreamInvariants,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIAdapter, OpenAIResponsesAdapter } from '../src/index.js';
 

@@ -1,4 +1,9 @@
-import { checkStreamInvariants, createMemoryLogger, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  checkStreamInvariants,
+  createMemoryLogger,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,12 @@
-import { type CanonicalRequest, type ContentBlock, createMessage, type Message, type MessageMetadata, newRequestId, newSessionId } from '@yourtool/core';
+import {
+  type CanonicalRequest,
+  type ContentBlock,
+  createMessage,
+  type Message,
+  type MessageMetadata,
+  newRequestId,
+  newSessionId,
+} from '@yourtool/core';
 import { assistantTestMetadata, PNG_1PX_BASE64 } from '@yourtool/testkit';
 
 export const session_id = newSessionId();

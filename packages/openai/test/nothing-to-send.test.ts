@@ -1,5 +1,11 @@
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
-import { type AdapterError, createMemoryLogger, InvalidRequestError, type Message, newRequestId } from '@yourtool/core';
+import {
+  type AdapterError,
+  createMemoryLogger,
+  InvalidRequestError,
+  type Message,
+  newRequestId,
+} from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIAdapter } from '../src/index.js';
 import { assistant, text, user } from './helpers.js';

@@ -10,7 +10,21 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { AdapterError, type AttemptEvent, type CanonicalRequestInput, createMemoryLogger, createMessage, InvalidRequestError, type Logger, NetworkError, newRequestId, newSessionId, type ProviderAdapter, ServerError, type StreamEvent } from '@yourtool/core';
+import {
+  AdapterError,
+  type AttemptEvent,
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  createMessage,
+  InvalidRequestError,
+  type Logger,
+  NetworkError,
+  newRequestId,
+  newSessionId,
+  type ProviderAdapter,
+  ServerError,
+  type StreamEvent,
+} from '@yourtool/core';
 import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 

@@ -7,7 +7,14 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { ANTHROPIC_TOOL_ID_RULES, conformsToToolIdRules, createMemoryLogger, type MemoryLogger, type ProviderAdapter, ToolIdMap } from '@yourtool/core';
+import {
+  ANTHROPIC_TOOL_ID_RULES,
+  conformsToToolIdRules,
+  createMemoryLogger,
+  type MemoryLogger,
+  type ProviderAdapter,
+  ToolIdMap,
+} from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_RESPONSES_TOOL_ID_RULES, OpenAIAdapter } from '../src/index.js';
 

@@ -5,7 +5,15 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type CanonicalRequestInput, createMemoryLogger, type MemoryLogger, type Message, newRequestId, newToolUseId, type StreamEvent } from '@yourtool/core';
+import {
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  type MemoryLogger,
+  type Message,
+  newRequestId,
+  newToolUseId,
+  type StreamEvent,
+} from '@yourtool/core';
 import { fitsToolNameRules, STRICT_TOOL_NAME_RULES, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIAdapter, OpenAIResponsesAdapter } from '../src/index.js';

@@ -1,5 +1,12 @@
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
-import { checkStreamInvariants, createMemoryLogger, createMessage, newRequestId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  checkStreamInvariants,
+  createMemoryLogger,
+  createMessage,
+  newRequestId,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { StreamBuilder } from '@yourtool/core/adapter';
 import { createOpenAIStreamMapper, OPENAI_TOOL_ERROR_PREFIX } from '@yourtool/openai/codec';
 import type OpenAI from 'openai';

@@ -1,5 +1,12 @@
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
-import { checkStreamInvariants, createMessage, newRequestId, newSessionId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  checkStreamInvariants,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { numberToDecimalString } from '../src/codec/decimal.js';

@@ -5,7 +5,17 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { type AdapterError, type CanonicalRequestInput, createMemoryLogger, InvalidRequestError, type MemoryLogger, type Message, newRequestId, newToolUseId, type StreamEvent } from '@yourtool/core';
+import {
+  type AdapterError,
+  type CanonicalRequestInput,
+  createMemoryLogger,
+  InvalidRequestError,
+  type MemoryLogger,
+  type Message,
+  newRequestId,
+  newToolUseId,
+  type StreamEvent,
+} from '@yourtool/core';
 import { wireToolName } from '@yourtool/core/adapter';
 // The registry as models.yaml builds it (a relative import: the router is not a dependency).
 import { ModelRegistry } from '@yourtool/router';

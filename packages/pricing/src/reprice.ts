@@ -1,4 +1,10 @@
-import { type CorruptRowError, type Logger, type SessionStore, silentLogger, type Usage } from '@yourtool/core';
+import {
+  type CorruptRowError,
+  type Logger,
+  type SessionStore,
+  silentLogger,
+  type Usage,
+} from '@yourtool/core';
 import { type CostOptions, computeCost, sumCosts } from './cost.js';
 import type { UnpricedReason } from './errors.js';
 import { modelToPrice } from './model-to-price.js';

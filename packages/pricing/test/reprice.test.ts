@@ -1,4 +1,13 @@
-import { CorruptRowError, createMessage, type Message, newSessionId, parseMessage, type SessionStore, serializeMessage, type Usage } from '@yourtool/core';
+import {
+  CorruptRowError,
+  createMessage,
+  type Message,
+  newSessionId,
+  parseMessage,
+  type SessionStore,
+  serializeMessage,
+  type Usage,
+} from '@yourtool/core';
 import { describe, expect, it } from 'vitest';
 import {
   defaultPriceTable,

@@ -1,5 +1,14 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { type CallOptions, type CanonicalRequestInput, createMessage, newRequestId, newSessionId, type ProviderAdapter, type StreamEvent, type ToolDefinitionInput } from '@yourtool/core';
+import {
+  type CallOptions,
+  type CanonicalRequestInput,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  type ProviderAdapter,
+  type StreamEvent,
+  type ToolDefinitionInput,
+} from '@yourtool/core';
 import { GoogleAdapter } from '@yourtool/google';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';

@@ -1,5 +1,14 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { type AdapterError, type CanonicalRequestInput, createMessage, newRequestId, newSessionId, newToolUseId, type ProviderAdapter, type StreamEvent } from '@yourtool/core';
+import {
+  type AdapterError,
+  type CanonicalRequestInput,
+  createMessage,
+  newRequestId,
+  newSessionId,
+  newToolUseId,
+  type ProviderAdapter,
+  type StreamEvent,
+} from '@yourtool/core';
 import { OpenAICompatibleAdapter } from '@yourtool/openai-compatible';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {

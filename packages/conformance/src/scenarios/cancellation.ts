@@ -1,4 +1,9 @@
-import { isCancelledError, type StreamEvent, type ToolDefinition, withStreamInvariants } from '@yourtool/core';
+import {
+  isCancelledError,
+  type StreamEvent,
+  type ToolDefinition,
+  withStreamInvariants,
+} from '@yourtool/core';
 import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, streamedText } from '../assertions.js';
 import { describeScenario, EXPECTED, type ScenarioName } from '../catalog.js';

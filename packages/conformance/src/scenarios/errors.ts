@@ -1,4 +1,9 @@
-import { type AdapterError, AdapterError as AdapterErrorClass, type AttemptEvent, type ErrorClass } from '@yourtool/core';
+import {
+  type AdapterError,
+  AdapterError as AdapterErrorClass,
+  type AttemptEvent,
+  type ErrorClass,
+} from '@yourtool/core';
 import { createAdapterError } from '@yourtool/core/adapter';
 import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, streamedText } from '../assertions.js';

@@ -1,4 +1,12 @@
-import { type ContentBlock, conformsToToolIdRules, deriveProviderToolId, type Message, newToolUseId, type StreamEvent, ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  conformsToToolIdRules,
+  deriveProviderToolId,
+  type Message,
+  newToolUseId,
+  type StreamEvent,
+  ToolIdMap,
+} from '@yourtool/core';
 import { fitsToolNameRules } from '@yourtool/core/adapter';
 import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, pickUsage } from '../assertions.js';

@@ -1,4 +1,10 @@
-import { type ContentBlock, type Logger, newToolUseId, silentLogger, type ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type Logger,
+  newToolUseId,
+  silentLogger,
+  type ToolIdMap,
+} from '@yourtool/core';
 import type OpenAI from 'openai';
 import { decodeOpenAIContent, type OpenAIReplyContent } from './content-parts.js';
 import { OPENAI } from './request.js';

@@ -1,4 +1,12 @@
-import { type ContentBlock, type Logger, type StopReason, type StreamEvent, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type Logger,
+  type StopReason,
+  type StreamEvent,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
 import type { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { OPENAI } from './request.js';

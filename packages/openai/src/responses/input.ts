@@ -1,4 +1,11 @@
-import type { ImageBlock, Logger, Message, ToolIdMap, ToolIdRules, ToolResultBlock } from '@yourtool/core';
+import type {
+  ImageBlock,
+  Logger,
+  Message,
+  ToolIdMap,
+  ToolIdRules,
+  ToolResultBlock,
+} from '@yourtool/core';
 import { type DroppedBlock, reportDroppedBlock } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { OPENAI_EMPTY_TOOL_RESULT_TEXT, OPENAI_TOOL_ERROR_PREFIX } from '../codec/request.js';

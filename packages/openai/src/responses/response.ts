@@ -1,4 +1,11 @@
-import { type ContentBlock, type Logger, type StopReason, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type Logger,
+  type StopReason,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
 import type OpenAI from 'openai';
 import { parseToolArguments } from '../codec/message.js';
 import { OPENAI } from '../codec/request.js';

@@ -1,4 +1,11 @@
-import { type ContentBlock, type Logger, type StreamEvent, silentLogger, type TokenUsage, type ToolIdMap } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type Logger,
+  type StreamEvent,
+  silentLogger,
+  type TokenUsage,
+  type ToolIdMap,
+} from '@yourtool/core';
 import type { StreamBuilder } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import { parseToolArguments } from '../codec/message.js';

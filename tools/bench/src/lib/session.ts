@@ -1,4 +1,13 @@
-import { type ContentBlock, epochMicrosToTimestamp, type Message, MessageSchema, newMessageId, newToolUseId, type ToolDefinition, type ToolResultContentBlock } from '@yourtool/core';
+import {
+  type ContentBlock,
+  epochMicrosToTimestamp,
+  type Message,
+  MessageSchema,
+  newMessageId,
+  newToolUseId,
+  type ToolDefinition,
+  type ToolResultContentBlock,
+} from '@yourtool/core';
 
 /** A small deterministic PRNG (mulberry32), so every run builds the same data. */
 export function prng(seed: number): () => number {

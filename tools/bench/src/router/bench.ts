@@ -1,5 +1,12 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { type AdapterCapabilities, createEventBus, createMessage, type Message, newSessionId, type ProviderAdapter } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  createEventBus,
+  createMessage,
+  type Message,
+  newSessionId,
+  type ProviderAdapter,
+} from '@yourtool/core';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { OpenRouterAdapter } from '@yourtool/openrouter';

@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ContentBlock, epochMicrosToTimestamp, type Message, newMessageId, newSessionId, newToolUseId, nowEpochMicros, timestampToEpochMicros } from '@yourtool/core';
+import {
+  type ContentBlock,
+  epochMicrosToTimestamp,
+  type Message,
+  newMessageId,
+  newSessionId,
+  newToolUseId,
+  nowEpochMicros,
+  timestampToEpochMicros,
+} from '@yourtool/core';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import Database from 'better-sqlite3';
 import pg from 'pg';
