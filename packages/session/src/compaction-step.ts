@@ -166,9 +166,9 @@ export async function compactHistory(
   if (!hook) return null;
   const { telemetry } = state;
   const span = telemetry?.startCompaction(reason, target) ?? null;
-  if (!telemetry || !span) return compact(state, hook, reason, target, null);
+  if (!telemetry || !span) return compact(state, hook, { reason, target, span: null });
   try {
-    const done = await compact(state, hook, reason, target, span);
+    const done = await compact(state, hook, { reason, target, span });
     const record = done ? compactionOf(done.message) : null;
     telemetry.endCompaction(
       span,
@@ -185,10 +185,13 @@ export async function compactHistory(
 async function compact(
   state: TurnState,
   hook: CompactionHook,
-  reason: CompactionReason,
-  target: CompactionRequest['target'],
-  span: TelemetrySpan | null,
+  how: {
+    reason: CompactionReason;
+    target: CompactionRequest['target'];
+    span: TelemetrySpan | null;
+  },
 ): Promise<Compacted | null> {
+  const { reason, target, span } = how;
   const calls = new SummaryCalls(state, span);
   const request = compactionRequest(state, reason, target, calls);
   const result = await runHook(hook, request);

@@ -28,9 +28,10 @@ export function toolReply(
   session: SessionRecord,
   use: ToolUseBlock,
   content: string | ToolResultContentBlock[],
-  is_error: boolean,
-  outcome: ToolOutcome = is_error ? 'failed' : 'ok',
+  result: { is_error: boolean; outcome?: ToolOutcome },
 ): ToolReply {
+  const { is_error } = result;
+  const outcome = result.outcome ?? (is_error ? 'failed' : 'ok');
   return {
     is_error,
     outcome,
@@ -52,8 +53,7 @@ export function notRunReply(session: SessionRecord, use: ToolUseBlock): ToolRepl
     session,
     use,
     `The turn was cancelled before ${use.name} ran, so it was not run.`,
-    true,
-    'not_run',
+    { is_error: true, outcome: 'not_run' },
   );
 }
 
@@ -70,7 +70,7 @@ export async function runToolUse(
 ): Promise<ToolReply> {
   const { session, signal } = state;
   const refuse = (content: string, outcome: ToolOutcome) =>
-    toolReply(session, use, content, true, outcome);
+    toolReply(session, use, content, { is_error: true, outcome });
   if (signal.aborted) return notRunReply(session, use);
   const tool = state.manager.settings.tools.get(use.name);
   if (!tool) return refuse(`There is no tool named "${use.name}".`, 'unknown_tool');
@@ -132,11 +132,11 @@ async function runTool(
     );
     if (output === ABORTED) {
       const text = `The turn was cancelled while ${use.name} was running; it was told to stop, and what it did before stopping is unknown.`;
-      return toolReply(session, use, text, true, 'cancelled');
+      return toolReply(session, use, text, { is_error: true, outcome: 'cancelled' });
     }
-    return toolReply(session, use, output, false);
+    return toolReply(session, use, output, { is_error: false });
   } catch (error) {
-    return toolReply(session, use, `${use.name} failed: ${errorText(error)}`, true);
+    return toolReply(session, use, `${use.name} failed: ${errorText(error)}`, { is_error: true });
   } finally {
     running = false;
   }
