@@ -85,22 +85,22 @@ export class CallTrace {
   #attempts = 0;
   #ended = false;
 
-  private constructor(
-    span: TelemetrySpan | null,
-    instruments: ClientInstruments | null,
-    setup: CallTraceSetup,
-    request: CanonicalRequest,
-    options: CallTelemetryOptions | undefined,
-    stream: boolean,
-    requestModel: string,
-  ) {
-    this.#span = span;
-    this.#instruments = instruments;
-    this.#setup = setup;
-    this.#request = request;
-    this.#options = options;
-    this.#stream = stream;
-    this.#requestModel = requestModel;
+  private constructor(parts: {
+    span: TelemetrySpan | null;
+    instruments: ClientInstruments | null;
+    setup: CallTraceSetup;
+    request: CanonicalRequest;
+    options: CallTelemetryOptions | undefined;
+    stream: boolean;
+    requestModel: string;
+  }) {
+    this.#span = parts.span;
+    this.#instruments = parts.instruments;
+    this.#setup = parts.setup;
+    this.#request = parts.request;
+    this.#options = parts.options;
+    this.#stream = parts.stream;
+    this.#requestModel = parts.requestModel;
   }
 
   /**
@@ -111,9 +111,9 @@ export class CallTrace {
     api: OtelApi,
     setup: CallTraceSetup,
     request: CanonicalRequest,
-    telemetry: CallTelemetryOptions | undefined,
-    stream: boolean,
+    call: { telemetry: CallTelemetryOptions | undefined; stream: boolean },
   ): CallTrace | null {
+    const { telemetry, stream } = call;
     const instruments = clientInstruments(api);
     const tracing = tracingActive(api, CORE_SCOPE);
     if (!tracing && !instruments) return null;
@@ -129,15 +129,15 @@ export class CallTrace {
           }),
         })
       : null;
-    const trace = new CallTrace(
-      opened,
+    const trace = new CallTrace({
+      span: opened,
       instruments,
       setup,
       request,
-      telemetry,
+      options: telemetry,
       stream,
       requestModel,
-    );
+    });
     if (opened?.recording) trace.#recordRequest(opened);
     return trace;
   }
@@ -328,8 +328,8 @@ export function openCallTrace(
   if (api === null) return null;
   if (api instanceof Promise) {
     return api.then((loaded) =>
-      loaded ? CallTrace.open(loaded, setup, request, telemetry, stream) : null,
+      loaded ? CallTrace.open(loaded, setup, request, { telemetry, stream }) : null,
     );
   }
-  return CallTrace.open(api, setup, request, telemetry, stream);
+  return CallTrace.open(api, setup, request, { telemetry, stream });
 }
