@@ -199,6 +199,162 @@ interface OpenedStream<Chunk> {
   context: CallAttemptContext;
 }
 
+/** What the parts of one streaming call share. */
+interface StreamRun<Chunk> {
+  setup: AdapterCallSetup;
+  spec: StreamCallSpec<Chunk>;
+  request: CanonicalRequest;
+  logger: Logger;
+  /** The call's signal: the caller's signal or `cancel(request_id)`. */
+  signal: AbortSignal;
+  limits: AttemptLimits;
+  trace: CallTrace | null;
+}
+
+/** The failure of a provider stream that ended before the message was complete. */
+function streamEndedEarly<Chunk>(run: StreamRun<Chunk>, cause?: unknown): NetworkError {
+  return new NetworkError('the provider stream ended before the message was complete', {
+    request_id: run.request.request_id,
+    provider: run.setup.provider,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+function streamBuilderOf<Chunk>(run: StreamRun<Chunk>): StreamBuilder {
+  return new StreamBuilder({
+    request_id: run.request.request_id,
+    model: run.request.model,
+    provider: run.setup.provider,
+    logger: run.logger,
+    ...(run.spec.toolCallsEndAtFinish ? { toolCallsEndAtFinish: true } : {}),
+  });
+}
+
+/** One attempt at opening the stream: sends the request and reads the first chunk. */
+async function openStreamAttempt<Chunk>(
+  run: StreamRun<Chunk>,
+  attempt: number,
+): Promise<OpenedStream<Chunk>> {
+  const { spec, trace, signal } = run;
+  const deadline = new AttemptDeadline(signal, run.limits);
+  const context: CallAttemptContext = {
+    request: run.request,
+    signal: deadline.signal,
+    attempt,
+    logger: run.logger,
+  };
+  let iterator: AsyncIterator<Chunk> | undefined;
+  try {
+    const chunks = await deadline.race(
+      trace ? trace.run(() => spec.open(context)) : spec.open(context),
+    );
+    iterator = chunks[Symbol.asyncIterator]();
+    const first = await deadline.race(iterator.next());
+    if (first.done || (spec.startsMessage && !spec.startsMessage(first.value))) {
+      throw streamEndedEarly(run);
+    }
+    return { iterator, first: first.value, deadline, context };
+  } catch (error) {
+    deadline.clear();
+    if (iterator) void iterator.return?.()?.catch(() => {});
+    if (deadline.expired && !signal.aborted) {
+      throw deadline.error({
+        request_id: run.request.request_id,
+        provider: run.setup.provider,
+        cause: redactError(error, run.setup.secrets),
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Opens the stream, retrying like a non-streaming call until its first chunk arrived; `null`
+ * when the call was cancelled meanwhile.
+ */
+async function openStream<Chunk>(
+  run: StreamRun<Chunk>,
+  options: CallOptions,
+): Promise<OpenedStream<Chunk> | null> {
+  const { setup, request } = run;
+  try {
+    const opened = await withRetry((attempt) => openStreamAttempt(run, attempt.attempt), {
+      maxRetries: setup.maxRetries,
+      requestId: request.request_id,
+      signal: run.signal,
+      ...attemptHook(options, run.trace),
+      ...setup.retry,
+      toAdapterError: (error) => setup.toAdapterError(error, request),
+    });
+    run.trace?.firstChunk();
+    return opened;
+  } catch (error) {
+    if (run.signal.aborted) return null;
+    throw error;
+  }
+}
+
+/**
+ * Waits for a stream's chunks. Each wait also ends when the attempt's signal aborts
+ * (cancellation or a passed deadline), so a provider stream that ignores the abort can never
+ * keep the iterator waiting. Not `Promise.race` against one long-lived "aborted" promise: every
+ * race leaves a reaction on that promise, holding the chunk it settled with, so a long stream
+ * kept every chunk alive until it ended.
+ */
+class ChunkWaiter<Chunk> {
+  readonly #source: AsyncIterator<Chunk>;
+  readonly #signal: AbortSignal;
+  #wake: ((value: 'aborted') => void) | undefined;
+  readonly #onAbort = () => this.#wake?.('aborted');
+
+  constructor(source: AsyncIterator<Chunk>, signal: AbortSignal) {
+    this.#source = source;
+    this.#signal = signal;
+    signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** The next chunk, or `'aborted'` once the attempt's signal aborted. */
+  next(): Promise<IteratorResult<Chunk> | 'aborted'> {
+    if (this.#signal.aborted) return Promise.resolve('aborted');
+    return new Promise((resolve, reject) => {
+      this.#wake = resolve;
+      this.#source.next().then(resolve, reject);
+    });
+  }
+
+  /** Forgets the settled wait. */
+  settled(): void {
+    this.#wake = undefined;
+  }
+
+  dispose(): void {
+    this.#signal.removeEventListener('abort', this.#onAbort);
+  }
+}
+
+/** The failure a throw while the stream was read stands for. */
+function readFailure<Chunk>(run: StreamRun<Chunk>, deadline: AttemptDeadline, error: unknown) {
+  return deadline.expired !== null
+    ? deadline.error({
+        request_id: run.request.request_id,
+        provider: run.setup.provider,
+        cause: redactError(error, run.setup.secrets),
+      })
+    : run.setup.toAdapterError(error, run.request);
+}
+
+/** The failure of a stream that stopped without a throw: a passed deadline, or no completion. */
+function stopFailure<Chunk>(
+  run: StreamRun<Chunk>,
+  deadline: AttemptDeadline,
+  builder: StreamBuilder,
+): AdapterError | undefined {
+  if (deadline.expired !== null) {
+    return deadline.error({ request_id: run.request.request_id, provider: run.setup.provider });
+  }
+  return builder.finished ? undefined : streamEndedEarly(run);
+}
+
 /**
  * Runs a streaming adapter call under the contract:
  *
@@ -225,97 +381,31 @@ export async function* runStreamCall<Chunk>(
   const request = normalizeRequest(input);
   const logger = callLogger(setup, options, request);
   const { signal, end } = setup.inflight.begin(request.request_id, options.signal);
-  const limits = attemptLimits(setup);
-  const fail = (cause?: unknown) =>
-    new NetworkError('the provider stream ended before the message was complete', {
-      request_id: request.request_id,
-      provider: setup.provider,
-      ...(cause === undefined ? {} : { cause }),
-    });
-  const builder = new StreamBuilder({
-    request_id: request.request_id,
-    model: request.model,
-    provider: setup.provider,
+  const run: StreamRun<Chunk> = {
+    setup,
+    spec,
+    request,
     logger,
-    ...(spec.toolCallsEndAtFinish ? { toolCallsEndAtFinish: true } : {}),
-  });
-  let opened: OpenedStream<Chunk> | undefined;
+    signal,
+    limits: attemptLimits(setup),
+    trace: null,
+  };
+  const builder = streamBuilderOf(run);
+  let opened: OpenedStream<Chunk> | null = null;
   let exhausted = false;
-  let trace: CallTrace | null = null;
   let thrown: { error: unknown } | null = null;
   try {
     const opening = openCallTrace(setup, request, options.telemetry, true);
-    trace = opening instanceof Promise ? await opening : opening;
-    try {
-      opened = await withRetry(
-        async (attempt): Promise<OpenedStream<Chunk>> => {
-          const deadline = new AttemptDeadline(signal, limits);
-          const context: CallAttemptContext = {
-            request,
-            signal: deadline.signal,
-            attempt: attempt.attempt,
-            logger,
-          };
-          let iterator: AsyncIterator<Chunk> | undefined;
-          try {
-            const chunks = await deadline.race(
-              trace ? trace.run(() => spec.open(context)) : spec.open(context),
-            );
-            iterator = chunks[Symbol.asyncIterator]();
-            const first = await deadline.race(iterator.next());
-            if (first.done || (spec.startsMessage && !spec.startsMessage(first.value))) {
-              throw fail();
-            }
-            return { iterator, first: first.value, deadline, context };
-          } catch (error) {
-            deadline.clear();
-            if (iterator) void iterator.return?.()?.catch(() => {});
-            if (deadline.expired && !signal.aborted) {
-              throw deadline.error({
-                request_id: request.request_id,
-                provider: setup.provider,
-                cause: redactError(error, setup.secrets),
-              });
-            }
-            throw error;
-          }
-        },
-        {
-          maxRetries: setup.maxRetries,
-          requestId: request.request_id,
-          signal,
-          ...attemptHook(options, trace),
-          ...setup.retry,
-          toAdapterError: (error) => setup.toAdapterError(error, request),
-        },
-      );
-      trace?.firstChunk();
-    } catch (error) {
+    run.trace = opening instanceof Promise ? await opening : opening;
+    opened = await openStream(run, options);
+    if (!opened) {
       // Cancelled while the request was in flight: the stream still ends the one way.
-      if (signal.aborted) {
-        yield* builder.interrupt('cancelled');
-        return;
-      }
-      throw error;
+      yield* builder.interrupt('cancelled');
+      return;
     }
-    const { iterator: source, deadline, context } = opened;
+    const { deadline, context } = opened;
     deadline.armIdle();
-    // Each wait on the provider also ends when the attempt's signal aborts (cancellation or a
-    // passed deadline), so a provider stream that ignores the abort can never keep the iterator
-    // waiting. Not `Promise.race` against one long-lived "aborted" promise: every race leaves a
-    // reaction on that promise, holding the chunk it settled with, so a long stream kept every
-    // chunk alive until it ended.
-    const attemptSignal = deadline.signal;
-    let wake: ((value: 'aborted') => void) | undefined;
-    const onAbort = () => wake?.('aborted');
-    attemptSignal.addEventListener('abort', onAbort, { once: true });
-    const nextChunk = (): Promise<IteratorResult<Chunk> | 'aborted'> =>
-      attemptSignal.aborted
-        ? Promise.resolve('aborted')
-        : new Promise((resolve, reject) => {
-            wake = resolve;
-            source.next().then(resolve, reject);
-          });
+    const waiter = new ChunkWaiter(opened.iterator, deadline.signal);
     let failure: AdapterError | undefined;
     try {
       let next: IteratorResult<Chunk> | 'aborted' = { done: false, value: opened.first };
@@ -329,33 +419,21 @@ export async function* runStreamCall<Chunk>(
         if (!builder.finished) {
           for (const event of spec.onChunk(next.value, builder, context)) yield event;
         }
-        next = await nextChunk();
-        wake = undefined;
+        next = await waiter.next();
+        waiter.settled();
         deadline.touch();
       }
     } catch (error) {
-      if (!signal.aborted) {
-        failure =
-          deadline.expired !== null
-            ? deadline.error({
-                request_id: request.request_id,
-                provider: setup.provider,
-                cause: redactError(error, setup.secrets),
-              })
-            : setup.toAdapterError(error, request);
-      }
+      if (!signal.aborted) failure = readFailure(run, deadline, error);
     } finally {
-      attemptSignal.removeEventListener('abort', onAbort);
+      waiter.dispose();
       deadline.clear();
     }
     if (signal.aborted) {
       yield* builder.interrupt('cancelled');
       return;
     }
-    if (!failure && deadline.expired !== null) {
-      failure = deadline.error({ request_id: request.request_id, provider: setup.provider });
-    }
-    if (!failure && !builder.finished) failure = fail();
+    failure ??= stopFailure(run, deadline, builder);
     if (failure) {
       yield* builder.interrupt('error');
       throw failure;
@@ -369,7 +447,7 @@ export async function* runStreamCall<Chunk>(
     if (opened && !exhausted) void opened.iterator.return?.()?.catch(() => {});
     opened?.deadline.clear();
     end();
-    if (trace) endTrace(trace, builder, thrown);
+    if (run.trace) endTrace(run.trace, builder, thrown);
   }
 }
 

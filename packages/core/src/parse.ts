@@ -123,19 +123,21 @@ function filterBlocks(
   return kept ?? blocks;
 }
 
+/** Where a walk over content blocks is: their path, where skips go, inside a tool result or not. */
+interface BlockWalk {
+  path: string;
+  tolerated: Tolerated[];
+  nested: boolean;
+}
+
 /**
  * Records the fields of known blocks that the schema does not know (ignored on read): the
  * blocks as given, walked beside the parsed blocks (unknown block types were skipped, so the
  * parsed list is the given one without them).
  */
-function unknownBlockFields(
-  given: unknown,
-  parsed: readonly object[],
-  path: string,
-  tolerated: Tolerated[],
-  nested: boolean,
-): void {
+function unknownBlockFields(given: unknown, parsed: readonly object[], walk: BlockWalk): void {
   if (!Array.isArray(given)) return;
+  const { path, tolerated } = walk;
   let j = 0;
   for (let index = 0; index < given.length; index++) {
     const block: unknown = given[index];
@@ -151,10 +153,14 @@ function unknownBlockFields(
         });
       }
     }
-    if (block.type === 'tool_result' && !nested && 'content' in out) {
+    if (block.type === 'tool_result' && !walk.nested && 'content' in out) {
       const inner = (out as { content: unknown }).content;
       if (Array.isArray(inner)) {
-        unknownBlockFields(block.content, inner, `${path}[${index}].content`, tolerated, true);
+        unknownBlockFields(block.content, inner, {
+          path: `${path}[${index}].content`,
+          tolerated,
+          nested: true,
+        });
       }
     }
   }
@@ -232,7 +238,7 @@ export function parseMessage(input: unknown, options: ParseMessageOptions = {}):
     const parsed = MessageSchema.safeParse(cleaned);
     if (!parsed.success) throw new MessageParseError(issuesFromZod(parsed.error), messageId);
     data = parsed.data;
-    unknownBlockFields(value.content, data.content, 'content', tolerated, false);
+    unknownBlockFields(value.content, data.content, { path: 'content', tolerated, nested: false });
   }
 
   for (const t of tolerated) {

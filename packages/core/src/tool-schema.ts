@@ -97,6 +97,79 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Why a scalar keyword's value is outside the subset (`type`, `enum`, `format`, ...), or null. */
+function scalarKeywordProblem(keyword: string, value: unknown): string | null {
+  switch (keyword) {
+    case 'type': {
+      const types = Array.isArray(value) ? value : [value];
+      return types.length === 0 || types.some((t) => !ALLOWED_SCHEMA_TYPES.includes(t as string))
+        ? `type must be one of ${ALLOWED_SCHEMA_TYPES.join(', ')} (or a list of them)`
+        : null;
+    }
+    case 'enum':
+      return !Array.isArray(value) || value.length === 0 ? 'enum must be a non-empty array' : null;
+    case 'additionalProperties':
+      return typeof value !== 'boolean'
+        ? 'additionalProperties must be true or false; a schema there is not in the subset'
+        : null;
+    case 'format':
+      return typeof value !== 'string' || !ALLOWED_SCHEMA_FORMATS.includes(value)
+        ? `format must be one of ${ALLOWED_SCHEMA_FORMATS.join(', ')}`
+        : null;
+    default:
+      return null;
+  }
+}
+
+function checkRequired(
+  value: unknown,
+  node: Record<string, unknown>,
+  at: string,
+  issues: SchemaIssue[],
+): void {
+  const keyword = 'required';
+  if (!Array.isArray(value) || value.some((r) => typeof r !== 'string')) {
+    issues.push({ path: at, keyword, message: 'required must be an array of property names' });
+    return;
+  }
+  const props = isPlainObject(node.properties) ? node.properties : {};
+  value.forEach((name, i) => {
+    if (!(name in props)) {
+      issues.push({
+        path: `${at}[${i}]`,
+        keyword,
+        message: `required property "${name}" is not declared in properties`,
+      });
+    }
+  });
+}
+
+function checkProperties(value: unknown, at: string, issues: SchemaIssue[]): void {
+  if (!isPlainObject(value)) {
+    issues.push({
+      path: at,
+      keyword: 'properties',
+      message: 'properties must be an object of schemas',
+    });
+    return;
+  }
+  for (const [name, child] of Object.entries(value)) {
+    checkSchemaNode(child, `${at}.${name}`, issues, false);
+  }
+}
+
+function checkItems(value: unknown, at: string, issues: SchemaIssue[]): void {
+  if (Array.isArray(value)) {
+    issues.push({
+      path: at,
+      keyword: 'items',
+      message: 'tuple "items" is not in the subset; give one schema',
+    });
+  } else {
+    checkSchemaNode(value, at, issues, false);
+  }
+}
+
 function checkSchemaNode(
   node: unknown,
   path: string,
@@ -120,82 +193,12 @@ function checkSchemaNode(
       issues.push({ path: at, keyword, message: `"${keyword}" is not in the JSON-Schema subset` });
       continue;
     }
-    switch (keyword) {
-      case 'type': {
-        const types = Array.isArray(value) ? value : [value];
-        if (types.length === 0 || types.some((t) => !ALLOWED_SCHEMA_TYPES.includes(t as string))) {
-          issues.push({
-            path: at,
-            keyword,
-            message: `type must be one of ${ALLOWED_SCHEMA_TYPES.join(', ')} (or a list of them)`,
-          });
-        }
-        break;
-      }
-      case 'enum':
-        if (!Array.isArray(value) || value.length === 0) {
-          issues.push({ path: at, keyword, message: 'enum must be a non-empty array' });
-        }
-        break;
-      case 'required':
-        if (!Array.isArray(value) || value.some((r) => typeof r !== 'string')) {
-          issues.push({
-            path: at,
-            keyword,
-            message: 'required must be an array of property names',
-          });
-        } else {
-          const props = isPlainObject(node.properties) ? node.properties : {};
-          value.forEach((name, i) => {
-            if (!(name in props)) {
-              issues.push({
-                path: `${at}[${i}]`,
-                keyword,
-                message: `required property "${name}" is not declared in properties`,
-              });
-            }
-          });
-        }
-        break;
-      case 'properties':
-        if (!isPlainObject(value)) {
-          issues.push({ path: at, keyword, message: 'properties must be an object of schemas' });
-        } else {
-          for (const [name, child] of Object.entries(value)) {
-            checkSchemaNode(child, `${at}.${name}`, issues, false);
-          }
-        }
-        break;
-      case 'items':
-        if (Array.isArray(value)) {
-          issues.push({
-            path: at,
-            keyword,
-            message: 'tuple "items" is not in the subset; give one schema',
-          });
-        } else {
-          checkSchemaNode(value, at, issues, false);
-        }
-        break;
-      case 'additionalProperties':
-        if (typeof value !== 'boolean') {
-          issues.push({
-            path: at,
-            keyword,
-            message:
-              'additionalProperties must be true or false; a schema there is not in the subset',
-          });
-        }
-        break;
-      case 'format':
-        if (typeof value !== 'string' || !ALLOWED_SCHEMA_FORMATS.includes(value)) {
-          issues.push({
-            path: at,
-            keyword,
-            message: `format must be one of ${ALLOWED_SCHEMA_FORMATS.join(', ')}`,
-          });
-        }
-        break;
+    if (keyword === 'required') checkRequired(value, node, at, issues);
+    else if (keyword === 'properties') checkProperties(value, at, issues);
+    else if (keyword === 'items') checkItems(value, at, issues);
+    else {
+      const problem = scalarKeywordProblem(keyword, value);
+      if (problem) issues.push({ path: at, keyword, message: problem });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { isUlid, timestampToEpochMicros } from './ids.js';
 import { parseModelId } from './model-id.js';
 import { issuesFromZod } from './parse.js';
-import type { ContentBlock, ImageBlock } from './schemas/content.js';
+import type { ContentBlock, ImageBlock, ToolResultBlock, ToolUseBlock } from './schemas/content.js';
 import {
   CURRENT_SCHEMA_VERSION,
   type Message,
@@ -135,27 +135,17 @@ function toolSchemas(
   return tools as ReadonlyMap<string, Pick<ToolDefinition, 'input_schema'>>;
 }
 
-/**
- * Checks a message against every invariant of canonical-format §5 (see {@link MESSAGE_RULES}).
- * Accepts any value: a value that is not even message-shaped yields `schema` violations.
- * Rules that only bind complete messages are skipped for partial, cancelled and errored ones.
- */
-export function validateMessage(
-  input: unknown,
-  options: ValidateMessageOptions = {},
-): ValidationResult {
-  const parsed = MessageSchema.safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      violations: issuesFromZod(parsed.error).map((i) => ({ rule: 'schema', ...i })),
-    };
-  }
-  const message = parsed.data;
-  const violations: MessageViolation[] = [];
-  const complete = message.metadata.status === 'complete';
-  const meta = message.metadata;
+/** What the block checks of one message share. */
+interface BlockCheck {
+  message: Message;
+  complete: boolean;
+  schemas: ReadonlyMap<string, Pick<ToolDefinition, 'input_schema'>> | undefined;
+  seenToolUseIds: Set<string>;
+  violations: MessageViolation[];
+}
 
+/** schema_version, the id, and content being present. */
+function checkEnvelope(message: Message, complete: boolean, violations: MessageViolation[]): void {
   if (message.schema_version > CURRENT_SCHEMA_VERSION) {
     violations.push({
       rule: 'schema-version',
@@ -177,67 +167,124 @@ export function validateMessage(
       message: `a complete ${message.role} message has no content`,
     });
   }
+}
 
-  const schemas = toolSchemas(options.tools);
-  const seenToolUseIds = new Set<string>();
-  message.content.forEach((block, index) => {
-    const path = `content[${index}]`;
-    if (!ALLOWED_BLOCKS[message.role].has(block.type)) {
-      violations.push({
-        rule: 'role-block-allowed',
-        path,
-        message: `a ${message.role} message cannot hold a ${block.type} block`,
-      });
-    }
-    if (block.type === 'tool_use') {
-      if (!TOOL_USE_NAME.test(block.name)) {
-        violations.push({
-          rule: 'tool-name-format',
-          path: `${path}.name`,
-          message: `tool name "${block.name}" is not 1-64 letters, digits, "_" or "-"`,
-        });
-      }
-      if (seenToolUseIds.has(block.id)) {
-        violations.push({
-          rule: 'tool-use-id-unique',
-          path: `${path}.id`,
-          message: `tool use id "${block.id}" appears twice`,
-        });
-      }
-      seenToolUseIds.add(block.id);
-      const definition = schemas?.get(block.name);
-      if (complete && definition) {
-        const result = validateToolInput(definition, block.input);
-        if (!result.ok) {
-          for (const issue of result.issues) {
-            violations.push({
-              rule: 'tool-input-schema',
-              path: `${path}.${issue.path}`,
-              message: `${block.name}: ${issue.message}`,
-            });
-          }
-        }
-      }
-    } else if (block.type === 'image') {
-      checkImage(block, path, violations);
-    } else if (block.type === 'tool_result') {
-      block.content.forEach((inner, j) => {
-        if (inner.type === 'image') checkImage(inner, `${path}.content[${j}]`, violations);
-      });
-      if (
-        message.role === 'tool' &&
-        meta.parent_tool_use_id &&
-        block.tool_use_id !== meta.parent_tool_use_id
-      ) {
-        violations.push({
-          rule: 'tool-result-matches-parent',
-          path: `${path}.tool_use_id`,
-          message: `result answers "${block.tool_use_id}" but parent_tool_use_id is "${meta.parent_tool_use_id}"`,
-        });
-      }
-    }
+function checkToolUse(check: BlockCheck, block: ToolUseBlock, path: string): void {
+  const { violations, seenToolUseIds } = check;
+  if (!TOOL_USE_NAME.test(block.name)) {
+    violations.push({
+      rule: 'tool-name-format',
+      path: `${path}.name`,
+      message: `tool name "${block.name}" is not 1-64 letters, digits, "_" or "-"`,
+    });
+  }
+  if (seenToolUseIds.has(block.id)) {
+    violations.push({
+      rule: 'tool-use-id-unique',
+      path: `${path}.id`,
+      message: `tool use id "${block.id}" appears twice`,
+    });
+  }
+  seenToolUseIds.add(block.id);
+  const definition = check.schemas?.get(block.name);
+  if (!check.complete || !definition) return;
+  const result = validateToolInput(definition, block.input);
+  if (result.ok) return;
+  for (const issue of result.issues) {
+    violations.push({
+      rule: 'tool-input-schema',
+      path: `${path}.${issue.path}`,
+      message: `${block.name}: ${issue.message}`,
+    });
+  }
+}
+
+function checkToolResult(check: BlockCheck, block: ToolResultBlock, path: string): void {
+  const { message, violations } = check;
+  block.content.forEach((inner, j) => {
+    if (inner.type === 'image') checkImage(inner, `${path}.content[${j}]`, violations);
   });
+  const parent = message.metadata.parent_tool_use_id;
+  if (message.role === 'tool' && parent && block.tool_use_id !== parent) {
+    violations.push({
+      rule: 'tool-result-matches-parent',
+      path: `${path}.tool_use_id`,
+      message: `result answers "${block.tool_use_id}" but parent_tool_use_id is "${parent}"`,
+    });
+  }
+}
 
+function checkBlock(check: BlockCheck, block: ContentBlock, index: number): void {
+  const { message, violations } = check;
+  const path = `content[${index}]`;
+  if (!ALLOWED_BLOCKS[message.role].has(block.type)) {
+    violations.push({
+      rule: 'role-block-allowed',
+      path,
+      message: `a ${message.role} message cannot hold a ${block.type} block`,
+    });
+  }
+  if (block.type === 'tool_use') checkToolUse(check, block, path);
+  else if (block.type === 'image') checkImage(block, path, violations);
+  else if (block.type === 'tool_result') checkToolResult(check, block, path);
+}
+
+/** metadata.model and metadata.provider of a complete assistant message. */
+function checkModelProvider(meta: Message['metadata'], violations: MessageViolation[]): void {
+  if (!meta.model || !meta.provider) {
+    violations.push({
+      rule: 'assistant-model-provider',
+      path: meta.model ? 'metadata.provider' : 'metadata.model',
+      message: 'a complete assistant message must record the model and provider that produced it',
+    });
+    return;
+  }
+  try {
+    const { provider } = parseModelId(meta.model);
+    if (provider !== meta.provider) {
+      violations.push({
+        rule: 'assistant-model-provider',
+        path: 'metadata.provider',
+        message: `provider "${meta.provider}" does not match model "${meta.model}"`,
+      });
+    }
+  } catch (error) {
+    violations.push({
+      rule: 'assistant-model-provider',
+      path: 'metadata.model',
+      message: (error as Error).message,
+    });
+  }
+}
+
+/** What a complete assistant message must record: model and provider, routing, usage. */
+function checkCompleteAssistant(meta: Message['metadata'], violations: MessageViolation[]): void {
+  checkModelProvider(meta, violations);
+  if (!meta.routing) {
+    violations.push({
+      rule: 'assistant-routing',
+      path: 'metadata.routing',
+      message: 'a complete assistant message must record its routing decision',
+    });
+  } else if (meta.model && meta.routing.chosen_model !== meta.model) {
+    violations.push({
+      rule: 'assistant-routing',
+      path: 'metadata.routing.chosen_model',
+      message: `routing chose "${meta.routing.chosen_model}" but the message was produced by "${meta.model}"`,
+    });
+  }
+  if (!meta.usage) {
+    violations.push({
+      rule: 'assistant-usage',
+      path: 'metadata.usage',
+      message: 'a complete assistant message must record its usage',
+    });
+  }
+}
+
+/** The metadata rules: a tool message's parent, a complete assistant's records, cost audit. */
+function checkMetadata(message: Message, complete: boolean, violations: MessageViolation[]): void {
+  const meta = message.metadata;
   if (message.role === 'tool' && !meta.parent_tool_use_id) {
     violations.push({
       rule: 'tool-parent-id',
@@ -245,53 +292,7 @@ export function validateMessage(
       message: 'a tool message must name the tool use it answers',
     });
   }
-
-  if (message.role === 'assistant' && complete) {
-    if (!meta.model || !meta.provider) {
-      violations.push({
-        rule: 'assistant-model-provider',
-        path: meta.model ? 'metadata.provider' : 'metadata.model',
-        message: 'a complete assistant message must record the model and provider that produced it',
-      });
-    } else {
-      try {
-        const { provider } = parseModelId(meta.model);
-        if (provider !== meta.provider) {
-          violations.push({
-            rule: 'assistant-model-provider',
-            path: 'metadata.provider',
-            message: `provider "${meta.provider}" does not match model "${meta.model}"`,
-          });
-        }
-      } catch (error) {
-        violations.push({
-          rule: 'assistant-model-provider',
-          path: 'metadata.model',
-          message: (error as Error).message,
-        });
-      }
-    }
-    if (!meta.routing) {
-      violations.push({
-        rule: 'assistant-routing',
-        path: 'metadata.routing',
-        message: 'a complete assistant message must record its routing decision',
-      });
-    } else if (meta.model && meta.routing.chosen_model !== meta.model) {
-      violations.push({
-        rule: 'assistant-routing',
-        path: 'metadata.routing.chosen_model',
-        message: `routing chose "${meta.routing.chosen_model}" but the message was produced by "${meta.model}"`,
-      });
-    }
-    if (!meta.usage) {
-      violations.push({
-        rule: 'assistant-usage',
-        path: 'metadata.usage',
-        message: 'a complete assistant message must record its usage',
-      });
-    }
-  }
+  if (message.role === 'assistant' && complete) checkCompleteAssistant(meta, violations);
   if (meta.usage && meta.usage.cost_usd !== null && !meta.usage.pricing_version) {
     violations.push({
       rule: 'usage-pricing-version',
@@ -299,6 +300,39 @@ export function validateMessage(
       message: 'a cost without the pricing_version that produced it cannot be audited or repriced',
     });
   }
+}
+
+/**
+ * Checks a message against every invariant of canonical-format §5 (see {@link MESSAGE_RULES}).
+ * Accepts any value: a value that is not even message-shaped yields `schema` violations.
+ * Rules that only bind complete messages are skipped for partial, cancelled and errored ones.
+ */
+export function validateMessage(
+  input: unknown,
+  options: ValidateMessageOptions = {},
+): ValidationResult {
+  const parsed = MessageSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      violations: issuesFromZod(parsed.error).map((i) => ({ rule: 'schema', ...i })),
+    };
+  }
+  const message = parsed.data;
+  const violations: MessageViolation[] = [];
+  const complete = message.metadata.status === 'complete';
+  checkEnvelope(message, complete, violations);
+  const check: BlockCheck = {
+    message,
+    complete,
+    schemas: toolSchemas(options.tools),
+    seenToolUseIds: new Set<string>(),
+    violations,
+  };
+  message.content.forEach((block, index) => {
+    checkBlock(check, block, index);
+  });
+  checkMetadata(message, complete, violations);
   return { ok: violations.length === 0, violations };
 }
 

@@ -46,6 +46,13 @@ export class StreamInvariantError extends YourtoolError {
   }
 }
 
+/** Records a violation of the event being checked. */
+type Flag = (rule: StreamRule, message: string) => void;
+/** The events that carry a content_block_index. */
+type IndexedEvent = Extract<StreamEvent, { content_block_index: number }>;
+/** The events of a tool use after its start. */
+type ToolFollowUpEvent = Extract<StreamEvent, { type: 'tool.use_input_delta' | 'tool.use_end' }>;
+
 interface ToolState {
   index: number;
   ended: boolean;
@@ -88,21 +95,7 @@ export class StreamInvariantChecker {
     }
     if (!this.#started && at === 0) flag('start-first', `${event.type} before message.start`);
 
-    if ('content_block_index' in event) {
-      if (event.content_block_index < this.#lastIndex) {
-        flag(
-          'index-monotonic',
-          `${event.type} has content_block_index ${event.content_block_index} after ${this.#lastIndex}`,
-        );
-      }
-      this.#lastIndex = Math.max(this.#lastIndex, event.content_block_index);
-      let kinds = this.#indexKinds.get(event.content_block_index);
-      if (!kinds) {
-        kinds = new Set();
-        this.#indexKinds.set(event.content_block_index, kinds);
-      }
-      kinds.add(event.type);
-    }
+    if ('content_block_index' in event) this.#checkIndex(event, flag);
 
     switch (event.type) {
       case 'tool.use_start': {
@@ -113,32 +106,9 @@ export class StreamInvariantChecker {
         break;
       }
       case 'tool.use_input_delta':
-      case 'tool.use_end': {
-        const tool = this.#tools.get(event.tool_use_id);
-        if (!tool) {
-          flag('tool-sequence', `${event.type} for ${event.tool_use_id} without tool.use_start`);
-        } else {
-          if (tool.ended)
-            flag('tool-sequence', `${event.type} for ${event.tool_use_id} after its tool.use_end`);
-          if (tool.index !== event.content_block_index) {
-            flag(
-              'tool-index',
-              `${event.type} for ${event.tool_use_id} at index ${event.content_block_index}, started at ${tool.index}`,
-            );
-          }
-          if (event.type === 'tool.use_end') tool.ended = true;
-        }
-        if (event.type === 'tool.use_end') {
-          const input: unknown = event.final_input;
-          if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-            flag(
-              'tool-final-input-object',
-              `final_input of ${event.tool_use_id} is not a JSON object`,
-            );
-          }
-        }
+      case 'tool.use_end':
+        this.#checkToolEvent(event, flag);
         break;
-      }
       case 'message.complete': {
         if (this.#completed) flag('complete-last', 'a second message.complete');
         this.#completed = true;
@@ -170,10 +140,48 @@ export class StreamInvariantChecker {
     ];
   }
 
-  #checkFinalContent(
-    finalContent: ContentBlock[],
-    flag: (rule: StreamRule, message: string) => void,
-  ): void {
+  /** content_block_index never decreases; records which event kinds built each index. */
+  #checkIndex(event: IndexedEvent, flag: Flag): void {
+    if (event.content_block_index < this.#lastIndex) {
+      flag(
+        'index-monotonic',
+        `${event.type} has content_block_index ${event.content_block_index} after ${this.#lastIndex}`,
+      );
+    }
+    this.#lastIndex = Math.max(this.#lastIndex, event.content_block_index);
+    let kinds = this.#indexKinds.get(event.content_block_index);
+    if (!kinds) {
+      kinds = new Set();
+      this.#indexKinds.set(event.content_block_index, kinds);
+    }
+    kinds.add(event.type);
+  }
+
+  /** A tool.use_input_delta or tool.use_end: follows its start, at its index, once ended. */
+  #checkToolEvent(event: ToolFollowUpEvent, flag: Flag): void {
+    const tool = this.#tools.get(event.tool_use_id);
+    if (!tool) {
+      flag('tool-sequence', `${event.type} for ${event.tool_use_id} without tool.use_start`);
+    } else {
+      if (tool.ended)
+        flag('tool-sequence', `${event.type} for ${event.tool_use_id} after its tool.use_end`);
+      if (tool.index !== event.content_block_index) {
+        flag(
+          'tool-index',
+          `${event.type} for ${event.tool_use_id} at index ${event.content_block_index}, started at ${tool.index}`,
+        );
+      }
+      if (event.type === 'tool.use_end') tool.ended = true;
+    }
+    if (event.type === 'tool.use_end') {
+      const input: unknown = event.final_input;
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        flag('tool-final-input-object', `final_input of ${event.tool_use_id} is not a JSON object`);
+      }
+    }
+  }
+
+  #checkFinalContent(finalContent: ContentBlock[], flag: Flag): void {
     const built = this.#accumulator.content();
     const indexes = [...this.#indexKinds.keys()].sort((a, b) => a - b);
     let position = 0;

@@ -30,35 +30,19 @@ export interface SseReadOptions extends StreamReadOptions {
 /** Default bound of one SSE event. */
 export const DEFAULT_MAX_SSE_EVENT_CHARS = 8 * 1024 * 1024;
 
+/** The event being assembled from a stream's lines: {@link readSseEvents}'s state. */
+interface SseAssembler {
+  /** Counts characters towards the current event; throws once it passes the limit. */
+  grow: (chars: number) => void;
+  /** Applies one complete line; returns an event when the line dispatched one. */
+  take: (text: string) => SseEvent | undefined;
+}
+
 /**
- * Reads a `text/event-stream` body (a `fetch` response's `body`) into events, for an adapter
- * that talks to its provider with `fetch` instead of an SDK:
- *
- * - lines end in `\n`, `\r\n` or `\r`; a blank line dispatches the event; `:` lines are
- *   comments (keep-alives); unknown fields are ignored; an event without `data` is not
- *   dispatched; an unterminated event at the end of the body is dropped, as browsers do;
- * - an event longer than `maxEventChars`, or bytes that are not UTF-8, throw
- *   {@link MalformedStreamError} (a `server_error`) naming the line;
- * - `signal` aborting cancels the body and throws the signal's reason; stopping the loop early
- *   (`break`) cancels the body too, which releases the connection.
- *
- * ```ts
- * const response = await fetch(url, { method: 'POST', body, signal });
- * for await (const event of readSseEvents(response.body!, { signal })) {
- *   if (event.data === '[DONE]') break;
- *   const chunk = parseSseJson(event);
- * }
- * ```
+ * Assembles events from complete lines; `lineNumber` gives the line being read, for errors.
+ * Created once per stream (its two closures too).
  */
-export async function* readSseEvents(
-  body: ByteSource,
-  options: SseReadOptions = {},
-): AsyncGenerator<SseEvent, void, undefined> {
-  const limit = options.maxEventChars ?? DEFAULT_MAX_SSE_EVENT_CHARS;
-  let line = 1;
-  let pending = '';
-  let skipLeadingLf = false;
-  let first = true;
+function sseAssembler(limit: number, lineNumber: () => number): SseAssembler {
   let eventName = '';
   let data: string[] = [];
   let size = 0;
@@ -68,10 +52,13 @@ export async function* readSseEvents(
   const grow = (chars: number) => {
     size += chars;
     if (size > limit)
-      throw new MalformedStreamError('sse', line, `makes an event longer than ${limit} characters`);
+      throw new MalformedStreamError(
+        'sse',
+        lineNumber(),
+        `makes an event longer than ${limit} characters`,
+      );
   };
 
-  /** Applies one complete line; returns an event when the line dispatched one. */
   const take = (text: string): SseEvent | undefined => {
     if (text === '') {
       const event: SseEvent | undefined =
@@ -112,8 +99,43 @@ export async function* readSseEvents(
     }
     return undefined;
   };
+  return { grow, take };
+}
 
-  for await (let text of textChunks(body, 'sse', () => line, options.signal)) {
+/**
+ * Reads a `text/event-stream` body (a `fetch` response's `body`) into events, for an adapter
+ * that talks to its provider with `fetch` instead of an SDK:
+ *
+ * - lines end in `\n`, `\r\n` or `\r`; a blank line dispatches the event; `:` lines are
+ *   comments (keep-alives); unknown fields are ignored; an event without `data` is not
+ *   dispatched; an unterminated event at the end of the body is dropped, as browsers do;
+ * - an event longer than `maxEventChars`, or bytes that are not UTF-8, throw
+ *   {@link MalformedStreamError} (a `server_error`) naming the line;
+ * - `signal` aborting cancels the body and throws the signal's reason; stopping the loop early
+ *   (`break`) cancels the body too, which releases the connection.
+ *
+ * ```ts
+ * const response = await fetch(url, { method: 'POST', body, signal });
+ * for await (const event of readSseEvents(response.body!, { signal })) {
+ *   if (event.data === '[DONE]') break;
+ *   const chunk = parseSseJson(event);
+ * }
+ * ```
+ */
+export async function* readSseEvents(
+  body: ByteSource,
+  options: SseReadOptions = {},
+): AsyncGenerator<SseEvent, void, undefined> {
+  let line = 1;
+  const lineNumber = () => line;
+  const { grow, take } = sseAssembler(
+    options.maxEventChars ?? DEFAULT_MAX_SSE_EVENT_CHARS,
+    lineNumber,
+  );
+  let pending = '';
+  let skipLeadingLf = false;
+  let first = true;
+  for await (let text of textChunks(body, 'sse', lineNumber, options.signal)) {
     if (first) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
