@@ -1,5 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AlwaysOffSampler } from '@opentelemetry/sdk-trace';
+import { type InstalledOtel, installOtel, parentOf, spanText } from '@yourtool/testkit/otel';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type AdapterCallSetup,
@@ -27,7 +28,6 @@ import {
   YourtoolError,
 } from './exports.js';
 import { msg, PNG_1PX, SESSION } from './helpers.js';
-import { type InstalledOtel, installOtel, parentOf, spanText } from './otel.js';
 
 type Chunk = { text?: string; done?: boolean; fail?: boolean };
 

@@ -16,6 +16,7 @@ import { OpenAIAdapter } from '@yourtool/openai';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
+import { type InstalledOtel, installOtel, parentOf, spanText } from '@yourtool/testkit/otel';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type CompactionHook,
@@ -24,7 +25,6 @@ import {
   ToolRegistry,
 } from '../src/index.js';
 import { collect, fixturesOf, requireFixture, unavailable } from './helpers.js';
-import { type InstalledOtel, installOtel, parentOf, spanText } from './otel.js';
 
 const anthropic = fixturesOf('anthropic');
 const openai = fixturesOf('openai');

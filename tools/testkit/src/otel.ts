@@ -1,3 +1,4 @@
+// An in-memory OpenTelemetry SDK (spans, metrics, context) for the packages' telemetry tests.
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
