@@ -1,18 +1,11 @@
 import type { StopReason, TokenUsage } from '../schemas/adapter.js';
 import { assertNever, type ContentBlock } from '../schemas/content.js';
 import type { StreamEvent } from '../schemas/stream.js';
+import { readToolInputJson } from './tool-input.js';
 
 /** Parses accumulated tool input JSON; `{}` unless it parses cleanly to an object. */
 export function parseToolInputJson(json: string): Record<string, unknown> {
-  if (json.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  return readToolInputJson(json).input;
 }
 
 type Slot =

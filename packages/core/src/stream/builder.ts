@@ -8,6 +8,7 @@ import type {
   ToolUseEndEvent,
 } from '../schemas/stream.js';
 import { StreamAccumulator } from './accumulator.js';
+import { readToolInputJson } from './tool-input.js';
 
 /** A provider's handle for a block: its content-block index, a tool-call index, or a label. */
 export type ProviderBlockKey = string | number;
@@ -309,19 +310,9 @@ export class StreamBuilder {
     block.ended = true;
     let finalInput = authoritativeInput;
     if (finalInput === undefined) {
-      finalInput = {};
-      if (block.json.trim() !== '') {
-        try {
-          const parsed: unknown = JSON.parse(block.json);
-          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-            finalInput = parsed as Record<string, unknown>;
-          } else if (warnOnBadJson) {
-            this.#warnBadJson(block, 'tool input is not a JSON object');
-          }
-        } catch {
-          if (warnOnBadJson) this.#warnBadJson(block, 'tool input is not valid JSON');
-        }
-      }
+      const reading = readToolInputJson(block.json);
+      finalInput = reading.input;
+      if (reading.problem && warnOnBadJson) this.#warnBadJson(block, reading.problem);
     }
     const event: ToolUseEndEvent = {
       type: 'tool.use_end',

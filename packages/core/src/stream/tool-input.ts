@@ -1,0 +1,21 @@
+/** Accumulated tool input JSON read as the canonical input, and what was wrong with it if anything. */
+export interface ToolInputReading {
+  /** The parsed object, or `{}` when the JSON is empty, broken or not an object. */
+  input: Record<string, unknown>;
+  /** Why the fragments gave `{}` although there were some (`null` when they parsed, or were empty). */
+  problem: 'tool input is not valid JSON' | 'tool input is not a JSON object' | null;
+}
+
+/** Reads the fragments of a tool input: `{}` unless they parse cleanly to a JSON object. */
+export function readToolInputJson(json: string): ToolInputReading {
+  if (json.trim() === '') return { input: {}, problem: null };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { input: {}, problem: 'tool input is not valid JSON' };
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? { input: value as Record<string, unknown>, problem: null }
+    : { input: {}, problem: 'tool input is not a JSON object' };
+}
