@@ -16,12 +16,14 @@ import {
   requestToolNames,
   WireAdapter,
   type WireAttempt,
+  type WireBody,
   type WireCall,
 } from '@yourtool/core/adapter';
 import { toAnthropicAdapterError } from './codec/errors.js';
 import { ANTHROPIC, type AnthropicParams, toAnthropicParams } from './codec/request.js';
 import { fromAnthropicMessage } from './codec/response.js';
 import { createAnthropicStreamMapper } from './codec/stream.js';
+import { anthropicStreamBody } from './codec/stream-body.js';
 import { anthropicCredentialProblem } from './credentials.js';
 import { claudeModelInfo } from './models.js';
 import {
@@ -162,12 +164,19 @@ export class AnthropicAdapter extends WireAdapter<
     return this.#post({ ...params, stream: false }, signal);
   }
 
-  /** A streaming Messages API call: the SDK's parsed SSE events. */
-  protected open(
+  /**
+   * A streaming Messages API call: the SDK sends it and checks the status; core reads the SSE
+   * body, a network read at a time (the SDK's per-event iterator layers cost more than the
+   * adapter's whole mapping; decision 0147).
+   */
+  protected async open(
     params: AnthropicParams,
     { signal }: WireAttempt,
-  ): Promise<AsyncIterable<AnthropicChunk>> {
-    return this.#post({ ...params, stream: true }, signal);
+  ): Promise<WireBody<AnthropicChunk>> {
+    const response = await this.#client
+      .post('/v1/messages', { body: { ...params, stream: true }, stream: true, signal })
+      .asResponse();
+    return anthropicStreamBody(response);
   }
 
   /** A whole reply, decoded by the codec (served model, tool names read back as canonical). */

@@ -190,7 +190,7 @@ describe('a reply that does not parse is server_error (decision 0071), whatever 
     expect(server.requests).toHaveLength(2);
   });
 
-  it('stream(): an event whose data is not JSON is server_error; the SDK’s complaint goes to the logger', async () => {
+  it('stream(): an event whose data is not JSON is server_error naming the event and its line', async () => {
     const logger = createMemoryLogger();
     server.enqueue({
       type: 'stream',
@@ -204,7 +204,10 @@ describe('a reply that does not parse is server_error (decision 0071), whatever 
     const { events, error } = await drain(adapter(0, logger).stream(ask({ stream: true })));
     expect(events.at(-1)).toMatchObject({ type: 'message.complete', stop_reason: 'error' });
     expect(error).toBeInstanceOf(ServerError);
-    expect(logger.records.some((r) => r.obj.event === 'sdk_log')).toBe(true);
+    expect((error as Error).message).toMatch(
+      /line \d+ ends a "content_block_delta" event whose data is not valid JSON/,
+    );
+    expect(logger.records.filter((r) => r.obj.event === 'sdk_log')).toEqual([]);
   });
 });
 

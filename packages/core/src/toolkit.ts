@@ -28,8 +28,18 @@ export {
   type StreamReadOptions,
 } from './stream/body.js';
 export * from './stream/builder.js';
+export {
+  DEFAULT_MAX_RECORD_CHARS,
+  type FrameSink,
+  NdjsonFramer,
+  parseNdjsonLine,
+  parseSseData,
+  SseFramer,
+} from './stream/frames.js';
 export * from './stream/ndjson.js';
 export * from './stream/sse.js';
+export { isWireBody, STREAM_DONE, type WireBody } from './stream/wire-body.js';
+export { runStreamCall, type StreamCallSpec } from './stream-call.js';
 export {
   ATTR as GENAI_ATTRIBUTES,
   errorTypeOf,

@@ -1,11 +1,6 @@
 import type { CallOptions } from './adapter.js';
 import { AdapterBase } from './adapter-base.js';
-import {
-  type CallAttemptContext,
-  runCompleteCall,
-  runStreamCall,
-  type StreamCallSpec,
-} from './call-runner.js';
+import { type CallAttemptContext, runCompleteCall } from './call-runner.js';
 import type { AdapterError } from './errors.js';
 import type { Logger } from './logger.js';
 import { parseModelId } from './model-id.js';
@@ -19,6 +14,8 @@ import type {
 import type { ContentBlock } from './schemas/content.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { StreamBuilder } from './stream/builder.js';
+import type { WireBody } from './stream/wire-body.js';
+import { runStreamCall, type StreamCallSpec } from './stream-call.js';
 import { estimateBlockTokens, estimateRequestTokens } from './tokens.js';
 import { ToolIdMap } from './tool-id-map.js';
 
@@ -75,8 +72,14 @@ export abstract class WireAdapter<Encoded, Reply, Chunk> extends AdapterBase {
   /** Sends one non-streaming request and resolves with the provider's reply. */
   protected abstract send(encoded: Encoded, attempt: WireAttempt): Promise<Reply>;
 
-  /** Opens one stream and resolves once the provider accepted it (response headers). */
-  protected abstract open(encoded: Encoded, attempt: WireAttempt): Promise<AsyncIterable<Chunk>>;
+  /**
+   * Opens one stream and resolves once the provider accepted it (response headers): the SDK's
+   * parsed stream, or the response body for core to read ({@link WireBody}, the faster path).
+   */
+  protected abstract open(
+    encoded: Encoded,
+    attempt: WireAttempt,
+  ): Promise<AsyncIterable<Chunk> | WireBody<Chunk>>;
 
   /** The provider's whole reply → canonical content, stop reason, usage and round-trip data. */
   protected abstract decode(reply: Reply, encoded: Encoded, call: WireCall): DecodedReply;

@@ -25,10 +25,11 @@ import {
 import {
   createOpenAIStreamMapper,
   isOpenAIStreamEnd,
+  OPENAI_STREAM_END,
   type OpenAIStreamItem,
   type OpenAIStreamMapperOptions,
-  withStreamEnd,
 } from './codec/stream.js';
+import { openAIStreamBody } from './codec/stream-body.js';
 import { createToolNameDecoder, withCanonicalToolNames } from './codec/tool-names.js';
 import {
   estimatedCounts,
@@ -161,18 +162,25 @@ export abstract class ChatCompletionsAdapter extends WireAdapter<
       );
   }
 
-  /** A streaming `chat.completions.create`, usage requested unless the encoding says not to. */
+  /**
+   * A streaming `chat.completions.create`, usage requested unless the encoding says not to: the
+   * SDK sends it and checks the status; core reads the SSE body a network read at a time and
+   * the end marker follows the last chunk (decision 0147).
+   */
   protected async open(encoding: ChatCompletionsEncoding, attempt: WireAttempt) {
-    const stream = await this.#client.get().chat.completions.create(
-      {
-        ...encoding.params,
-        ...encoding.extraBody,
-        stream: true as const,
-        ...(encoding.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
-      },
-      { signal: attempt.signal },
-    );
-    return withStreamEnd(stream);
+    const response = await this.#client
+      .get()
+      .chat.completions.create(
+        {
+          ...encoding.params,
+          ...encoding.extraBody,
+          stream: true as const,
+          ...(encoding.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
+        },
+        { signal: attempt.signal },
+      )
+      .asResponse();
+    return openAIStreamBody<OpenAIStreamItem>(response, () => OPENAI_STREAM_END);
   }
 
   /**

@@ -150,6 +150,13 @@ export class StreamBuilder {
   /** A piece of text for the provider's block `key`. Empty text yields nothing. */
   text(key: ProviderBlockKey, text: string): StreamEvent[] {
     if (text === '') return [];
+    const latest = this.#latest;
+    if (latest?.kind === 'text' && this.#held.length === 0 && this.#blocks.get(key) === latest) {
+      // more text for the open text block: no block to open, close or hold back
+      const event: StreamEvent = { type: 'text.delta', content_block_index: latest.index, text };
+      this.#accumulator.push(event);
+      return [event];
+    }
     if (this.#hold(key, 'text', () => this.text(key, text))) return [];
     const [events, block] = this.#blockFor(key, 'text');
     return this.#emit(events, { type: 'text.delta', content_block_index: block.index, text });

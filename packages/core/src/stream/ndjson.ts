@@ -1,9 +1,5 @@
-import {
-  type ByteSource,
-  MalformedStreamError,
-  type StreamReadOptions,
-  textChunks,
-} from './body.js';
+import { type ByteSource, type StreamReadOptions, textChunks } from './body.js';
+import { DEFAULT_MAX_RECORD_CHARS, NdjsonFramer, parseNdjsonLine } from './frames.js';
 
 /** Options of {@link readNdjson}. */
 export interface NdjsonReadOptions extends StreamReadOptions {
@@ -15,7 +11,7 @@ export interface NdjsonReadOptions extends StreamReadOptions {
 }
 
 /** Default bound of one NDJSON line. */
-export const DEFAULT_MAX_NDJSON_LINE_CHARS = 8 * 1024 * 1024;
+export const DEFAULT_MAX_NDJSON_LINE_CHARS = DEFAULT_MAX_RECORD_CHARS;
 
 /**
  * Reads an `application/x-ndjson` body (one JSON value per line, as Ollama streams) into its
@@ -35,34 +31,26 @@ export async function* readNdjson(
   body: ByteSource,
   options: NdjsonReadOptions = {},
 ): AsyncGenerator<unknown, void, undefined> {
-  const limit = options.maxLineChars ?? DEFAULT_MAX_NDJSON_LINE_CHARS;
-  let line = 1;
-  let pending = '';
-  const parse = (text: string): { value: unknown } | undefined => {
-    const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
-    if (trimmed.trim() === '') return undefined;
-    try {
-      return { value: JSON.parse(trimmed) };
-    } catch {
-      throw new MalformedStreamError('ndjson', line, 'is not valid JSON');
-    }
+  const framer = new NdjsonFramer(options.maxLineChars ?? DEFAULT_MAX_NDJSON_LINE_CHARS);
+  let ready: unknown[] = [];
+  const sink = (text: string, _event: string, line: number) => {
+    ready.push(parseNdjsonLine(text, line));
   };
-  const tooLong = () =>
-    new MalformedStreamError('ndjson', line, `is longer than ${limit} characters`);
-  for await (const text of textChunks(body, 'ndjson', () => line, options.signal)) {
-    let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      const complete = pending + text.slice(start, end);
-      pending = '';
-      start = end + 1;
-      if (complete.length > limit) throw tooLong();
-      const parsed = parse(complete);
-      line++;
-      if (parsed) yield parsed.value;
+  const drain = () => {
+    const values = ready;
+    ready = [];
+    return values;
+  };
+  try {
+    for await (const text of textChunks(body, 'ndjson', () => framer.line, options.signal)) {
+      framer.feed(text, sink);
+      yield* drain();
     }
-    pending += text.slice(start);
-    if (pending.length > limit) throw tooLong();
+    framer.end(sink);
+  } catch (error) {
+    // the values before a bad line are still the caller's
+    if (ready.length > 0) yield* drain();
+    throw error;
   }
-  const last = parse(pending);
-  if (last) yield last.value;
+  yield* drain();
 }

@@ -4,6 +4,7 @@ import {
   type StreamReadOptions,
   textChunks,
 } from './body.js';
+import { DEFAULT_MAX_RECORD_CHARS, SseFramer } from './frames.js';
 
 /** One server-sent event, as the WHATWG event-stream rules assemble it. */
 export interface SseEvent {
@@ -28,79 +29,7 @@ export interface SseReadOptions extends StreamReadOptions {
 }
 
 /** Default bound of one SSE event. */
-export const DEFAULT_MAX_SSE_EVENT_CHARS = 8 * 1024 * 1024;
-
-/** The event being assembled from a stream's lines: {@link readSseEvents}'s state. */
-interface SseAssembler {
-  /** Counts characters towards the current event; throws once it passes the limit. */
-  grow: (chars: number) => void;
-  /** Applies one complete line; returns an event when the line dispatched one. */
-  take: (text: string) => SseEvent | undefined;
-}
-
-/**
- * Assembles events from complete lines; `lineNumber` gives the line being read, for errors.
- * Created once per stream (its two closures too).
- */
-function sseAssembler(limit: number, lineNumber: () => number): SseAssembler {
-  let eventName = '';
-  let data: string[] = [];
-  let size = 0;
-  let lastId: string | undefined;
-  let retry: number | undefined;
-
-  const grow = (chars: number) => {
-    size += chars;
-    if (size > limit)
-      throw new MalformedStreamError(
-        'sse',
-        lineNumber(),
-        `makes an event longer than ${limit} characters`,
-      );
-  };
-
-  const take = (text: string): SseEvent | undefined => {
-    if (text === '') {
-      const event: SseEvent | undefined =
-        data.length === 0
-          ? undefined
-          : {
-              event: eventName === '' ? 'message' : eventName,
-              data: data.join('\n'),
-              ...(lastId !== undefined ? { id: lastId } : {}),
-              ...(retry !== undefined ? { retry } : {}),
-            };
-      eventName = '';
-      data = [];
-      size = 0;
-      retry = undefined;
-      return event;
-    }
-    if (text.startsWith(':')) return undefined;
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    switch (field) {
-      case 'data':
-        data.push(value);
-        break;
-      case 'event':
-        eventName = value;
-        break;
-      case 'id':
-        if (!value.includes('\0')) lastId = value;
-        break;
-      case 'retry':
-        if (/^\d+$/.test(value)) retry = Number(value);
-        break;
-      default:
-        break;
-    }
-    return undefined;
-  };
-  return { grow, take };
-}
+export const DEFAULT_MAX_SSE_EVENT_CHARS = DEFAULT_MAX_RECORD_CHARS;
 
 /**
  * Reads a `text/event-stream` body (a `fetch` response's `body`) into events, for an adapter
@@ -126,42 +55,32 @@ export async function* readSseEvents(
   body: ByteSource,
   options: SseReadOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
-  let line = 1;
-  const lineNumber = () => line;
-  const { grow, take } = sseAssembler(
-    options.maxEventChars ?? DEFAULT_MAX_SSE_EVENT_CHARS,
-    lineNumber,
-  );
-  let pending = '';
-  let skipLeadingLf = false;
-  let first = true;
-  for await (let text of textChunks(body, 'sse', lineNumber, options.signal)) {
-    if (first) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      first = false;
+  const framer = new SseFramer(options.maxEventChars ?? DEFAULT_MAX_SSE_EVENT_CHARS);
+  let ready: SseEvent[] = [];
+  const sink = (data: string, event: string) => {
+    const lastId = framer.lastId;
+    const retry = framer.retry;
+    ready.push({
+      event: event === '' ? 'message' : event,
+      data,
+      ...(lastId !== undefined ? { id: lastId } : {}),
+      ...(retry !== undefined ? { retry } : {}),
+    });
+  };
+  const drain = () => {
+    const events = ready;
+    ready = [];
+    return events;
+  };
+  try {
+    for await (const text of textChunks(body, 'sse', () => framer.line, options.signal)) {
+      framer.feed(text, sink);
+      yield* drain();
     }
-    let start = 0;
-    if (skipLeadingLf && text.startsWith('\n')) start = 1;
-    skipLeadingLf = false;
-    for (let i = start; i < text.length; i++) {
-      const char = text.charCodeAt(i);
-      if (char !== 10 && char !== 13) continue;
-      const complete = pending + text.slice(start, i);
-      pending = '';
-      grow(i - start);
-      const event = take(complete);
-      line++;
-      if (char === 13) {
-        if (i + 1 < text.length) {
-          if (text.charCodeAt(i + 1) === 10) i++;
-        } else skipLeadingLf = true;
-      }
-      start = i + 1;
-      if (event) yield event;
-    }
-    const rest = text.slice(start);
-    grow(rest.length);
-    pending += rest;
+  } catch (error) {
+    // the events before a malformed one are still the caller's
+    if (ready.length > 0) yield* drain();
+    throw error;
   }
 }
 

@@ -16,6 +16,7 @@ import {
 import OpenAI from 'openai';
 import { toOpenAIAdapterError } from '../codec/errors.js';
 import { OPENAI } from '../codec/request.js';
+import { openAIStreamBody } from '../codec/stream-body.js';
 import { createToolNameDecoder, withCanonicalToolNames } from '../codec/tool-names.js';
 import { openAIResponsesModelInfo, temperatureRefusal } from '../models.js';
 import {
@@ -149,14 +150,19 @@ export class OpenAIResponsesAdapter extends WireAdapter<
       );
   }
 
-  /** A streaming `responses.create`. */
-  protected open(encoding: OpenAIResponsesEncoding, attempt: WireAttempt) {
-    return this.#client
+  /**
+   * A streaming `responses.create`: the SDK sends it and checks the status; core reads the SSE
+   * body a network read at a time (decision 0147).
+   */
+  protected async open(encoding: OpenAIResponsesEncoding, attempt: WireAttempt) {
+    const response = await this.#client
       .get()
       .responses.create(
         { ...wireParams(encoding.params), stream: true as const },
         { signal: attempt.signal },
-      );
+      )
+      .asResponse();
+    return openAIStreamBody<OpenAIResponsesStreamEvent>(response);
   }
 
   /**
