@@ -2,8 +2,9 @@ import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
 import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
 import { STORE_OPS, type StoreDb, storeScenario } from './store/bench.js';
-import { streamingScenario } from './streaming/bench.js';
+import { ACCUMULATOR_PROVIDERS, type AccumulatorProvider } from './streaming/accumulators.js';
 import { googleStreamingScenario } from './streaming/google.js';
+import { accumulatorScenario, streamingScenario } from './streaming/scenario.js';
 import { STREAM_PROVIDERS } from './streaming/wire.js';
 import { telemetryStreamingScenario, telemetryTurnScenario } from './telemetry/bench.js';
 import { TURN_SIZES, turnScenario } from './turn/bench.js';
@@ -47,6 +48,19 @@ export const SCENARIOS: Scenario[] = [
     memoryReps: 3,
     run: googleStreamingScenario,
   },
+  // The SDK's own accumulator as a second baseline, in scenarios of their own so each stays
+  // two-sided (streaming/accumulators.ts). Gemini (@google/genai) and Ollama (ollama) have no
+  // accumulator, only chunks: streaming/google and streaming/ollama are their only baseline.
+  ...(Object.keys(ACCUMULATOR_PROVIDERS) as AccumulatorProvider[]).map(
+    (provider): Scenario => ({
+      id: `streaming/${provider}-sdk-accumulator`,
+      mode: 'interleaved',
+      reps: 9,
+      warmup: 3,
+      memoryReps: 3,
+      run: (options) => accumulatorScenario(provider, options),
+    }),
+  ),
   ...CODEC_TARGETS.map(
     (target): Scenario => ({
       id: `codec/${target}`,

@@ -6,6 +6,7 @@ import { peakRss, type RunOptions, type ScenarioResult } from '../lib/harness.js
 import { BENCH_TOOLS } from '../lib/session.js';
 import { canonicalRequest, drainCanonical, measureStreaming, PROMPT, type Seen } from './bench.js';
 import { buildGeminiWireStream } from './google-wire.js';
+import { NO_ACCUMULATOR } from './scenario.js';
 
 const MODEL = 'gemini-3-pro-preview';
 
@@ -98,7 +99,7 @@ export async function googleStreamingScenario(options: RunOptions): Promise<Scen
       baseline: "iterating the official SDK's raw stream (@google/genai) over the same bytes",
       measurements,
       checks,
-      notes: [],
+      notes: [NO_ACCUMULATOR('@google/genai')],
       maxRssBytes: peakRss(),
     };
   } finally {

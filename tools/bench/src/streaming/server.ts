@@ -4,7 +4,7 @@
  * queues the provider's long response for the next request, and is answered once queued.
  */
 import { startLoopbackServer } from '@yourtool/conformance';
-import { buildWireStream, STREAM_PROVIDERS, type StreamProvider, writesOf } from './wire.js';
+import { buildWireStream, type StreamProvider, type WireStream, writesOf } from './wire.js';
 
 /** Messages the parent sends. */
 export type ServerCommand = { enqueue: StreamProvider } | { close: true };
@@ -14,20 +14,27 @@ export type ServerReply = { ready: string } | { enqueued: StreamProvider };
 const send = (reply: ServerReply) => process.send?.(reply);
 
 const server = await startLoopbackServer();
-const bodies = new Map(
-  STREAM_PROVIDERS.map((provider) => {
+/** Each provider's body, built the first time it is asked for (untimed: before the reply). */
+const bodies = new Map<
+  StreamProvider,
+  { contentType: WireStream['contentType']; chunks: string[] }
+>();
+const bodyOf = (provider: StreamProvider) => {
+  let body = bodies.get(provider);
+  if (!body) {
     const stream = buildWireStream(provider);
-    return [provider, { contentType: stream.contentType, chunks: writesOf(stream) }] as const;
-  }),
-);
+    body = { contentType: stream.contentType, chunks: writesOf(stream) };
+    bodies.set(provider, body);
+  }
+  return body;
+};
 
 process.on('message', (command: ServerCommand) => {
   if ('close' in command) {
     void server.close().then(() => process.exit(0));
     return;
   }
-  const body = bodies.get(command.enqueue);
-  if (!body) throw new Error(`no stream for ${command.enqueue}`);
+  const body = bodyOf(command.enqueue);
   server.reset();
   server.enqueue({ type: 'stream', contentType: body.contentType, chunks: body.chunks });
   send({ enqueued: command.enqueue });

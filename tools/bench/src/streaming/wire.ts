@@ -1,89 +1,23 @@
-import { prng, words } from '../lib/session.js';
+import { openAIResponses } from './responses-wire.js';
+import {
+  DEFAULT_STREAM_SIZE,
+  expectedOf,
+  type Plan,
+  plan,
+  type StreamProvider,
+  type StreamSize,
+  sse,
+  type WireStream,
+} from './wire-plan.js';
 
-/** The wire formats the streaming benchmark serves. */
-export const STREAM_PROVIDERS = ['anthropic', 'openai', 'openrouter', 'ollama'] as const;
-/** One of {@link STREAM_PROVIDERS}. */
-export type StreamProvider = (typeof STREAM_PROVIDERS)[number];
-
-/** What a correct client must see in a stream. */
-export interface ExpectedContent {
-  /** The whole text. */
-  text: string;
-  /** Non-empty text deltas on the wire. */
-  textDeltas: number;
-  /** Non-empty tool-argument fragments on the wire (whole tool calls count one each). */
-  toolFragments: number;
-  tools: Array<{ name: string; input: Record<string, unknown> }>;
-}
-
-/** A long response in one provider's wire format. */
-export interface WireStream {
-  provider: StreamProvider;
-  contentType: 'text/event-stream' | 'application/x-ndjson';
-  /** Each a whole SSE event or NDJSON line. */
-  events: string[];
-  /** Data events a client's parser yields (SSE events with data, NDJSON lines). */
-  dataEvents: number;
-  expected: ExpectedContent;
-}
-
-/** Sizes of the generated response. */
-export interface StreamSize {
-  textDeltas: number;
-  tools: number;
-  /** Edits in each tool call's arguments (about 60 bytes of JSON each). */
-  editsPerTool: number;
-}
-
-/** At least 10,000 text deltas and three tool calls of about 2.5 KB of arguments each. */
-export const DEFAULT_STREAM_SIZE: StreamSize = { textDeltas: 10_000, tools: 3, editsPerTool: 40 };
-
-interface Plan {
-  deltas: string[];
-  tools: Array<{ name: string; input: Record<string, unknown>; fragments: string[] }>;
-}
-
-/** The same content for every provider: text deltas and tool calls cut into fragments. */
-function plan(size: StreamSize): Plan {
-  const random = prng(7);
-  const deltas: string[] = [];
-  for (let i = 0; i < size.textDeltas; i++) {
-    deltas.push(`${i === 0 ? '' : ' '}${words(random, 1 + Math.floor(random() * 2))}`);
-  }
-  const tools: Plan['tools'] = [];
-  for (let t = 0; t < size.tools; t++) {
-    const input = {
-      path: `src/generated/file_${t}.ts`,
-      edits: Array.from({ length: size.editsPerTool }, (_, line) => ({
-        line: line * 3 + 1,
-        text: words(random, 6),
-      })),
-    };
-    const json = JSON.stringify(input);
-    const fragments: string[] = [];
-    for (let at = 0; at < json.length; ) {
-      const length = 3 + Math.floor(random() * 8);
-      fragments.push(json.slice(at, at + length));
-      at += length;
-    }
-    tools.push({ name: t % 2 === 0 ? 'edit_file' : 'write_file', input, fragments });
-  }
-  return { deltas, tools };
-}
-
-const sse = (event: string | null, data: unknown) =>
-  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
-
-function expectedOf(p: Plan, wholeTools: boolean): ExpectedContent {
-  return {
-    text: p.deltas.join(''),
-    textDeltas: p.deltas.length,
-    toolFragments: wholeTools
-      ? p.tools.length
-      : p.tools.reduce((n, t) => n + t.fragments.length, 0),
-    tools: p.tools.map((t) => ({ name: t.name, input: t.input })),
-  };
-}
+export {
+  DEFAULT_STREAM_SIZE,
+  type ExpectedContent,
+  STREAM_PROVIDERS,
+  type StreamProvider,
+  type StreamSize,
+  type WireStream,
+} from './wire-plan.js';
 
 /** Anthropic Messages API SSE: message_start, a text block, tool_use blocks, message_delta/stop. */
 function anthropic(p: Plan): WireStream {
@@ -271,6 +205,8 @@ export function buildWireStream(
     case 'openai':
     case 'openrouter':
       return chatCompletions(p, provider);
+    case 'openai-responses':
+      return openAIResponses(p);
     case 'ollama':
       return ollama(p);
   }
