@@ -50,6 +50,23 @@ describe('readSseEvents', () => {
     expect(parseSseJson(events[0] as SseEvent)).toEqual({ a: 1 });
   });
 
+  it('gives the same events however a body with \\n, \\r\\n and \\r line ends is split', async () => {
+    const text =
+      'event: a\r\ndata: 1\r\n\r\nevent: b\ndata: 2\n\nevent: c\rdata: 3\r\rdata: x\r\ndata: y\r\n\r\n: c\r\n\r\n';
+    const whole = await collect(readSseEvents(body(text)));
+    expect(whole.map((e) => [e.event, e.data])).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+      ['c', '3'],
+      ['message', 'x\ny'],
+    ]);
+    for (let size = 1; size <= 6; size++) {
+      const pieces: string[] = [];
+      for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+      expect(await collect(readSseEvents(body(...pieces)))).toEqual(whole);
+    }
+  });
+
   it('skips events without data and ignores unknown fields', async () => {
     const events = await collect(readSseEvents(body('event: x\n\nfoo: bar\ndata: y\n\n')));
     expect(events).toEqual([{ event: 'message', data: 'y' }]);

@@ -52,10 +52,11 @@ export class SseFramer {
       if (text.charCodeAt(0) === 10) start = 1;
       if (text.length > 0) this.#skipLf = false;
     }
-    if (text.indexOf('\r', start) < 0) {
-      // the common case: lines end in \n alone, found by the native search
+    const firstCr = text.indexOf('\r', start);
+    if (firstCr < 0 || crlfOnly(text, firstCr)) {
+      // the common cases: lines end in \n or \r\n, found by the native search
       for (let end = text.indexOf('\n', start); end >= 0; end = text.indexOf('\n', start)) {
-        this.#completeLine(text, start, end, sink);
+        this.#completeLine(text, start, text.charCodeAt(end - 1) === 13 ? end - 1 : end, sink);
         start = end + 1;
       }
     } else start = this.#feedMixed(text, start, sink);
@@ -149,6 +150,14 @@ export class SseFramer {
     if (lines > 0) sink(data, event, this.line);
     this.retry = undefined;
   }
+}
+
+/** Whether every `\r` of `text` from `from` on is followed by `\n` (a `\r` last is not). */
+function crlfOnly(text: string, from: number): boolean {
+  for (let i = from; i >= 0; i = text.indexOf('\r', i + 2)) {
+    if (text.charCodeAt(i + 1) !== 10) return false;
+  }
+  return true;
 }
 
 /**
