@@ -18,11 +18,16 @@ import {
   requestToolNames,
   WireAdapter,
   type WireAttempt,
+  type WireBody,
   type WireCall,
 } from '@yourtool/core/adapter';
 import { toGoogleAdapterError } from './codec/errors.js';
 import { GOOGLE, toGeminiRequest } from './codec/request.js';
-import { fromGeminiResponse, type GeminiDecodeOptions } from './codec/response.js';
+import {
+  fromGeminiResponse,
+  type GeminiDecodeOptions,
+  type GeminiResponseLike,
+} from './codec/response.js';
 import { createGeminiStreamMapper } from './codec/stream.js';
 import { geminiModelInfo } from './models.js';
 import {
@@ -30,6 +35,8 @@ import {
   GoogleConfigOptionsSchema,
   type GoogleDefaults,
 } from './options.js';
+import { geminiStreamBody } from './stream/body.js';
+import { type SentGeminiStream, sdkDefaultFetch, sendGeminiStream } from './stream/send.js';
 
 export type { GoogleCallOptions, GoogleConfigOptions } from './options.js';
 
@@ -43,8 +50,9 @@ export type GoogleRuntimeOptions = CallRunnerOptions;
  * The Gemini adapter, on the official `@google/genai` SDK (its own retries off; core's bounded
  * retry on): `generateContent` and `generateContentStream`, against the Gemini API with an API
  * key or Vertex AI through the same SDK's options. A `WireAdapter`: the request is encoded by
- * the codec's `toGeminiRequest`, and the reply decoded by `fromGeminiResponse` (streamed:
- * `createGeminiStreamMapper`), both through the same reply assembler.
+ * the codec's `toGeminiRequest`, and the reply decoded by `fromGeminiResponse` (streamed: the
+ * SDK sends the request, core reads the SSE body, and `createGeminiStreamMapper` maps its
+ * chunks), both through the same reply assembler.
  *
  * ```ts
  * const gemini = new GoogleAdapter({ api_key: process.env.GEMINI_API_KEY });
@@ -54,7 +62,7 @@ export type GoogleRuntimeOptions = CallRunnerOptions;
 export class GoogleAdapter extends WireAdapter<
   GenerateContentParameters,
   GenerateContentResponse,
-  GenerateContentResponse
+  GeminiResponseLike
 > {
   /** Adapter name and provider key. */
   readonly name = GOOGLE;
@@ -169,12 +177,28 @@ export class GoogleAdapter extends WireAdapter<
     return this.#sdk().models.generateContent(withSignal(params, signal));
   }
 
-  /** A streaming `generateContentStream` call: the SDK's parsed chunks. */
-  protected open(
+  /**
+   * A streaming `generateContentStream` call: the SDK builds and sends it and checks the status;
+   * core reads the SSE body a network read at a time, parsed as the SDK's stream parsed it,
+   * continuation hops included (decision 0147; see `geminiStreamBody`).
+   */
+  protected async open(
     params: GenerateContentParameters,
     { signal }: WireAttempt,
-  ): Promise<AsyncIterable<GenerateContentResponse>> {
-    return this.#sdk().models.generateContentStream(withSignal(params, signal));
+  ): Promise<WireBody<GeminiResponseLike> | AsyncIterable<GeminiResponseLike>> {
+    const sdk = this.#sdk();
+    const fetch = this.runtime.fetch ?? sdkDefaultFetch;
+    const send = (continuationToken?: string) =>
+      sendGeminiStream(sdk, withSignal(params, signal, continuationToken), fetch);
+    const first = await send();
+    // an SDK that did not send through the fetch it was given: its own stream, as before
+    if ('stream' in first) return first.stream;
+    return geminiStreamBody(first.response, {
+      resend: (continuationToken) => send(continuationToken).then(responseOf),
+      vertex: sdk.vertexai,
+      automaticContinuation: params.config?.automaticContinuation !== false,
+      signal,
+    });
   }
 
   /** A whole reply, decoded by the codec's reply assembler (the one streams go through). */
@@ -190,7 +214,7 @@ export class GoogleAdapter extends WireAdapter<
   protected chunkMapper(
     _params: GenerateContentParameters,
     call: WireCall,
-  ): ChunkMapper<GenerateContentResponse> {
+  ): ChunkMapper<GeminiResponseLike> {
     return createGeminiStreamMapper(call.toolIdMap, decodeOptions(call));
   }
 
@@ -211,9 +235,24 @@ function decodeOptions({ request, logger }: WireCall): GeminiDecodeOptions {
   };
 }
 
+/** A continuation hop's response (the first hop's was one, so every hop's is). */
+function responseOf(sent: SentGeminiStream): Response {
+  if ('stream' in sent) throw new Error('google: the SDK did not send through the given fetch');
+  return sent.response;
+}
+
+/** The call's parameters with the attempt's signal (and, resuming a stream, where from). */
 function withSignal(
   params: GenerateContentParameters,
   signal: AbortSignal,
+  continuationToken?: string,
 ): GenerateContentParameters {
-  return { ...params, config: { ...params.config, abortSignal: signal } };
+  return {
+    ...params,
+    config: {
+      ...params.config,
+      abortSignal: signal,
+      ...(continuationToken ? { continuationToken } : {}),
+    },
+  };
 }
