@@ -12,6 +12,7 @@ import {
   requestToolNames,
   WireAdapter,
   type WireAttempt,
+  type WireBody,
   type WireCall,
 } from '@yourtool/core/adapter';
 import type { ChatResponse } from 'ollama';
@@ -31,6 +32,7 @@ import {
 } from './codec/request.js';
 import { fromOllamaChatResponse, type OllamaDecodeOptions } from './codec/response.js';
 import { createOllamaStreamMapper } from './codec/stream.js';
+import { ollamaReadError, ollamaStreamBody } from './codec/stream-body.js';
 import { ollamaCredentialProblem } from './credentials.js';
 import { OllamaModelCatalog } from './detection.js';
 import { normalizeOllamaModelName, type OllamaModelInfo, ollamaCapabilities } from './models.js';
@@ -80,7 +82,7 @@ export interface OllamaCallPlan {
  * top; before that they are conservative. Tool calls get canonical ids (Ollama issues none);
  * usage comes from `prompt_eval_count` / `eval_count`; cost is the pricing package's explicit
  * zero. A `WireAdapter`: each attempt gets its own client (cancelling one call must close only
- * its connection), and a streamed body is read by core's `readNdjson`.
+ * its connection), and a streamed body is read by core, a network read at a time.
  *
  * ```ts
  * const ollama = new OllamaAdapter({ base_url: 'http://127.0.0.1:11434' });
@@ -275,20 +277,19 @@ export class OllamaAdapter extends WireAdapter<OllamaCallPlan, ChatResponse, Cha
 
   /**
    * A streaming `/api/chat` call, on a client of its own: the client sends the request and
-   * checks the status; the body is read by the transport (each line parsed once, an
-   * unparseable one an error), every failure while reading it mapped here.
+   * checks the status; core reads the NDJSON body a network read at a time, each line parsed
+   * once by {@link ollamaStreamBody} (an unparseable one an error), and every failure while
+   * reading it goes through {@link toAdapterError} (no async step per line; decision 0147).
    */
   protected async open(
     plan: OllamaCallPlan,
     attempt: WireAttempt,
-  ): Promise<AsyncIterable<ChatResponse>> {
+  ): Promise<WireBody<ChatResponse>> {
     const transport = createOllamaCallTransport(this.#transport, attempt.signal, { stream: true });
     try {
       const params = await this.#params(plan, attempt);
       await transport.client.chat({ ...params, stream: true });
-      // every failure while reading is mapped here (typed, redacted), so whatever core wraps
-      // around it (a passed deadline) never holds the raw client error
-      return transport.chunks((error) => this.#toError(error, attempt.request, transport));
+      return ollamaStreamBody(transport.body());
     } catch (error) {
       throw this.#toError(error, attempt.request, transport);
     }
@@ -311,9 +312,13 @@ export class OllamaAdapter extends WireAdapter<OllamaCallPlan, ChatResponse, Cha
     };
   }
 
-  /** The codec's error mapping (no response headers: those only the attempt's transport has). */
+  /**
+   * The codec's error mapping (no response headers: those only the attempt's transport has),
+   * also for what failed while core read a streamed body: core's `MalformedStreamError` for a
+   * line is the adapter's own malformed-line error ({@link ollamaReadError}).
+   */
   protected toAdapterError(error: unknown, request: CanonicalRequest): AdapterError {
-    return toOllamaAdapterError(error, {
+    return toOllamaAdapterError(ollamaReadError(error), {
       ...this.#errorContext(),
       request_id: request.request_id,
       model: this.wireName(request.model),

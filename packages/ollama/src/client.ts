@@ -1,11 +1,4 @@
-import { MalformedStreamError, readNdjson } from '@yourtool/core/adapter';
-import type { ChatResponse } from 'ollama';
 import { Ollama } from 'ollama/browser';
-import {
-  OllamaIncompleteStreamError,
-  OllamaMalformedChunkError,
-  OllamaStreamErrorLine,
-} from './codec/errors.js';
 
 /** The default Ollama host. */
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -28,20 +21,20 @@ export interface OllamaCallTransport {
   /** Headers of the last response received (for `retry-after` on failures). */
   lastHeaders(): Headers | null;
   /**
-   * A streaming call's NDJSON body, parsed and checked line by line ({@link readOllamaChunks}),
-   * each failure passed through `mapError`.
-   * Call it once `client.chat({ stream: true })` has resolved: the client sent the request and
-   * checked the status, and the body was kept from it (its reader logs and drops lines it
-   * cannot parse).
+   * A streaming call's NDJSON response body, unread, for core to read (the adapter's
+   * `ollamaStreamBody` parses and checks it line by line). Call it once
+   * `client.chat({ stream: true })` has resolved: the client sent the request and checked the
+   * status, and the body was kept from it (its reader logs and drops lines it cannot parse).
+   * @throws Error when no streamed body was kept.
    */
-  chunks(mapError?: (error: unknown) => unknown): AsyncIterable<ChatResponse>;
+  body(): ReadableStream<Uint8Array>;
 }
 
 /** What one call's transport does with response bodies. */
 export interface OllamaCallTransportOptions {
   /**
    * The call streams (`/api/chat` with `stream: true`): the body of a successful response is
-   * kept for {@link OllamaCallTransport.chunks}, and the client gets an empty one.
+   * kept for {@link OllamaCallTransport.body}, and the client gets an empty one.
    */
   stream?: boolean;
 }
@@ -55,8 +48,8 @@ export interface OllamaCallTransportOptions {
  * The `fetch` also keeps the client off the console, whose own lines bypass the application's
  * logger and may print model output: an error response reaches the client as a JSON
  * `{"error": ...}` body, the one shape it reads without logging, and a
- * streamed body is read by the adapter ({@link readOllamaChunks}), never by the client's NDJSON
- * reader, which logs and drops a line it cannot parse.
+ * streamed body is read by core for the adapter ({@link OllamaCallTransport.body}), never by the
+ * client's NDJSON reader, which logs and drops a line it cannot parse.
  *
  * The browser build of the client is used on purpose: the Node build reads a local file when
  * an image string happens to name an existing path, which a base64 string from a conversation
@@ -90,9 +83,9 @@ export function createOllamaCallTransport(
   return {
     client,
     lastHeaders: () => headers,
-    chunks: (mapError) => {
+    body: () => {
       if (!body) throw new Error('ollama: no streamed response body to read');
-      return readOllamaChunks(body, mapError);
+      return body;
     },
   };
 }
@@ -132,89 +125,4 @@ async function jsonErrorResponse(response: Response): Promise<Response> {
     JSON.stringify({ error: errorText(text, response.status, response.statusText) }),
     { status: response.status, statusText: response.statusText, headers },
   );
-}
-
-/**
- * Reads an Ollama NDJSON body (`/api/chat` with `stream: true`) into its chunks, through core's
- * `readNdjson` (each line parsed once, blank lines skipped, a line bounded by its default
- * `maxLineChars`), up to and including the `done: true` line. An unparseable line ends the
- * stream with an error rather than being dropped, since a reply with text silently missing
- * cannot be told from a correct one:
- *
- * - a line that is not JSON, or not a JSON object, or bytes that are not UTF-8 →
- *   {@link OllamaMalformedChunkError} (`server_error`); the lines before it were yielded, so
- *   their events come out first;
- * - an `{"error": ...}` line → {@link OllamaStreamErrorLine};
- * - a body that ends without a `done: true` line → {@link OllamaIncompleteStreamError}
- *   (`network`);
- * - a transport failure of the body (a reset connection, an abort) is thrown as it is.
- *
- * Every failure goes through `mapError` (the adapter's error mapping) on its way out. An
- * iterator rather than a generator over `readNdjson`: one async step per chunk, not two, which
- * the streaming benchmark sees. Stopping early (`return()`), a failure, or the `done` line
- * cancels the body, which releases the connection.
- */
-export function readOllamaChunks(
-  body: ReadableStream<Uint8Array>,
-  mapError: (error: unknown) => unknown = (error) => error,
-): AsyncIterable<ChatResponse> {
-  return {
-    [Symbol.asyncIterator]: () => {
-      const source = readNdjson(body)[Symbol.asyncIterator]();
-      let lines = 0;
-      let ended = false;
-      const close = () => {
-        ended = true;
-        source.return?.().catch(() => undefined);
-      };
-      const fail = (error: unknown): never => {
-        close();
-        throw mapError(readerError(error, lines));
-      };
-      const onValue = (result: IteratorResult<unknown>): IteratorResult<ChatResponse> => {
-        if (result.done) return fail(new OllamaIncompleteStreamError(lines));
-        lines++;
-        let chunk: ChatResponse;
-        try {
-          chunk = ollamaChunk(result.value, lines);
-        } catch (error) {
-          return fail(error);
-        }
-        if (chunk.done === true) close();
-        return { done: false, value: chunk };
-      };
-      return {
-        next: () =>
-          ended ? Promise.resolve(DONE) : source.next().then(onValue, (error) => fail(error)),
-        return: async () => {
-          ended = true;
-          await source.return?.();
-          return DONE;
-        },
-      };
-    },
-  };
-}
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
-
-/** What the reader threw, in the adapter's terms: a malformed line is the Ollama error for it. */
-function readerError(error: unknown, lines: number): unknown {
-  if (error instanceof MalformedStreamError)
-    return new OllamaMalformedChunkError(error.line ?? lines + 1, error.reason);
-  return error;
-}
-
-/** A parsed line as a chat chunk: a JSON object that is not an `{"error": ...}` line. */
-function ollamaChunk(value: unknown, line: number): ChatResponse {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new OllamaMalformedChunkError(line, 'is not a JSON object');
-  }
-  if ('error' in value) {
-    const error = (value as { error: unknown }).error;
-    throw new OllamaStreamErrorLine(
-      typeof error === 'string' ? error : (JSON.stringify(error) ?? 'unknown error'),
-    );
-  }
-  return value as ChatResponse;
 }

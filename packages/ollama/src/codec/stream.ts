@@ -29,10 +29,21 @@ import {
  */
 export function createOllamaStreamMapper(toolIdMap: ToolIdMap, options: OllamaDecodeOptions = {}) {
   let toolCalls = 0;
+  // the served model of the last `model` seen (every chunk names it), computed when it changes
+  let reported: string | undefined;
+  let served: string | undefined;
   return (chunk: OllamaChatResponseLike, builder: StreamBuilder): StreamEvent[] => {
-    const events: StreamEvent[] = [];
-    builder.servedModel(ollamaServedModel(options.requestModel, chunk.model));
+    if (chunk.model !== reported) {
+      reported = chunk.model;
+      served = ollamaServedModel(options.requestModel, reported);
+    }
+    builder.servedModel(served);
     const message = chunk.message;
+    // the common chunk, one piece of text (or nothing): its events as the builder returns them
+    if (!chunk.done && !message?.thinking && !message?.tool_calls?.length) {
+      return message?.content ? builder.text('text', message.content) : [];
+    }
+    const events: StreamEvent[] = [];
     if (message?.thinking) events.push(...builder.thinking('thinking', message.thinking));
     if (message?.content) events.push(...builder.text('text', message.content));
     for (const call of message?.tool_calls ?? []) {
