@@ -36,6 +36,7 @@ export {
   parseSseData,
   SseFramer,
 } from './stream/frames.js';
+export { type JsonStringRead, readJsonIndex, readJsonString } from './stream/json-string.js';
 export * from './stream/ndjson.js';
 export * from './stream/sse.js';
 export { isWireBody, STREAM_DONE, type WireBody } from './stream/wire-body.js';

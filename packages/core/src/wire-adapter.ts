@@ -118,17 +118,13 @@ export abstract class WireAdapter<Encoded, Reply, Chunk> extends AdapterBase {
   /** Streaming call, as canonical events, through the call runner. */
   stream(request: CanonicalRequestInput, options: CallOptions = {}): AsyncIterable<StreamEvent> {
     const toolIdMap = options.toolIdMap ?? new ToolIdMap();
-    let map: ChunkMapper<Chunk> | undefined;
-    return runStreamCall<Chunk>(this.#setup(), request, options, {
-      open: async (context) => {
-        const call = this.#call(context, options, toolIdMap);
-        const encoded = this.encode(call);
-        map = this.chunkMapper(encoded, call);
-        return this.open(encoded, { ...call, signal: context.signal, attempt: context.attempt });
-      },
-      onChunk: (chunk, builder) => (map ? map(chunk, builder) : []),
-      ...this.streamTraits(),
-    });
+    const spec = new WireStreamSpec<Chunk>(async (context) => {
+      const call = this.#call(context, options, toolIdMap);
+      const encoded = this.encode(call);
+      spec.map = this.chunkMapper(encoded, call);
+      return this.open(encoded, { ...call, signal: context.signal, attempt: context.attempt });
+    }, this.streamTraits());
+    return runStreamCall<Chunk>(this.#setup(), request, options, spec);
   }
 
   #setup() {
@@ -176,5 +172,30 @@ export abstract class WireAdapter<Encoded, Reply, Chunk> extends AdapterBase {
       cache_creation_input_tokens: 0,
       estimated: true,
     };
+  }
+}
+
+/**
+ * One stream's spec. A class, not an object literal of closures: every stream then calls the
+ * same `onChunk` function, so the runtime optimizes the per-chunk call once for all streams
+ * instead of once per stream (decision 0147).
+ */
+class WireStreamSpec<Chunk> implements StreamCallSpec<Chunk> {
+  map: ChunkMapper<Chunk> | undefined;
+  readonly open: StreamCallSpec<Chunk>['open'];
+  readonly startsMessage: StreamCallSpec<Chunk>['startsMessage'];
+  readonly toolCallsEndAtFinish: boolean;
+
+  constructor(
+    open: StreamCallSpec<Chunk>['open'],
+    traits: Pick<StreamCallSpec<Chunk>, 'startsMessage' | 'toolCallsEndAtFinish'>,
+  ) {
+    this.open = open;
+    this.startsMessage = traits.startsMessage;
+    this.toolCallsEndAtFinish = traits.toolCallsEndAtFinish === true;
+  }
+
+  onChunk(chunk: Chunk, builder: StreamBuilder): StreamEvent[] {
+    return this.map ? this.map(chunk, builder) : [];
   }
 }

@@ -33,6 +33,7 @@ export * from '../src/stream/body.js';
 export * from '../src/stream/builder.js';
 export * from '../src/stream/frames.js';
 export * from '../src/stream/invariants.js';
+export * from '../src/stream/json-string.js';
 export * from '../src/stream/ndjson.js';
 export * from '../src/stream/sse.js';
 export * from '../src/stream/wire-body.js';

@@ -1,5 +1,6 @@
 import { type Anthropic, APIError } from '@anthropic-ai/sdk';
 import { parseSseData, type WireBody } from '@yourtool/core/adapter';
+import { readAnthropicDelta } from './stream-fast.js';
 
 /** One event of the Messages API stream, as the SDK types it. */
 export type AnthropicStreamChunk = Anthropic.RawMessageStreamEvent;
@@ -26,6 +27,10 @@ export function anthropicStreamBody(response: Response): WireBody<AnthropicStrea
         throw new APIError(undefined, parsed ?? data, undefined, response.headers, type as never);
       }
       if (data === '') return undefined;
+      if (event === 'content_block_delta') {
+        const delta = readAnthropicDelta(data);
+        if (delta) return delta;
+      }
       return parseSseData(data, event, line) as AnthropicStreamChunk;
     },
   };
