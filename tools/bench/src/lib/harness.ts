@@ -36,6 +36,17 @@ export interface PairedTimings {
   baseline: Timing[];
 }
 
+/** How {@link interleave} treats the heap between repetitions. */
+export interface InterleaveOptions {
+  /**
+   * A full GC before every timed repetition (default), so garbage of one repetition is not
+   * collected in the next. It also makes the engine forget what it learned about objects no
+   * longer alive, so each repetition re-optimizes part of its code: `false` measures the steady
+   * state of a process that keeps doing the same work (a server streaming reply after reply).
+   */
+  forceGc?: boolean;
+}
+
 /**
  * Runs the warm-up, then `reps` repetitions of each variant, interleaved and alternating which
  * goes first (ours, baseline, baseline, ours, ...) so neither side always runs on a warmer or
@@ -46,6 +57,7 @@ export async function interleave(
   options: RunOptions,
   run: Record<Variant, () => Promise<void> | void>,
   prepare?: (variant: Variant) => Promise<void> | void,
+  { forceGc = true }: InterleaveOptions = {},
 ): Promise<PairedTimings> {
   const variants: Variant[] = options.only === 'both' ? ['ours', 'baseline'] : [options.only];
   for (let i = 0; i < options.warmup; i++) {
@@ -59,7 +71,7 @@ export async function interleave(
     const order = i % 2 === 0 ? variants : [...variants].reverse();
     for (const v of order) {
       await prepare?.(v);
-      collectGarbage();
+      if (forceGc) collectGarbage();
       out[v].push(await timed(run[v]));
     }
   }

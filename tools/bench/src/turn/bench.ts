@@ -155,41 +155,41 @@ models:
     let oursTurns = 0;
     let baselineTurns = 0;
     let bodyMessages = 0;
-    const timings = await interleave(
-      options,
-      {
-        ours: async () => {
-          const result = await manager.sendAndWait(session.id, PROMPT);
-          oursText = result.messages
-            .filter((m) => m.role === 'assistant')
-            .flatMap((m) => m.content)
-            .map((b) => (b.type === 'text' ? b.text : ''))
-            .join('');
-          oursTurns++;
-        },
-        baseline: async () => {
-          if (!baselineBody) throw new Error('no request body captured yet');
-          const stream = await client.messages.create(baselineBody);
-          let text = '';
-          for await (const event of stream) {
-            if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
-              text += event.delta.text;
-            }
+    const sides = {
+      ours: async () => {
+        const result = await manager.sendAndWait(session.id, PROMPT);
+        oursText = result.messages
+          .filter((m) => m.role === 'assistant')
+          .flatMap((m) => m.content)
+          .map((b) => (b.type === 'text' ? b.text : ''))
+          .join('');
+        oursTurns++;
+      },
+      baseline: async () => {
+        if (!baselineBody) throw new Error('no request body captured yet');
+        const stream = await client.messages.create(baselineBody);
+        let text = '';
+        for await (const event of stream) {
+          if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+            text += event.delta.text;
           }
-          baselineText = text;
-          baselineTurns++;
-        },
-      },
-      async (variant) => {
-        const last = await server.lastBody();
-        if (last.body !== null) {
-          baselineBody = JSON.parse(last.body) as Anthropic.MessageCreateParamsStreaming;
-          bodyMessages = baselineBody.messages.length;
         }
-        if (variant === 'baseline') check(baselineBody, 'a body to replay');
-        await server.enqueue();
+        baselineText = text;
+        baselineTurns++;
       },
-    );
+    };
+    const prepare = async (variant: 'ours' | 'baseline') => {
+      const last = await server.lastBody();
+      if (last.body !== null) {
+        baselineBody = JSON.parse(last.body) as Anthropic.MessageCreateParamsStreaming;
+        bodyMessages = baselineBody.messages.length;
+      }
+      if (variant === 'baseline') check(baselineBody, 'a body to replay');
+      await server.enqueue();
+    };
+    // the steady state of a chat server, then each turn after a forced full GC (see interleave)
+    const timings = await interleave(options, sides, prepare, { forceGc: false });
+    const afterGc = await interleave({ ...options, warmup: 0 }, sides, prepare, { forceGc: true });
     const history = await store.loadMessages(session.id);
     await store.close();
 
@@ -211,11 +211,18 @@ models:
     }
     const notes =
       timings.ours.length > 0 && timings.baseline.length > 0
-        ? layerShareNotes(
-            timings.ours.map((t) => t.cpuMs),
-            timings.baseline.map((t) => t.cpuMs),
-            size,
-          )
+        ? [
+            ...layerShareNotes(
+              timings.ours.map((t) => t.cpuMs),
+              timings.baseline.map((t) => t.cpuMs),
+              size,
+            ),
+            ...layerShareNotes(
+              afterGc.ours.map((t) => t.cpuMs),
+              afterGc.baseline.map((t) => t.cpuMs),
+              size,
+            ).map((note) => `after a forced full GC, ${note}`),
+          ]
         : [];
     return {
       id: `turn/${size}`,
@@ -234,6 +241,12 @@ models:
           higherIsBetter: false,
           ours: timings.ours.map((t) => t.wallMs),
           baseline: timings.baseline.map((t) => t.wallMs),
+        },
+        {
+          metric: 'CPU ms per turn, each run after a forced full GC',
+          higherIsBetter: false,
+          ours: afterGc.ours.map((t) => t.cpuMs),
+          baseline: afterGc.baseline.map((t) => t.cpuMs),
         },
       ],
       checks,
