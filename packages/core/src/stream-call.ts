@@ -232,15 +232,27 @@ export function runStreamCall<Chunk>(
   options: CallOptions,
   spec: StreamCallSpec<Chunk>,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  return new FlatStream(streamBatches(setup, input, options, spec));
+  const consumer: { stream?: FlatStream<StreamEvent> } = {};
+  const stream = new FlatStream(
+    streamBatches({ setup, input, options, spec }, () => consumer.stream?.dropped ?? 0),
+  );
+  consumer.stream = stream;
+  return stream;
+}
+
+/** What {@link runStreamCall} was called with. */
+interface StreamCall<Chunk> {
+  setup: AdapterCallSetup;
+  input: CanonicalRequestInput;
+  options: CallOptions;
+  spec: StreamCallSpec<Chunk>;
 }
 
 /** {@link runStreamCall}'s events, a batch per provider read. */
 async function* streamBatches<Chunk>(
-  setup: AdapterCallSetup,
-  input: CanonicalRequestInput,
-  options: CallOptions,
-  spec: StreamCallSpec<Chunk>,
+  { setup, input, options, spec }: StreamCall<Chunk>,
+  /** Events of the last batch the consumer left unread when it stopped early. */
+  dropped: () => number,
 ): AsyncGenerator<StreamEvent[], void, undefined> {
   if (options.signal?.aborted) throw cancelledBeforeStart(input, setup.provider);
   const request = normalizeRequest(input);
@@ -321,14 +333,21 @@ async function* streamBatches<Chunk>(
     if (opened && !exhausted) opened.source.close();
     opened?.deadline.clear();
     end();
-    if (run.trace) endTrace(run.trace, builder, thrown);
+    // a consumer that stopped before reading message.complete abandoned the call, even when the
+    // provider's whole reply had arrived in the read it stopped in
+    if (run.trace) endTrace(run.trace, builder, thrown, !exhausted && dropped() > 0);
   }
 }
 
 /** Ends a stream's trace the way the stream ended. */
-function endTrace(trace: CallTrace, builder: StreamBuilder, thrown: { error: unknown } | null) {
+function endTrace(
+  trace: CallTrace,
+  builder: StreamBuilder,
+  thrown: { error: unknown } | null,
+  stoppedEarly: boolean,
+) {
   const completion = builder.completion;
   if (thrown) trace.failed(thrown.error, completion);
-  else if (completion) trace.completed(completion);
+  else if (completion && !stoppedEarly) trace.completed(completion);
   else trace.abandoned(builder.usage);
 }

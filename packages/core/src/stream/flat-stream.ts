@@ -10,6 +10,8 @@ export class FlatStream<T> implements AsyncGenerator<T, void, undefined> {
   readonly #source: AsyncGenerator<T[], void, undefined>;
   #batch: T[] = [];
   #index = 0;
+  /** Events of the current batch left unread when the consumer called `return` (stopped early). */
+  dropped = 0;
   /** The step in flight (a pull from the source, `return` or `throw`), if any. */
   #busy: Promise<unknown> | null = null;
 
@@ -28,6 +30,7 @@ export class FlatStream<T> implements AsyncGenerator<T, void, undefined> {
   return(value?: void | PromiseLike<void>): Promise<IteratorResult<T, void>> {
     if (this.#busy !== null) return this.#after(() => this.return(value));
     return this.#step(async () => {
+      this.dropped = this.#batch.length - this.#index;
       this.#drop();
       await this.#source.return(await value);
       return { value: undefined, done: true };
