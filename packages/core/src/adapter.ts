@@ -14,6 +14,7 @@ import type { Message } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { ToolDefinition } from './schemas/tool.js';
 import { isSealedMessage } from './sealed.js';
+import { SealedPrefixMemo } from './sealed-prefix.js';
 import type { CallTelemetryOptions } from './telemetry/options.js';
 import type { ToolIdMap } from './tool-id-map.js';
 import { imageSourceViolations } from './validate-message.js';
@@ -175,6 +176,10 @@ export class InflightCalls {
   }
 }
 
+/** Where the sealed messages a history starts with end, remembered per history. */
+const sealedRuns = new SealedPrefixMemo<null>(() => null);
+const countNothing = () => undefined;
+
 /** The request schema without its messages, for requests that carry sealed messages. */
 const RequestShellSchema = CanonicalRequestSchema.omit({ messages: true });
 /** The messages of a request. */
@@ -191,7 +196,10 @@ const MessageListSchema = CanonicalRequestSchema.shape.messages;
  */
 export function normalizeRequest(request: CanonicalRequestInput): CanonicalRequest {
   const input: unknown = (request as { messages?: unknown } | null | undefined)?.messages;
-  const sealed = Array.isArray(input) ? input.filter(isSealedMessage).length : 0;
+  // the sealed messages a history starts with are counted once per history (decision 0148)
+  const leading = Array.isArray(input) ? sealedRuns.run(input as Message[], countNothing).end : 0;
+  const sealed =
+    leading > 0 || !Array.isArray(input) ? leading : input.filter(isSealedMessage).length;
   const fail = (issues: ParseIssue[]): never => {
     throw new InvalidRequestError(
       `invalid canonical request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
@@ -216,13 +224,18 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
     if (!shell.success) issues.push(...issuesFromZod(shell.error));
     const places: number[] = [];
     const unsealed: unknown[] = [];
-    list.forEach((candidate, i) => {
+    for (let i = leading; i < list.length; i++) {
+      const candidate = list[i];
       if (!isSealedMessage(candidate)) {
         places.push(i);
         unsealed.push(candidate);
       }
-    });
-    const checked = MessageListSchema.safeParse(unsealed);
+    }
+    // (a session's request carries only sealed messages: nothing to check then)
+    const checked =
+      unsealed.length > 0
+        ? MessageListSchema.safeParse(unsealed)
+        : ({ success: true, data: [] } as const);
     if (!checked.success) {
       for (const issue of checked.error.issues) {
         const [at, ...rest] = issue.path;

@@ -129,6 +129,7 @@ export {
   isSealedMessage,
   sealMessage,
 } from './sealed.js';
+export { type PrefixStep, type SealedPrefix, SealedPrefixMemo } from './sealed-prefix.js';
 export {
   type AppendMessageOptions,
   CorruptRowError,

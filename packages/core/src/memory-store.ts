@@ -188,6 +188,7 @@ export class MemorySessionStore implements SessionStore {
       updated_at: nowTimestamp(),
       revision: (session.record.revision ?? 0) + 1,
     };
+    options.onRevision?.(session.record.revision ?? 0);
     return checked;
   }
 
@@ -232,6 +233,7 @@ export class MemorySessionStore implements SessionStore {
       updated_at: nowTimestamp(),
       revision: (session.record.revision ?? 0) + 1,
     };
+    options.onRevision?.(session.record.revision ?? 0);
     return stored;
   }
 

@@ -115,6 +115,13 @@ export interface AppendMessageOptions {
    * holds are stored on the `tool_calls` rows (`provider_id`, `provider`).
    */
   toolIdMap?: ToolIdMap;
+  /**
+   * Called once the write is committed, with the session's `revision` as this write left it
+   * (by stores that keep revisions; others never call it). A caller that knows the revision
+   * its history was read at can tell from it whether anyone else wrote to the session in
+   * between, without reading the session again (decision 0148).
+   */
+  onRevision?: (revision: number) => void;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ContentBlock } from './schemas/content.js';
 import type { Message } from './schemas/message.js';
 import type { ToolDefinition } from './schemas/tool.js';
 import { isSealedMessage } from './sealed.js';
+import { SealedPrefixMemo } from './sealed-prefix.js';
 
 const PIECES = /(\p{L}+)|(\p{N}+)|(\s+)|([^\p{L}\p{N}\s]+)/gu;
 const ASCII_WORD = /^[A-Za-z]+$/;
@@ -96,11 +97,18 @@ export function estimateToolTokens(
   return tokens;
 }
 
+/** The estimate of a history's sealed messages, summed once (decision 0148). */
+const sealedSums = new SealedPrefixMemo(() => ({ tokens: 0 }));
+
+function addMessageTokens(sum: { tokens: number }, message: Message): void {
+  sum.tokens += estimateMessageTokens(message);
+}
+
 /**
  * Heuristic input-token estimate for a request: messages, tool definitions and system prompt.
  * Adapters without a real tokenizer use it for `estimateInputTokens`. Sealed messages and
- * frozen tool definitions are estimated once, so a session's turn sums remembered figures for
- * its history and estimates only what is new.
+ * frozen tool definitions are estimated once, and the sum over the sealed messages a history
+ * starts with is remembered, so a session's turn adds only what is new to it.
  */
 export function estimateRequestTokens(
   messages: readonly Message[],
@@ -108,7 +116,11 @@ export function estimateRequestTokens(
   systemPrompt?: string | null,
 ): number {
   let tokens = systemPrompt ? estimateTextTokens(systemPrompt) + MESSAGE_OVERHEAD_TOKENS : 0;
-  for (const message of messages) tokens += estimateMessageTokens(message);
+  const prefix = sealedSums.run(messages, addMessageTokens);
+  tokens += prefix.state.tokens;
+  for (let i = prefix.end; i < messages.length; i++) {
+    tokens += estimateMessageTokens(messages[i] as Message);
+  }
   for (const tool of tools) tokens += estimateToolTokens(tool);
   return tokens;
 }

@@ -6,6 +6,9 @@
  * name is read back as the canonical one). See docs/decisions/0140.
  */
 
+import type { Message } from './schemas/message.js';
+import { SealedPrefixMemo } from './sealed-prefix.js';
+
 /** What a provider accepts as a tool (function) name. */
 export interface ToolNameRules {
   /** Characters and shape a name must match. */
@@ -75,18 +78,32 @@ export function canonicalToolName(
   return wireName;
 }
 
-/** The tool names a request carries: its declared tools and its history's tool uses. */
+/** The names of a history's tool uses, in the order they first appear. */
+const sealedToolNames = new SealedPrefixMemo(() => new Set<string>());
+
+function addToolUseNames(
+  names: Set<string>,
+  message: { content: ReadonlyArray<{ type: string; name?: string }> },
+): void {
+  for (const block of message.content) {
+    if (block.type === 'tool_use' && typeof block.name === 'string') names.add(block.name);
+  }
+}
+
+/**
+ * The tool names a request carries: its declared tools and its history's tool uses (those of
+ * the sealed messages it starts with collected once per history, decision 0148).
+ */
 export function requestToolNames(request: {
   tools?: ReadonlyArray<{ name: string }>;
   messages: ReadonlyArray<{ content: ReadonlyArray<{ type: string; name?: string }> }>;
 }): Set<string> {
   const names = new Set<string>();
   for (const tool of request.tools ?? []) names.add(tool.name);
-  for (const message of request.messages) {
-    for (const block of message.content) {
-      if (block.type === 'tool_use' && typeof block.name === 'string') names.add(block.name);
-    }
-  }
+  const messages = request.messages as readonly Message[];
+  const prefix = sealedToolNames.run(messages, addToolUseNames);
+  for (const name of prefix.state) names.add(name);
+  for (let i = prefix.end; i < messages.length; i++) addToolUseNames(names, messages[i] as Message);
   return names;
 }
 

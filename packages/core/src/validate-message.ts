@@ -10,6 +10,7 @@ import {
 } from './schemas/message.js';
 import type { ToolDefinition } from './schemas/tool.js';
 import { isSealedMessage } from './sealed.js';
+import { SealedPrefixMemo } from './sealed-prefix.js';
 import { validateToolInput } from './tool-schema.js';
 
 /**
@@ -345,7 +346,9 @@ export function validateMessage(
  */
 export function imageSourceViolations(messages: readonly Message[]): MessageViolation[] {
   const out: MessageViolation[] = [];
-  for (let i = 0; i < messages.length; i++) {
+  // the sealed messages a history starts with, once they all passed, are not looked at again
+  const prefix = imagesPassed.run(messages, checkSealedImages);
+  for (let i = prefix.state.failed ? 0 : prefix.end; i < messages.length; i++) {
     const message = messages[i];
     // a sealed message cannot change: once its images passed, they pass (decision 0102)
     if (message === undefined || imagesChecked.has(message)) continue;
@@ -370,6 +373,23 @@ export function imageSourceViolations(messages: readonly Message[]): MessageViol
 
 /** Sealed messages whose images passed {@link imageSourceViolations}. */
 const imagesChecked = new WeakSet<object>();
+
+/** Whether every image of a history's sealed prefix passed (decision 0148). */
+const imagesPassed = new SealedPrefixMemo(() => ({ failed: false }));
+
+function checkSealedImages(state: { failed: boolean }, message: Message): void {
+  if (state.failed || imagesChecked.has(message)) return;
+  const found: MessageViolation[] = [];
+  message.content.forEach((block, k) => {
+    if (block.type === 'image') checkImage(block, `content[${k}]`, found);
+    else if (block.type === 'tool_result') {
+      for (const inner of block.content) if (inner.type === 'image') checkImage(inner, '', found);
+    }
+  });
+  // only the source rule counts here (see imageSourceViolations' result)
+  if (found.some((v) => v.rule === 'image-source')) state.failed = true;
+  else if (found.length === 0) imagesChecked.add(message);
+}
 
 /** Invariants that span a whole history rather than one message. */
 export const HISTORY_RULES = {

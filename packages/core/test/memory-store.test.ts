@@ -112,6 +112,17 @@ describe('MemorySessionStore', () => {
     ).rejects.toMatchObject({ code: 'unknown_session' });
   });
 
+  it('tells onRevision the revision each append and update left the session at', async () => {
+    const { store, sid, user, assistant } = await fixture();
+    const heard: number[] = [];
+    const onRevision = (revision: number) => heard.push(revision);
+    await store.appendMessage(user, { onRevision });
+    await store.appendMessage(assistant, { onRevision });
+    await store.updateMessage(assistant, { onRevision });
+    expect(heard).toEqual([1, 2, 3]);
+    expect((await store.getSession(sid))?.revision).toBe(3);
+  });
+
   it('moves a partial assistant message to complete, and keeps creation order', async () => {
     const { store, sid, user, assistant } = await fixture();
     await store.appendMessage(user);

@@ -1,4 +1,9 @@
-import type { AdapterCapabilities, Message, ToolDefinition } from '@yourtool/core';
+import {
+  type AdapterCapabilities,
+  type Message,
+  SealedPrefixMemo,
+  type ToolDefinition,
+} from '@yourtool/core';
 
 /** What a turn needs from a model, derived from the whole history and the request. */
 export interface TurnNeeds {
@@ -22,29 +27,48 @@ export interface NeedsInput {
   thinking?: boolean;
 }
 
-/** Reads what a turn needs from its history and request. */
-export function turnNeeds(input: NeedsInput): TurnNeeds {
-  const imageMediaTypes: string[] = [];
-  let toolBlocks = false;
-  let systemMessages = false;
-  for (const message of input.messages) {
-    if (message.role === 'system') systemMessages = true;
-    for (const block of message.content) {
-      if (block.type === 'image') imageMediaTypes.push(block.media_type);
-      else if (block.type === 'tool_use') toolBlocks = true;
-      else if (block.type === 'tool_result') {
-        toolBlocks = true;
-        for (const inner of block.content)
-          if (inner.type === 'image') imageMediaTypes.push(inner.media_type);
-      }
+/** What a history's messages need: their images, whether they use tools, system messages. */
+interface HistoryNeeds {
+  imageMediaTypes: string[];
+  toolBlocks: boolean;
+  systemMessages: boolean;
+}
+
+/** The needs of a history's sealed messages, read once per history (core decision 0148). */
+const sealedNeeds = new SealedPrefixMemo<HistoryNeeds>(() => ({
+  imageMediaTypes: [],
+  toolBlocks: false,
+  systemMessages: false,
+}));
+
+function addNeeds(needs: HistoryNeeds, message: Message): void {
+  if (message.role === 'system') needs.systemMessages = true;
+  for (const block of message.content) {
+    if (block.type === 'image') needs.imageMediaTypes.push(block.media_type);
+    else if (block.type === 'tool_use') needs.toolBlocks = true;
+    else if (block.type === 'tool_result') {
+      needs.toolBlocks = true;
+      for (const inner of block.content)
+        if (inner.type === 'image') needs.imageMediaTypes.push(inner.media_type);
     }
   }
+}
+
+/** Reads what a turn needs from its history and request. */
+export function turnNeeds(input: NeedsInput): TurnNeeds {
+  const { messages } = input;
+  const prefix = sealedNeeds.run(messages, addNeeds);
+  const history: HistoryNeeds = {
+    ...prefix.state,
+    imageMediaTypes: [...prefix.state.imageMediaTypes],
+  };
+  for (let i = prefix.end; i < messages.length; i++) addNeeds(history, messages[i] as Message);
   return {
-    imageMediaTypes,
-    tools: toolBlocks || (input.tools?.length ?? 0) > 0,
+    imageMediaTypes: history.imageMediaTypes,
+    tools: history.toolBlocks || (input.tools?.length ?? 0) > 0,
     thinking: input.thinking === true,
     structuredOutput: Boolean(input.output_schema),
-    systemPrompt: systemMessages || Boolean(input.system_prompt),
+    systemPrompt: history.systemMessages || Boolean(input.system_prompt),
     maxOutputTokens: input.max_output_tokens,
   };
 }
