@@ -36,6 +36,11 @@ export interface Connection {
   db: Kysely<StoreDatabase>;
   /** SQLite: the lock writers of this file take first (see {@link fileLock}). */
   writeLock?: AsyncLock;
+  /**
+   * SQLite without plugins: the connection `db` runs on, for the store's hot path to run
+   * prepared statements on directly (plugins see every query, so with them it is absent).
+   */
+  sqlite?: SqliteDatabase;
   /** PostgreSQL: the schema holding the tables. */
   schema?: string;
   /** Texts redacted from the messages of driver errors (the URL, its password). */
@@ -142,11 +147,17 @@ export async function connectSqlite(
     sqlite.close();
     throw new StoreConnectionError(options.redactedUrl, (cause as Error).message, { cause });
   }
+  const database = cachingStatements(sqlite);
+  const plugins = options.plugins ?? [];
   const db = new Kysely<StoreDatabase>({
-    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
-    plugins: options.plugins ?? [],
+    dialect: new SqliteDialect({ database }),
+    plugins,
   });
-  return { db, writeLock: memory ? new AsyncLock() : fileLock(path) };
+  return {
+    db,
+    writeLock: memory ? new AsyncLock() : fileLock(path),
+    ...(plugins.length === 0 ? { sqlite: database } : {}),
+  };
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -5,6 +5,7 @@ import type { Connection } from './connect.js';
 import type { StoreDatabase, StoreDialect } from './database.js';
 import { InvalidStoreInputError, SessionNotFoundError } from './errors.js';
 import { chunks } from './message-input.js';
+import { type SqliteDirect, sqliteDirect } from './sqlite-direct.js';
 
 // What every store operation works with. The operations are plain functions, grouped by
 // concern (sessions, stats, message writes, message reads, tool calls, migrations), each taking
@@ -36,6 +37,8 @@ export interface StoreContext {
    * to the busy timeout, writers of this thread queue on the file's lock.
    */
   write<T>(section: Section<T>): Promise<T>;
+  /** SQLite without plugins: synchronous statements for the hot path (see `sqlite-direct.ts`). */
+  readonly direct: SqliteDirect | undefined;
 }
 
 /** Where a store is, for {@link storeContext}. */
@@ -48,13 +51,14 @@ export interface ContextTarget {
 
 /** The context of a store on `target.connection`. */
 export function storeContext({ dialect, url, connection, logger }: ContextTarget): StoreContext {
-  const { db, writeLock } = connection;
+  const { db, writeLock, sqlite } = connection;
   return {
     db,
     dialect,
     url,
     schema: connection.schema,
     logger,
+    direct: sqlite && writeLock ? sqliteDirect(db, sqlite, writeLock) : undefined,
     read(section) {
       if (dialect === 'postgres') {
         return db.transaction().setIsolationLevel('repeatable read').execute(section);
@@ -130,25 +134,30 @@ export async function requireSessions(
 }
 
 /**
- * Bumps `updated_at` and `revision` of the sessions. With `require`, a session that is not
- * there fails the transaction with {@link SessionNotFoundError}.
+ * Bumps `updated_at` and `revision` of the sessions; resolves to each session's new revision,
+ * by id (the statement returns them: no read of its own). With `require`, a session that is
+ * not there fails the transaction with {@link SessionNotFoundError}.
  */
 export async function touchSessions(
   trx: Kysely<StoreDatabase>,
   ids: readonly string[],
   require = false,
-): Promise<void> {
+): Promise<Map<string, number>> {
   const now = nowEpochMicros();
+  const revisions = new Map<string, number>();
   for (const batch of chunks(ids, 1000)) {
-    const result = await trx
+    const rows = await trx
       .updateTable('sessions')
       .set((eb) => ({ updated_at: now, revision: eb('revision', '+', 1) }))
       .where('id', 'in', batch)
+      .returning(['id', 'revision'])
       .execute();
-    if (require && Number(result[0]?.numUpdatedRows ?? 0) < batch.length) {
+    for (const row of rows) revisions.set(row.id, Number(row.revision));
+    if (require && rows.length < batch.length) {
       await requireSessions(trx, batch);
     }
   }
+  return revisions;
 }
 
 /** Logs an unreadable row as a WARN naming its table and id. */

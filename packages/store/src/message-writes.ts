@@ -30,6 +30,7 @@ import {
   storedMessage,
   uniqueViolationTable,
 } from './message-input.js';
+import { appendPlainMessage, isPlainMessage } from './sqlite-direct.js';
 import { insertToolCalls, recordAnswers, toolCallRows, toolCallStatusOf } from './tool-calls.js';
 
 // The message writes of SqlSessionStore: append (one or many), update, reprice. Each is one
@@ -45,7 +46,11 @@ export async function appendMessage(
   return storedMessage(checked as CheckedMessage);
 }
 
-/** Checks and writes `messages` in one transaction; resolves to what was checked. */
+/**
+ * Checks and writes `messages` in one transaction; resolves to what was checked. When they all
+ * belong to one session, `options.onRevision` hears the revision the write left it at, once
+ * committed.
+ */
 export async function appendMessages(
   ctx: StoreContext,
   messages: readonly Message[],
@@ -59,15 +64,37 @@ export async function appendMessages(
     seen.add(message.id);
   }
   const toolCalls = checked.flatMap((c) => toolCallRows(c, options));
-  await ctx.write(async (trx) => {
-    const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
+  const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
+  const [only] = checked;
+  if (ctx.direct && only && checked.length === 1 && isPlainMessage(only)) {
+    // a turn's plain message on SQLite: prepared statements, one synchronous transaction
+    const revision = await ctx.direct.write((sqlite) => appendPlainMessage(sqlite, only));
+    reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
+    return checked;
+  }
+  const revisions = await ctx.write(async (trx) => {
     // Bumping updated_at first also proves the sessions exist: one statement, not two.
-    await touchSessions(trx, sessionIds, true);
+    const touched = await touchSessions(trx, sessionIds, true);
     await insertMessages(trx, [...seen], checked);
     await insertToolCalls(trx, toolCalls);
     for (const c of checked) await recordAnswers(trx, c, ctx.logger);
+    return touched;
   });
+  reportRevision(options, sessionIds, revisions);
   return checked;
+}
+
+/** Tells `options.onRevision` the revision a committed write left its one session at. */
+function reportRevision(
+  options: AppendMessageOptions,
+  sessionIds: readonly string[],
+  revisions: ReadonlyMap<string, number>,
+): void {
+  const [only] = sessionIds;
+  const revision = only === undefined ? undefined : revisions.get(only);
+  if (options.onRevision && sessionIds.length === 1 && revision !== undefined) {
+    options.onRevision(revision);
+  }
 }
 
 /** Inserts the message rows. @throws DuplicateMessageError when an id is already stored. */
@@ -76,7 +103,9 @@ async function insertMessages(
   ids: readonly string[],
   checked: readonly CheckedMessage[],
 ): Promise<void> {
-  for (const batch of chunks(ids, 1000)) {
+  // One row: the insert's unique violation names it (below), so no look-up first. A batch
+  // looks its ids up first, to name the one already stored.
+  for (const batch of ids.length > 1 ? chunks(ids, 1000) : []) {
     const taken = await trx
       .selectFrom('messages')
       .select('id')
@@ -103,7 +132,7 @@ export async function updateMessage(
 ): Promise<Message> {
   const checked = checkMessage(message);
   const next = checked.message;
-  const createdAt = await ctx.write(async (trx) => {
+  const written = await ctx.write(async (trx) => {
     const stored = await trx
       .selectFrom('messages')
       .select(['id', 'session_id', 'role', 'created_at'])
@@ -130,10 +159,11 @@ export async function updateMessage(
     const placed = { ...checked, createdAt: Number(stored.created_at) };
     await updateToolCalls(trx, placed, options);
     await recordAnswers(trx, placed, ctx.logger);
-    await touchSessions(trx, [next.session_id]);
-    return placed.createdAt;
+    const revisions = await touchSessions(trx, [next.session_id]);
+    return { createdAt: placed.createdAt, revisions };
   });
-  return storedMessage(checked, createdAt);
+  reportRevision(options, [next.session_id], written.revisions);
+  return storedMessage(checked, written.createdAt);
 }
 
 /**

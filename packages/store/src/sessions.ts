@@ -24,6 +24,7 @@ import {
 } from './message-input.js';
 import { rowToSession } from './rows.js';
 import { checkSessionImport, importedSession, writeSessionImport } from './session-import.js';
+import { selectSession } from './sqlite-direct.js';
 import { emptyStats, statsFor } from './stats.js';
 import {
   type DeletedSession,
@@ -104,11 +105,10 @@ export async function createSession(
 
 export async function getSession(ctx: StoreContext, id: string): Promise<SessionRecord | null> {
   checkKey(id, 'id');
-  const row = await ctx.db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
+  // every turn reads its session: on SQLite, a prepared statement run directly
+  const row = ctx.direct
+    ? await ctx.direct.read((sqlite) => selectSession(sqlite, id))
+    : await ctx.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? rowToSession(row) : null;
 }
 

@@ -1,0 +1,107 @@
+import { nowEpochMicros } from '@yourtool/core';
+import type { Kysely, SqliteDatabase } from 'kysely';
+import type { SessionsTable, StoreDatabase } from './database.js';
+import { DuplicateMessageError, SessionNotFoundError } from './errors.js';
+import type { AsyncLock } from './lock.js';
+import { type CheckedMessage, messageRow, uniqueViolationTable } from './message-input.js';
+
+// The hot path of a SQLite store, run on better-sqlite3's prepared statements directly: a turn
+// reads its session row and appends plain messages (no tool call rows, no answers to record),
+// and every statement built, compiled and awaited through kysely cost more than SQLite's own
+// work (docs/decisions/0148). Every other operation, and every PostgreSQL one, goes through
+// kysely; the SQL here writes exactly the columns the kysely path writes.
+
+const SELECT_SESSION = 'select * from "sessions" where "id" = ?';
+const TOUCH_SESSION =
+  'update "sessions" set "updated_at" = ?, "revision" = "revision" + 1 where "id" = ? returning "revision"';
+const INSERT_MESSAGE =
+  'insert into "messages" ("id", "session_id", "role", "content_json", "metadata_json", "created_at", "schema_version") values (?, ?, ?, ?, ?, ?, ?)';
+
+/** Synchronous statements on the store's one SQLite connection, run at its turn. */
+export interface SqliteDirect {
+  /** Reads in one synchronous section (no other query of this store runs meanwhile). */
+  read<T>(section: (sqlite: SqliteDatabase) => T): Promise<T>;
+  /**
+   * Writes in one `BEGIN IMMEDIATE` transaction, after the file's other writers of this thread
+   * (the write lock) and while no other query of this store runs (kysely's connection).
+   */
+  write<T>(section: (sqlite: SqliteDatabase) => T): Promise<T>;
+}
+
+/** Direct access to `sqlite`, the connection kysely's `db` runs on. */
+export function sqliteDirect(
+  db: Kysely<StoreDatabase>,
+  sqlite: SqliteDatabase,
+  writeLock: AsyncLock,
+): SqliteDirect {
+  // kysely's single connection is held for the section: no kysely transaction is open on it
+  const exclusive = <T>(run: () => T) => db.connection().execute(async () => run());
+  return {
+    read: (section) => exclusive(() => section(sqlite)),
+    write: (section) =>
+      writeLock.run(() =>
+        exclusive(() => {
+          sqlite.prepare('begin immediate').run([]);
+          try {
+            const result = section(sqlite);
+            sqlite.prepare('commit').run([]);
+            return result;
+          } catch (error) {
+            try {
+              sqlite.prepare('rollback').run([]);
+            } catch {
+              // the transaction is gone already (SQLite rolled it back itself)
+            }
+            throw error;
+          }
+        }),
+      ),
+  };
+}
+
+/** A `sessions` row as the driver reads it. */
+export type SessionRow = Omit<SessionsTable, 'revision'> & { revision: number };
+
+/** The session's row, or undefined. */
+export function selectSession(sqlite: SqliteDatabase, id: string): SessionRow | undefined {
+  return sqlite.prepare(SELECT_SESSION).all([id])[0] as SessionRow | undefined;
+}
+
+/** Whether {@link appendPlainMessage} can write `checked` (no tool call rows, no answers). */
+export function isPlainMessage(checked: CheckedMessage): boolean {
+  const { message } = checked;
+  if (message.role === 'tool') return false;
+  return message.role !== 'assistant' || !message.content.some((b) => b.type === 'tool_use');
+}
+
+/**
+ * Appends one plain message in the open transaction, as `appendMessages` does: the session's
+ * `updated_at` and `revision` bumped first (which proves it exists), then the row. Returns the
+ * session's new revision.
+ * @throws SessionNotFoundError, DuplicateMessageError.
+ */
+export function appendPlainMessage(sqlite: SqliteDatabase, checked: CheckedMessage): number {
+  const { session_id: sessionId, id } = checked.message;
+  const [touched] = sqlite.prepare(TOUCH_SESSION).all([nowEpochMicros(), sessionId]) as Array<{
+    revision: number | bigint;
+  }>;
+  if (!touched) throw new SessionNotFoundError(sessionId);
+  const row = messageRow(checked);
+  try {
+    sqlite
+      .prepare(INSERT_MESSAGE)
+      .run([
+        row.id,
+        row.session_id,
+        row.role,
+        row.content_json,
+        row.metadata_json,
+        row.created_at,
+        row.schema_version,
+      ]);
+  } catch (error) {
+    if (uniqueViolationTable(error) === 'messages') throw new DuplicateMessageError(id);
+    throw error;
+  }
+  return Number(touched.revision);
+}
