@@ -29,3 +29,21 @@ function withoutReplacedAttempts(messages: readonly Message[]): Message[] {
 export function conversationOf(messages: readonly Message[]): Message[] {
   return compactedConversation(withoutReplacedAttempts(messages));
 }
+
+/**
+ * The conversation of `before.messages` followed by `added`, from the one kept for `before`:
+ * extended by the conversation of `added` alone when that is what the whole would give (no
+ * summary among them, and no failed attempt at the end of `before` that an added fallback
+ * could replace), else computed over everything again.
+ */
+export function extendConversation(
+  before: { messages: readonly Message[]; conversation: readonly Message[] },
+  added: readonly Message[],
+): Message[] {
+  const last = before.messages.findLast((m) => !compactionOf(m));
+  const openAttempt = last?.role === 'assistant' && last.metadata.status === 'error';
+  if (openAttempt || added.some((m) => compactionOf(m))) {
+    return conversationOf([...before.messages, ...added]);
+  }
+  return [...before.conversation, ...withoutReplacedAttempts(added)];
+}

@@ -10,6 +10,7 @@ import {
   type ToolIdMap,
   timestampToEpochMicros,
 } from '@yourtool/core';
+import { conversationOf, extendConversation } from './conversation.js';
 import { errorText } from './errors.js';
 import type { TurnWrites } from './turn-writes.js';
 
@@ -19,6 +20,8 @@ interface KnownHistory {
   revision: number;
   /** Every stored message of the session, in the store's order, sealed. */
   messages: readonly Message[];
+  /** `conversationOf(messages)`, kept up to date with them. */
+  conversation: readonly Message[];
   toolIdMap: ToolIdMap;
   /** The session's figures over `messages`. */
   stats: SessionStats;
@@ -28,6 +31,8 @@ interface KnownHistory {
 export interface LoadedHistory {
   /** Every stored message, in the store's order, sealed (validated, read-only). */
   messages: readonly Message[];
+  /** The conversation they amount to ({@link conversationOf}). */
+  conversation: readonly Message[];
   toolIdMap: ToolIdMap;
   /** The store's revision these messages are exactly; null when not known. */
   revision: number | null;
@@ -76,6 +81,7 @@ export class HistoryCache {
     }
     const toolIdMap = await this.#store.loadToolIdMap(session.id);
     const messages = loaded.messages.map((m) => sealMessage(m));
+    const conversation = conversationOf(messages);
     // a history with unreadable rows is loaded (and warned about) every turn until repaired
     const keep = session.revision !== undefined && loaded.errors.length === 0 && this.#keep > 0;
     const revision = keep ? await this.#revisionStill(session) : null;
@@ -83,6 +89,7 @@ export class HistoryCache {
       this.#known.set(session.id, {
         revision,
         messages,
+        conversation,
         toolIdMap,
         stats: sessionStatsOf(messages),
       });
@@ -91,7 +98,7 @@ export class HistoryCache {
         this.#known.delete(oldest);
       }
     }
-    return { messages, toolIdMap, revision };
+    return { messages, conversation, toolIdMap, revision };
   }
 
   /** The session's revision when it is still the one `session` was read at, else null. */
@@ -122,8 +129,10 @@ export class HistoryCache {
     if (first && last && storeOrder(last, first) > 0) {
       // a message dated after this turn's (a writer whose clock runs ahead) stays last
       known.messages = [...known.messages, ...added].sort(storeOrder);
+      known.conversation = conversationOf(known.messages);
       known.stats = sessionStatsOf(known.messages);
     } else {
+      known.conversation = extendConversation(known, added);
       known.messages = [...known.messages, ...added];
       known.stats = combineStats(known.stats, sessionStatsOf(added));
     }
@@ -131,10 +140,11 @@ export class HistoryCache {
   }
 
   /**
-   * The session's running total cost: from the kept history when the store confirms nobody
-   * else wrote to the session since, else the store's `sessionStats()` when it has one, else
-   * summed over the loaded messages; null when any assistant message is unpriced or the
-   * figure cannot be read (logged).
+   * The session's running total cost: from the kept history when nobody else wrote to the
+   * session since it was read (the revision the turn's last write reported is the one its
+   * writes made it, decision 0148; or the store's session row says so), else the store's
+   * `sessionStats()` when it has one, else summed over the loaded messages; null when any
+   * assistant message is unpriced or the figure cannot be read (logged).
    */
   async sessionCost(sessionId: string, writes: TurnWrites): Promise<string | null> {
     const costOf = (stats: SessionStats) =>
@@ -142,6 +152,9 @@ export class HistoryCache {
     try {
       this.settle(sessionId, writes);
       const known = this.#known.get(sessionId);
+      if (known && writes.count > 0 && writes.lastRevision === known.revision) {
+        return costOf(known.stats);
+      }
       if (known) {
         const now = await this.#store.getSession(sessionId);
         if (now?.revision === known.revision) return costOf(known.stats);

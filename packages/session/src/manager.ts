@@ -1,5 +1,4 @@
 import { type ContentBlock, type Message, type SessionRecord, YourtoolError } from '@yourtool/core';
-import { conversationOf } from './conversation.js';
 import { InvalidSendOptionError, TurnInProgressError } from './errors.js';
 import type { SessionEvent, TurnResult } from './events.js';
 import { HistoryCache } from './history-cache.js';
@@ -76,7 +75,7 @@ export class SessionManager {
   async swapModel(sessionId: string, model: string): Promise<SessionRecord> {
     const { settings, histories } = this.#context;
     const session = await sessionOf(this.#context, sessionId);
-    const messages = conversationOf((await histories.load(session)).messages);
+    const messages = [...(await histories.load(session)).conversation];
     const id = settings.router.checkSwap(model, {
       session_id: sessionId,
       messages,

@@ -10,7 +10,8 @@ import type { RouteDecision } from '@yourtool/router';
 import { CallReport } from './call-report.js';
 import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
-import { type StoredReply, type StreamedReply, storePartial, storeReply } from './reply.js';
+import { PartialRow } from './partial-row.js';
+import { type StoredReply, type StreamedReply, storeReply } from './reply.js';
 import type { CallOutcome, TurnState } from './turn-state.js';
 
 /** One model call of a turn: the turn it belongs to and the model routing chose for it. */
@@ -21,15 +22,16 @@ export interface ModelCall {
 
 /**
  * One model call: streams the adapter's events through (with the `session.attempt` events of
- * its retries), stores the assistant message from the first event on and finishes it at the
- * end, and reports the call on the bus. Never throws for an adapter failure: the outcome
- * carries it (a store that refuses the reply still throws).
+ * its retries), stores the assistant message (as `partial` once the stream has run for
+ * `partialRowAfterMs`, decision 0148) and finishes it at the end, and reports the call on the
+ * bus. Never throws for an adapter failure: the outcome carries it (a store that refuses the
+ * reply, or the `partial` row, still throws).
  */
 export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, CallOutcome> {
   const { turn } = call;
   const report = new CallReport(turn, call.decision);
   const streamed: StreamedReply = {
-    partial: undefined,
+    row: undefined,
     started: 0,
     complete: undefined,
     status: 'complete',
@@ -41,6 +43,9 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
     error = isAdapterError(thrown)
       ? thrown
       : new OtherAdapterError(String(thrown), { cause: thrown });
+  } finally {
+    // the stream is over (or left: the generator closed): no `partial` row is written after
+    streamed.row?.stop();
   }
   // attempt events reported after the last stream event
   for (const event of turn.queue.drain()) yield event;
@@ -48,8 +53,7 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
   // (checked as unknown: a type guard would narrow the AdapterError type away)
   if (isCancelledError(error as unknown)) error = null;
   let stored: StoredReply | null = null;
-  if (streamed.partial)
-    stored = await storeReply(call, report, { ...streamed, partial: streamed.partial });
+  if (streamed.row) stored = await storeReply(call, report, { ...streamed, row: streamed.row });
   report.finished(streamed.complete, error);
   const aborted = turn.signal.aborted;
   const cancelled = aborted
@@ -69,7 +73,7 @@ function statusOf(streamed: StreamedReply, error: AdapterError | null): MessageS
   return stop === 'cancelled' ? 'cancelled' : stop === 'error' ? 'error' : 'complete';
 }
 
-/** Streams the call, storing the `partial` row at the first event; fills in `streamed`. */
+/** Streams the call, starting the reply's row at the first event; fills in `streamed`. */
 async function* streamCall(
   call: ModelCall,
   report: CallReport,
@@ -105,9 +109,11 @@ async function* streamCall(
   for (;;) {
     const next = yield* pump(iterator.next(), turn.queue);
     if (next.done) return;
-    if (!streamed.partial) {
+    if (!streamed.row) {
       streamed.started = Date.now();
-      streamed.partial = await storePartial(call, report.provider);
+      const row = new PartialRow(call, report.provider, settings.partialRowAfterMs);
+      await row.start();
+      streamed.row = row;
     }
     if (next.value.type === 'message.complete') streamed.complete = next.value;
     yield next.value;

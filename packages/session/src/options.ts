@@ -75,6 +75,13 @@ export interface SessionManagerOptions {
    * keeps none (every turn loads its session, as a stateless server would).
    */
   keptSessions?: number;
+  /**
+   * How long a reply streams, in milliseconds from its first event, before its assistant row
+   * is stored as `partial`: the trace a crash in a long stream leaves of the call. A reply that
+   * ends sooner is stored once, finished (one write instead of two). 0 stores the `partial`
+   * row at the first event. Default 1000 (decision 0148).
+   */
+  partialRowAfterMs?: number;
   logger?: Logger;
   /**
    * OpenTelemetry: content capture and the agent name of the turn spans. Spans and metrics are

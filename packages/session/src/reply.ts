@@ -1,16 +1,17 @@
 import {
   type ContentBlock,
-  createMessage,
   isYourtoolError,
   type Message,
   type MessageCompleteEvent,
   type MessageStatus,
   newToolUseId,
+  SealedPrefixMemo,
   type TokenUsage,
 } from '@yourtool/core';
 import { buildUsage } from '@yourtool/pricing';
 import type { CallReport } from './call-report.js';
 import type { ModelCall } from './model-call.js';
+import type { PartialRow } from './partial-row.js';
 import {
   type CheckedReply,
   checkReply,
@@ -30,10 +31,10 @@ const ZERO_USAGE: TokenUsage = {
   cache_creation_input_tokens: 0,
 };
 
-/** What a call's stream left: its `partial` row, when it started, its end, its failure. */
+/** What a call's stream left: its assistant row, when it started, its end, its failure. */
 export interface StreamedReply {
-  /** The assistant message as stored at the first event (`partial`); undefined before one. */
-  partial: Message | undefined;
+  /** The assistant message's row, from the first event on; undefined before one. */
+  row: PartialRow | undefined;
   /** When the first event arrived (epoch ms). */
   started: number;
   complete: MessageCompleteEvent | undefined;
@@ -47,36 +48,19 @@ export interface StoredReply {
 }
 
 /**
- * Stores the assistant message at the call's first event, as `partial`, so that a crash
- * mid-stream leaves a trace of the call; it is finished (complete, cancelled or error) at the
- * end. Returns the session's copy to finish.
- */
-export async function storePartial(call: ModelCall, provider: string): Promise<Message> {
-  const { turn, decision } = call;
-  const partial = createMessage({
-    session_id: turn.session.id,
-    role: 'assistant',
-    content: [],
-    metadata: { status: 'partial', model: decision.model, provider, routing: decision.record },
-  });
-  // createMessage parsed it: the store takes a sealed copy without checking it again
-  await turn.writes.append(sealedCopy(partial), { toolIdMap: turn.toolIdMap });
-  return partial;
-}
-
-/**
  * Finishes the reply's row: the message with its final content, status, usage (priced by the
  * model that served it when the table knows it), stop reason and reply facts, checked once
- * ({@link checkReply}), then stored over its `partial` row.
+ * ({@link checkReply}), then stored (over its `partial` row, when one was written).
  */
 export async function storeReply(
   call: ModelCall,
   report: CallReport,
-  streamed: StreamedReply & { partial: Message },
+  streamed: StreamedReply & { row: PartialRow },
 ): Promise<StoredReply> {
   const { turn, decision } = call;
   const { settings } = turn.manager;
-  const { complete, partial } = streamed;
+  const { complete, row } = streamed;
+  const partial = row.message;
   const usage = buildUsage(complete?.usage ?? ZERO_USAGE, {
     model: decision.model,
     servedModel: complete?.served_model ?? null,
@@ -106,22 +90,30 @@ export async function storeReply(
     checked.violations.length > 0
       ? invalidReplyError(checked.message, checked.violations, report, settings.logger)
       : null;
-  await finishRow(call, checked);
+  await finishRow(call, checked, row);
   return { message: checked.message, invalid };
 }
 
 /**
- * Stores the finished reply over its `partial` row: a sealed copy when it passed the check
- * (the store does not check it again), else as it is, for the store's full guard. Should the
- * store still refuse it (an input it cannot hold), the row is finished at `error` with the
- * usage and no content, so no row stays `partial` and the billed cost is counted; the refusal
- * is then thrown.
+ * Stores the finished reply: over its `partial` row when one was written, else as a new row
+ * (decision 0148). A sealed copy when it passed the check (the store does not check it
+ * again), else as it is, for the store's full guard. Should the store still refuse it (an
+ * input it cannot hold), the row is finished at `error` with the usage and no content, so no
+ * row stays `partial` and the billed cost is counted; the refusal is then thrown.
  */
-async function finishRow(call: ModelCall, checked: CheckedReply): Promise<void> {
+async function finishRow(
+  call: ModelCall,
+  checked: CheckedReply,
+  partial: PartialRow,
+): Promise<void> {
   const { writes, toolIdMap } = call.turn;
   const reply = checked.message;
+  // a refused write writes nothing: the second one replaces or appends as the first did
+  const replaces = await partial.settle();
+  const write = (message: Message) =>
+    replaces ? writes.update(message, { toolIdMap }) : writes.append(message, { toolIdMap });
   try {
-    await writes.update(checked.valid ? sealedCopy(reply) : reply, { toolIdMap });
+    await write(checked.valid ? sealedCopy(reply) : reply);
   } catch (refused) {
     if (!isYourtoolError(refused) || !STORE_INPUT_ERRORS.has(refused.code)) throw refused;
     const error = { rule: refused.code, message: refused.message };
@@ -130,9 +122,16 @@ async function finishRow(call: ModelCall, checked: CheckedReply): Promise<void> 
       content: [],
       metadata: { ...reply.metadata, status: 'error', error },
     };
-    await writes.update(row, { toolIdMap });
+    await write(row);
     throw refused;
   }
+}
+
+/** The tool use ids of a history's sealed messages, collected once per history (decision 0148). */
+const sealedToolUseIds = new SealedPrefixMemo(() => new Set<string>());
+
+function addToolUseIds(ids: Set<string>, message: Message): void {
+  for (const block of message.content) if (block.type === 'tool_use') ids.add(block.id);
 }
 
 /**
@@ -142,10 +141,10 @@ async function finishRow(call: ModelCall, checked: CheckedReply): Promise<void> 
  */
 function freshToolIds(call: ModelCall, content: ContentBlock[]): ContentBlock[] {
   if (!content.some((block) => block.type === 'tool_use')) return content;
-  const seen = new Set<string>();
-  for (const message of call.turn.history) {
-    for (const block of message.content) if (block.type === 'tool_use') seen.add(block.id);
-  }
+  const { history } = call.turn;
+  const prefix = sealedToolUseIds.run(history, addToolUseIds);
+  const seen = new Set(prefix.state);
+  for (let i = prefix.end; i < history.length; i++) addToolUseIds(seen, history[i] as Message);
   const model = call.decision.model;
   return content.map((block) => {
     if (block.type !== 'tool_use' || !seen.has(block.id)) return block;

@@ -1,15 +1,17 @@
 import {
   type AdapterError,
   type ContentBlock,
+  CURRENT_SCHEMA_VERSION,
   createMessage,
   type Message,
+  newMessageId,
+  nowTimestamp,
   type SessionRecord,
   type ToolDefinition,
   type ToolIdMap,
   type ToolUseBlock,
 } from '@yourtool/core';
 import type { RouteDecision, RouteInput } from '@yourtool/router';
-import { conversationOf } from './conversation.js';
 import { UnknownSessionError } from './errors.js';
 import { EventQueue } from './event-queue.js';
 import type { SessionEvent, TurnEnd } from './events.js';
@@ -67,6 +69,11 @@ export interface TurnState {
   readonly tools: ToolDefinition[];
   /** The turn's user message (stored once routing found a model). */
   readonly user: Message;
+  /**
+   * Whether `user` is known to keep the format's rules (text the session built itself), so
+   * the store takes a sealed copy without checking it again; otherwise the store checks it.
+   */
+  readonly userChecked: boolean;
   /** Messages this turn stored, in order. */
   readonly stored: Message[];
   /**
@@ -128,12 +135,11 @@ export async function openTurn(
   const session = await sessionOf(manager, request.sessionId);
   const loaded = await manager.histories.load(session);
   active.writes.start = loaded.revision;
-  const user = createMessage({
-    session_id: session.id,
-    role: 'user',
-    content:
-      typeof request.input === 'string' ? [{ type: 'text', text: request.input }] : request.input,
-  });
+  const userChecked = typeof request.input === 'string';
+  const user =
+    typeof request.input === 'string'
+      ? userTextMessage(session.id, request.input)
+      : createMessage({ session_id: session.id, role: 'user', content: request.input });
   return {
     manager,
     active,
@@ -142,11 +148,12 @@ export async function openTurn(
     signal: active.controller.signal,
     queue: new EventQueue(),
     writes: active.writes,
-    history: [...conversationOf(loaded.messages), user],
+    history: [...loaded.conversation, user],
     toolIdMap: loaded.toolIdMap,
     systemPrompt: composeSystemPrompt(settings.systemPrompt, session),
     tools: settings.tools.definitions(),
     user,
+    userChecked,
     stored: [],
     unanswered: new Map(),
     pending: [],
@@ -156,6 +163,23 @@ export async function openTurn(
     call: null,
     firstRoute: null,
     telemetry,
+  };
+}
+
+/**
+ * The user message of a turn sent as text: what `createMessage` makes of it, built directly.
+ * It keeps every rule of the format by construction (a new ULID, the current time, one text
+ * block, `status: complete`), so nothing parses it (decision 0148).
+ */
+export function userTextMessage(sessionId: string, text: string): Message {
+  return {
+    id: newMessageId(),
+    session_id: sessionId,
+    role: 'user',
+    content: [{ type: 'text', text }],
+    metadata: { status: 'complete' },
+    created_at: nowTimestamp(),
+    schema_version: CURRENT_SCHEMA_VERSION,
   };
 }
 

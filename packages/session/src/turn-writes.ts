@@ -20,6 +20,11 @@ export class TurnWrites {
   failed = false;
   /** Whether the history cache took these writes in already. */
   settled = false;
+  /**
+   * The session's revision as the last write left it, when the store reports it
+   * (`onRevision`); null before a write, or from a store that does not.
+   */
+  lastRevision: number | null = null;
   /** The stored state of every message written, by id, sealed. */
   readonly messages = new Map<string, Message>();
   readonly #store: SessionStore;
@@ -44,18 +49,21 @@ export class TurnWrites {
     options: AppendMessageOptions | undefined,
   ): Promise<Message> {
     if (kind === 'update' && !this.messages.has(message.id)) this.failed = true;
+    let revision: number | null = null;
+    const heard = { ...options, onRevision: (r: number) => (revision = r) };
     let result: unknown;
     try {
       result =
         kind === 'append'
-          ? await this.#store.appendMessage(message, options)
-          : await this.#store.updateMessage(message, options);
+          ? await this.#store.appendMessage(message, heard)
+          : await this.#store.updateMessage(message, heard);
     } catch (error) {
       // whether the store counted it is unknown: the next turn loads the session again
       this.failed = true;
       throw error;
     }
     const stored = storedMessage(result, message);
+    this.lastRevision = revision;
     this.count++;
     this.messages.set(message.id, stored);
     return stored;

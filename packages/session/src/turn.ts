@@ -15,6 +15,7 @@ import {
   type TurnRequest,
   type TurnState,
 } from './turn-state.js';
+import { sealedCopy } from './turn-writes.js';
 
 /**
  * One turn, as named steps over one {@link TurnState}: open it (session, history, user
@@ -58,7 +59,7 @@ async function* routeAndStoreUser(state: TurnState): AsyncGenerator<SessionEvent
   await state.manager.preparation.ready(state.signal);
   state.firstRoute = await routeStep(state);
   yield* flushPending(state);
-  const kept = await state.writes.append(state.user);
+  const kept = await state.writes.append(state.userChecked ? sealedCopy(state.user) : state.user);
   // the conversation takes the stored (sealed) copy: the next requests do not check it again
   const at = state.history.indexOf(state.user);
   if (at >= 0) state.history[at] = kept;

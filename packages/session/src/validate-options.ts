@@ -21,6 +21,7 @@ export interface ManagerSettings {
   readonly maxOutputTokens: number;
   readonly compaction: CompactionHook | undefined;
   readonly keptSessions: number;
+  readonly partialRowAfterMs: number;
   readonly logger: Logger;
   readonly telemetry: SessionTelemetryOptions | undefined;
 }
@@ -31,6 +32,10 @@ const DEFAULT_MAX_STEPS = 8;
 const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 /** Sessions whose histories a manager keeps between turns unless told otherwise. */
 const DEFAULT_KEPT_SESSIONS = 64;
+/** How long a reply streams before its `partial` row is stored, unless told otherwise. */
+const DEFAULT_PARTIAL_ROW_AFTER_MS = 1000;
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** A value as an error message names it: `the string "echo"`, `-1`, `an object`. */
 function shown(value: unknown): string {
@@ -153,6 +158,11 @@ const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string
   maxOutputTokens: (v) => wholeNumberProblem('maxOutputTokens', v, 1, 'tokens'),
   compaction: (v) => optionalFunction('compaction', v, 'a CompactionHook'),
   keptSessions: (v) => wholeNumberProblem('keptSessions', v, 0, 'sessions'),
+  partialRowAfterMs: (v) =>
+    wholeNumberProblem('partialRowAfterMs', v, 0, 'milliseconds') ??
+    ((v as number) > MAX_TIMER_MS
+      ? `partialRowAfterMs must be at most ${MAX_TIMER_MS} milliseconds (got ${shown(v)})`
+      : null),
   logger: loggerProblem,
   telemetry: telemetryProblem,
 };
@@ -209,6 +219,7 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
     maxOutputTokens: given.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     compaction: given.compaction,
     keptSessions: given.keptSessions ?? DEFAULT_KEPT_SESSIONS,
+    partialRowAfterMs: given.partialRowAfterMs ?? DEFAULT_PARTIAL_ROW_AFTER_MS,
     logger: given.logger ?? silentLogger,
     telemetry: given.telemetry,
   };

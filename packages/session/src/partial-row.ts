@@ -1,0 +1,78 @@
+import { createMessage, type Message } from '@yourtool/core';
+import type { ModelCall } from './model-call.js';
+import { sealedCopy } from './turn-writes.js';
+
+/**
+ * The `partial` row of a reply in progress (decision 0148). The assistant message is built at
+ * the call's first event (its id and `created_at` date from then); its row is stored as
+ * `partial` once the stream has run for `delayMs` more (at the first event itself when 0), so
+ * a crash in a long stream still leaves a trace of the call. A reply that ends sooner is
+ * stored once, finished: one write instead of two.
+ */
+export class PartialRow {
+  /** The assistant message as built at the first event (`partial`, no content). */
+  readonly message: Message;
+  readonly #call: ModelCall;
+  readonly #delayMs: number;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The write of the `partial` row, once started. */
+  #write: Promise<void> | null = null;
+  #stored = false;
+  #failure: { error: unknown } | null = null;
+
+  constructor(call: ModelCall, provider: string, delayMs: number) {
+    const { turn, decision } = call;
+    this.#call = call;
+    this.#delayMs = delayMs;
+    this.message = createMessage({
+      session_id: turn.session.id,
+      role: 'assistant',
+      content: [],
+      metadata: { status: 'partial', model: decision.model, provider, routing: decision.record },
+    });
+  }
+
+  /**
+   * At the first event: with no delay, stores the row now (a failing write throws here, as the
+   * stream's own failure would); otherwise arms the timer that stores it later.
+   */
+  async start(): Promise<void> {
+    if (this.#delayMs === 0) {
+      await this.#store();
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#write = this.#store().catch((error: unknown) => {
+        this.#failure = { error };
+      });
+    }, this.#delayMs);
+    // a pending trace never keeps the process alive
+    this.#timer.unref?.();
+  }
+
+  /**
+   * At the stream's end: no `partial` row is written after this. Resolves to whether the row
+   * is stored (the finished reply then replaces it; otherwise the finished reply is appended).
+   * @throws the failure of the `partial` row's write, when it failed.
+   */
+  async settle(): Promise<boolean> {
+    this.stop();
+    if (this.#write) await this.#write;
+    if (this.#failure) throw this.#failure.error;
+    return this.#stored;
+  }
+
+  /** Disarms the timer (a call left before it settled writes no `partial` row after). */
+  stop(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  async #store(): Promise<void> {
+    const { writes, toolIdMap } = this.#call.turn;
+    // createMessage parsed it: the store takes a sealed copy without checking it again
+    await writes.append(sealedCopy(this.message), { toolIdMap });
+    this.#stored = true;
+  }
+}

@@ -1,0 +1,258 @@
+import { AnthropicAdapter } from '@yourtool/anthropic';
+import {
+  type LoopbackServer,
+  type ScriptedResponse,
+  startLoopbackServer,
+} from '@yourtool/conformance';
+import {
+  createMessage,
+  isSealedMessage,
+  type Message,
+  MessageSchema,
+  validateMessage,
+} from '@yourtool/core';
+import { defaultPriceTable } from '@yourtool/pricing';
+import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
+import type { SqlSessionStore } from '@yourtool/store';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  InvalidManagerOptionError,
+  SessionManager,
+  type SessionManagerOptions,
+} from '../src/index.js';
+import { userTextMessage } from '../src/turn-state.js';
+import { fixturesOf, requireFixture } from './helpers.js';
+import { type StoreTarget, storeTargets } from './stores.js';
+
+/**
+ * What one turn writes and reads (decision 0148): the user message and the finished reply, one
+ * transaction each; the reply's `partial` row only when its stream lasts `partialRowAfterMs`;
+ * one read of the session row, none for the running cost when the turn's own writes show that
+ * nobody else wrote meanwhile.
+ */
+
+const fixtures = fixturesOf('anthropic');
+const fixture = (name: string) => requireFixture(fixtures, name);
+const MODEL = 'anthropic:claude-sonnet-4-6';
+
+/** The fixture with a pause between its chunks. */
+const slowly = (responses: ScriptedResponse[], delayMs: number): ScriptedResponse[] =>
+  responses.map((r) => (r.type === 'stream' ? { ...r, delayMs } : r));
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const targets: StoreTarget[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(targets.splice(0).map((t) => t.dispose()));
+});
+
+function managerOn(
+  store: SqlSessionStore,
+  options: Partial<SessionManagerOptions> = {},
+): SessionManager {
+  const registry = ModelRegistry.fromYaml(
+    `
+adapters:
+  anthropic: { type: anthropic, api_key: sk-ant-writes-0000, base_url: ${server.url}, max_retries: 0 }
+models:
+  ${MODEL}: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
+`,
+    { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
+  );
+  const router = new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+  return new SessionManager({ store, router, pricing: defaultPriceTable(), ...options });
+}
+
+/** The store's writes and session reads, by kind, with the status of each message written. */
+function watch(store: SqlSessionStore) {
+  const status = (calls: Array<[Message, ...unknown[]]>) =>
+    calls.map(([m]) => `${m.role}:${m.metadata.status}`);
+  const append = vi.spyOn(store, 'appendMessage');
+  const update = vi.spyOn(store, 'updateMessage');
+  const read = vi.spyOn(store, 'getSession');
+  return {
+    reset() {
+      for (const spy of [append, update, read]) spy.mockClear();
+    },
+    seen() {
+      return {
+        appended: status(append.mock.calls),
+        updated: status(update.mock.calls),
+        sessionReads: read.mock.calls.length,
+      };
+    },
+  };
+}
+
+describe.each(storeTargets())('what a turn writes ($name)', ({ make }) => {
+  async function open(options: Partial<SessionManagerOptions> = {}) {
+    const target = make();
+    targets.push(target);
+    const store = await target.open();
+    const manager = managerOn(store, options);
+    const session = await manager.createSession({ workspace_path: '/w' });
+    server.enqueue(...fixture('text-stream'));
+    await manager.sendAndWait(session.id, 'first'); // loaded and kept
+    return { target, store, manager, session, writes: watch(store) };
+  }
+
+  it('a reply that ends before partialRowAfterMs: two appends, no update, one session read', async () => {
+    const { store, manager, session, writes } = await open();
+    server.enqueue(...fixture('text-stream'));
+    const result = await manager.sendAndWait(session.id, 'second');
+    expect(writes.seen()).toEqual({
+      appended: ['user:complete', 'assistant:complete'],
+      updated: [],
+      sessionReads: 1,
+    });
+    // the running cost came from the kept history, and it is the store's figure
+    expect(result.session_cost_usd).toBe((await store.sessionStats(session.id)).total_cost_usd);
+    const stored = (await store.loadMessages(session.id)).messages;
+    expect(stored.map((m) => `${m.role}:${m.metadata.status}`)).toEqual([
+      'user:complete',
+      'assistant:complete',
+      'user:complete',
+      'assistant:complete',
+    ]);
+    expect(stored.at(-1)).toEqual(result.messages.at(-1));
+  });
+
+  it('a reply that streams longer: its row is stored as partial meanwhile, then finished over it', async () => {
+    const { store, manager, session, writes } = await open({ partialRowAfterMs: 40 });
+    server.enqueue(...slowly(fixture('text-stream'), 60));
+    const statuses: string[][] = [];
+    for await (const event of manager.send(session.id, 'second')) {
+      if (event.type === 'text.delta') {
+        const { messages } = await store.loadMessages(session.id);
+        statuses.push(messages.slice(2).map((m) => `${m.role}:${m.metadata.status}`));
+      }
+    }
+    expect(statuses.at(-1)).toEqual(['user:complete', 'assistant:partial']);
+    expect(writes.seen()).toEqual({
+      appended: ['user:complete', 'assistant:partial'],
+      updated: ['assistant:complete'],
+      sessionReads: 1,
+    });
+    const last = (await store.loadMessages(session.id)).messages.at(-1);
+    expect(last?.metadata.status).toBe('complete');
+  });
+
+  it('partialRowAfterMs: 0 stores the partial row at the first event', async () => {
+    const { store, manager, session, writes } = await open({ partialRowAfterMs: 0 });
+    server.enqueue(...fixture('text-stream'));
+    let atFirstDelta: string[] | undefined;
+    for await (const event of manager.send(session.id, 'second')) {
+      if (event.type === 'text.delta' && !atFirstDelta) {
+        const { messages } = await store.loadMessages(session.id);
+        atFirstDelta = messages.slice(2).map((m) => `${m.role}:${m.metadata.status}`);
+      }
+    }
+    expect(atFirstDelta).toEqual(['user:complete', 'assistant:partial']);
+    expect(writes.seen()).toEqual({
+      appended: ['user:complete', 'assistant:partial'],
+      updated: ['assistant:complete'],
+      sessionReads: 1,
+    });
+  });
+
+  it('another writer during the turn: the running cost is read from the store', async () => {
+    const { target, store, manager, session, writes } = await open();
+    const other = await target.open();
+    server.enqueue(...slowly(fixture('text-stream'), 20));
+    let wrote = false;
+    let cost: string | null | undefined;
+    for await (const event of manager.send(session.id, 'second')) {
+      if (event.type === 'text.delta' && !wrote) {
+        wrote = true;
+        const note = createMessage({
+          session_id: session.id,
+          role: 'user',
+          content: [{ type: 'text', text: 'from elsewhere' }],
+        });
+        await other.appendMessage(note);
+      }
+      if (event.type === 'session.turn_complete') cost = event.result.session_cost_usd;
+    }
+    expect(writes.seen().sessionReads).toBe(2);
+    expect(cost).toBe((await store.sessionStats(session.id)).total_cost_usd);
+    // and the next turn reads the history again
+    const loads = vi.spyOn(store, 'loadMessages');
+    server.enqueue(...fixture('text-stream'));
+    await manager.sendAndWait(session.id, 'third');
+    expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  it('a partial row whose write failed fails the turn, and the next turn reads the store again', async () => {
+    const { store, manager, session } = await open({ partialRowAfterMs: 10 });
+    vi.restoreAllMocks();
+    const append = store.appendMessage.bind(store);
+    vi.spyOn(store, 'appendMessage').mockImplementation(async (message, options) => {
+      if (message.metadata.status === 'partial') throw new Error('SQLITE_FULL');
+      return append(message, options);
+    });
+    server.enqueue(...slowly(fixture('text-stream'), 30));
+    await expect(manager.sendAndWait(session.id, 'second')).rejects.toThrow('SQLITE_FULL');
+    vi.restoreAllMocks();
+    const loads = vi.spyOn(store, 'loadMessages');
+    server.enqueue(...fixture('text-stream'));
+    await manager.sendAndWait(session.id, 'third');
+    expect(loads).toHaveBeenCalledTimes(1);
+    const stored = (await store.loadMessages(session.id)).messages;
+    expect(stored.filter((m) => m.metadata.status === 'partial')).toEqual([]);
+  });
+});
+
+describe('the user message of a text turn', () => {
+  it('is what createMessage makes of the text, built without parsing it', () => {
+    const built = userTextMessage('sess_text', 'Hello there.');
+    const parsed = createMessage({
+      session_id: 'sess_text',
+      role: 'user',
+      content: [{ type: 'text', text: 'Hello there.' }],
+      id: built.id,
+      created_at: built.created_at,
+    });
+    expect(built).toEqual(parsed);
+    expect(validateMessage(built)).toEqual({ ok: true, violations: [] });
+  });
+
+  it('is parsed by nobody during its turn, and the store takes it as checked', async () => {
+    const target = storeTargets()[0]?.make() as StoreTarget;
+    targets.push(target);
+    const store = await target.open();
+    const manager = managerOn(store);
+    const session = await manager.createSession({ workspace_path: '/w' });
+    const safeParse = vi.spyOn(MessageSchema, 'safeParse');
+    const append = vi.spyOn(store, 'appendMessage');
+    server.enqueue(...fixture('text-stream'));
+    const result = await manager.sendAndWait(session.id, 'Parse me not.');
+    const user = result.messages[0] as Message;
+    const parsedUser = safeParse.mock.calls.filter(([value]) => (value as Message).id === user.id);
+    expect(parsedUser).toEqual([]);
+    expect(isSealedMessage(append.mock.calls[0]?.[0])).toBe(true);
+    expect((await store.loadMessages(session.id)).messages[0]).toEqual(user);
+  });
+});
+
+describe('partialRowAfterMs', () => {
+  it('must be a whole number of milliseconds a timer can wait', async () => {
+    const target = storeTargets()[0]?.make() as StoreTarget;
+    targets.push(target);
+    const store = await target.open();
+    for (const bad of [-1, 1.5, Number.NaN, '100', 2 ** 31]) {
+      expect(() => managerOn(store, { partialRowAfterMs: bad as number })).toThrow(
+        InvalidManagerOptionError,
+      );
+    }
+    expect(() => managerOn(store, { partialRowAfterMs: -1 })).toThrow(
+      'partialRowAfterMs must be a whole number of milliseconds, 0 or more (got -1)',
+    );
+    expect(() => managerOn(store, { partialRowAfterMs: 0 })).not.toThrow();
+  });
+});
