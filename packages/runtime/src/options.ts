@@ -114,6 +114,7 @@ const MANAGER_OPTIONS = [
   'maxSteps',
   'maxOutputTokens',
   'compaction',
+  'partialRowAfterMs',
 ] as const;
 
 /**

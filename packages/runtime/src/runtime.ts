@@ -121,6 +121,11 @@ export interface RuntimeOptions {
    * is refused with the router's `NoRouteError`.
    */
   compaction?: CompactionHook;
+  /**
+   * How long a reply streams before its `partial` row is stored (ms). Default 1000; 0 stores it
+   * at the first event (decision 0148).
+   */
+  partialRowAfterMs?: number;
 }
 
 /** Everything {@link createRuntime} wired, ready to use. */
@@ -296,6 +301,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
+    ...(options.partialRowAfterMs !== undefined
+      ? { partialRowAfterMs: options.partialRowAfterMs }
+      : {}),
   });
 
   const sessionStats = (sessionId: string): Promise<SessionStats> =>

@@ -61,6 +61,7 @@ const CASES: Array<[string, keyof RuntimeOptions, unknown, string]> = [
   ['maxSteps', 'maxSteps', '8', 'got the string "8"'],
   ['maxOutputTokens', 'maxOutputTokens', 2.5, '1 or more (got 2.5)'],
   ['compaction', 'compaction', 'summarize', 'compaction must be a CompactionHook'],
+  ['partialRowAfterMs', 'partialRowAfterMs', -1, 'partialRowAfterMs'],
   ['logger', 'logger', true, 'logger must be a Logger'],
   ['env', 'env', 'production', 'env must be an object'],
   ['env.KEY', 'env', { KEY: 1 }, 'env.KEY must be a string'],
