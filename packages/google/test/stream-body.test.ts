@@ -22,6 +22,7 @@ import {
   type StreamEvent,
 } from '@yourtool/core';
 import type { WireAttempt } from '@yourtool/core/adapter';
+import { normalizedEvents, recordedSseStreams } from '@yourtool/testkit/stream-parity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoogleAdapter } from '../src/index.js';
 
@@ -60,18 +61,6 @@ function sdkStreamAdapter(vertex: boolean): GoogleAdapter {
 
 const session_id = newSessionId();
 
-/** Tool ids allocated per call and latencies differ between runs; the rest must not. */
-function normalized(events: StreamEvent[]): unknown {
-  const ids = new Map<string, string>();
-  const text = JSON.stringify(events, (key, value) => (key === 'latency_ms' ? 0 : value));
-  return JSON.parse(
-    text.replace(/tu_[0-9A-Z]{26}/g, (id) => {
-      if (!ids.has(id)) ids.set(id, `tu_${ids.size}`);
-      return ids.get(id) as string;
-    }),
-  );
-}
-
 async function run(adapter: GoogleAdapter, responses: ScriptedResponse[], request_id: string) {
   server.reset();
   server.enqueue(...responses);
@@ -92,7 +81,7 @@ async function run(adapter: GoogleAdapter, responses: ScriptedResponse[], reques
   }
   const e = error as (Error & { error_class?: string; provider_status?: number }) | undefined;
   return {
-    events: normalized(events),
+    events: normalizedEvents(events),
     error: e && {
       name: e.name,
       class: e.error_class,
@@ -138,11 +127,7 @@ type Completed = Extract<StreamEvent, { type: 'message.complete' }>;
 const completion = (events: unknown) => (events as StreamEvent[]).at(-1) as Completed;
 
 describe('recorded stream fixtures map as through the SDK', () => {
-  for (const [scenario, responses] of Object.entries(fixtures)) {
-    const streams = (responses ?? []).filter(
-      (r) => r.type === 'stream' && r.ending !== 'stall' && r.contentType === 'text/event-stream',
-    );
-    if (streams.length === 0) continue;
+  for (const [scenario, streams] of recordedSseStreams(fixtures)) {
     it(scenario, async () => {
       const ours = await same(streams);
       expect((ours.events as unknown[]).length).toBeGreaterThan(1);

@@ -11,8 +11,9 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { createMessage, newRequestId, newSessionId, type StreamEvent } from '@yourtool/core';
+import { createMessage, newRequestId, newSessionId } from '@yourtool/core';
 import type { WireAttempt } from '@yourtool/core/adapter';
+import { recordedSseStreams, streamOutcome } from '@yourtool/testkit/stream-parity';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCompletionsEncoding } from '../src/chat-adapter.js';
@@ -65,44 +66,22 @@ function sdkResponsesAdapter(): OpenAIResponsesAdapter {
   })(config());
 }
 
-/** Latencies and per-call tool ids differ between runs; nothing else may. */
-function normalized(events: StreamEvent[]): unknown {
-  const ids = new Map<string, string>();
-  const text = JSON.stringify(events, (key, value) => (key === 'latency_ms' ? 0 : value));
-  return JSON.parse(
-    text.replace(/tu_[0-9A-Z]{26}/g, (id) => {
-      if (!ids.has(id)) ids.set(id, `tu_${ids.size}`);
-      return ids.get(id) as string;
-    }),
-  );
-}
-
 type StreamingAdapter = OpenAIChatCompletionsAdapter | OpenAIResponsesAdapter;
 
-async function run(adapter: StreamingAdapter, responses: ScriptedResponse[], request_id: string) {
+function run(adapter: StreamingAdapter, responses: ScriptedResponse[], request_id: string) {
   server.reset();
   server.enqueue(...responses);
-  const events: StreamEvent[] = [];
-  let error: unknown;
-  try {
-    const session_id = newSessionId();
-    const request = {
+  const session_id = newSessionId();
+  return streamOutcome(
+    adapter.stream({
       request_id,
       model: 'openai:gpt-5',
       max_output_tokens: 256,
       messages: [
         createMessage({ session_id, role: 'user', content: [{ type: 'text', text: 'hi' }] }),
       ],
-    };
-    for await (const event of adapter.stream(request)) events.push(event);
-  } catch (caught) {
-    error = caught;
-  }
-  const e = error as (Error & { error_class?: string; provider_status?: number }) | undefined;
-  return {
-    events: normalized(events),
-    error: e && { class: e.error_class, status: e.provider_status, message: e.message },
-  };
+    }),
+  );
 }
 
 const cases: Array<[string, string, () => StreamingAdapter, () => StreamingAdapter]> = [
@@ -122,11 +101,7 @@ const cases: Array<[string, string, () => StreamingAdapter, () => StreamingAdapt
 
 for (const [api, dir, ours, theirs] of cases) {
   describe(`${api}: recorded stream fixtures map as through the SDK`, () => {
-    for (const [scenario, responses] of Object.entries(load(dir))) {
-      const streams = (responses ?? []).filter(
-        (r) => r.type === 'stream' && r.ending !== 'stall' && r.contentType === 'text/event-stream',
-      );
-      if (streams.length === 0) continue;
+    for (const [scenario, streams] of recordedSseStreams(load(dir))) {
       it(scenario, async () => {
         const request_id = newRequestId();
         const mine = await run(ours(), streams, request_id);
