@@ -8,10 +8,10 @@ import type {
   ToolUseEndEvent,
 } from '../schemas/stream.js';
 import { StreamAccumulator } from './accumulator.js';
+import { HeldBlocks, type ProviderBlockKey } from './held-blocks.js';
 import { readToolInputJson } from './tool-input.js';
 
-/** A provider's handle for a block: its content-block index, a tool-call index, or a label. */
-export type ProviderBlockKey = string | number;
+export type { ProviderBlockKey } from './held-blocks.js';
 
 /** Options of {@link StreamBuilder}. */
 export interface StreamBuilderOptions {
@@ -33,11 +33,6 @@ export interface StreamBuilderOptions {
    * so late fragments are folded in and indexes still never decrease.
    */
   toolCallsEndAtFinish?: boolean;
-}
-
-/** A block that began while an earlier tool use was still open: its calls, replayed later. */
-interface HeldBlock {
-  ops: Array<() => StreamEvent[]>;
 }
 
 type OpenBlock =
@@ -64,8 +59,7 @@ export class StreamBuilder {
   readonly #accumulator = new StreamAccumulator();
   readonly #blocks = new Map<ProviderBlockKey, OpenBlock>();
   #latest: OpenBlock | undefined;
-  readonly #held: HeldBlock[] = [];
-  readonly #heldKeys = new Map<ProviderBlockKey, HeldBlock>();
+  readonly #held = new HeldBlocks();
   #servedModel: string | null = null;
   #refusal = '';
   #nextIndex = 0;
@@ -151,7 +145,7 @@ export class StreamBuilder {
   text(key: ProviderBlockKey, text: string): StreamEvent[] {
     if (text === '') return [];
     const latest = this.#latest;
-    if (latest?.kind === 'text' && this.#held.length === 0 && this.#blocks.get(key) === latest) {
+    if (latest?.kind === 'text' && this.#held.empty && this.#blocks.get(key) === latest) {
       // more text for the open text block: no block to open, close or hold back
       const event: StreamEvent = { type: 'text.delta', content_block_index: latest.index, text };
       this.#accumulator.push(event);
@@ -202,9 +196,8 @@ export class StreamBuilder {
    * that interleave the fragments of parallel calls.
    */
   toolInput(key: ProviderBlockKey, fragment: string): StreamEvent[] {
-    const held = this.#heldKeys.get(key);
-    if (held) {
-      if (fragment !== '') held.ops.push(() => this.toolInput(key, fragment));
+    if (this.#held.has(key)) {
+      if (fragment !== '') this.#held.append(key, () => this.toolInput(key, fragment));
       return [];
     }
     const block = this.#blocks.get(key);
@@ -235,11 +228,7 @@ export class StreamBuilder {
    * one; otherwise the accumulated fragments are parsed (`{}` if they do not parse, with a WARN).
    */
   toolEnd(key: ProviderBlockKey, authoritativeInput?: Record<string, unknown>): StreamEvent[] {
-    const held = this.#heldKeys.get(key);
-    if (held) {
-      held.ops.push(() => this.toolEnd(key, authoritativeInput));
-      return [];
-    }
+    if (this.#held.append(key, () => this.toolEnd(key, authoritativeInput))) return [];
     const block = this.#blocks.get(key);
     if (block?.kind !== 'tool' || block.ended) return [];
     const events: StreamEvent[] = [this.#endTool(block, authoritativeInput, true)];
@@ -285,7 +274,7 @@ export class StreamBuilder {
       const latest = this.#latest;
       if (latest?.kind === 'tool' && !latest.ended) {
         events.push(this.#endTool(latest, undefined, warnOnBadJson));
-      } else if (this.#held.length === 0) break;
+      } else if (this.#held.empty) break;
       this.#release(events);
     }
     for (const block of this.#blocks.values()) {
@@ -359,30 +348,22 @@ export class StreamBuilder {
    */
   #hold(key: ProviderBlockKey, kind: OpenBlock['kind'], op: () => StreamEvent[]): boolean {
     if (!this.#options.toolCallsEndAtFinish) return false;
-    const held = this.#heldKeys.get(key);
-    if (held) {
-      held.ops.push(op);
-      return true;
-    }
+    if (this.#held.append(key, op)) return true;
     const latest = this.#latest;
     const toolOpen = latest?.kind === 'tool' && !latest.ended;
-    if (!toolOpen && this.#held.length === 0) return false;
+    if (!toolOpen && this.#held.empty) return false;
     // more text or thinking for the open block itself is not a new block
     const existing = this.#blocks.get(key);
     if (existing && existing === latest && existing.kind === kind) return false;
-    const block: HeldBlock = { ops: [op] };
-    this.#held.push(block);
-    this.#heldKeys.set(key, block);
+    this.#held.begin(key, op);
     return true;
   }
 
   /** Replays the held blocks in order once no tool use is open; appends their events. */
   #release(events: StreamEvent[]): StreamEvent[] {
     const latest = this.#latest;
-    if (this.#held.length === 0 || (latest?.kind === 'tool' && !latest.ended)) return events;
-    const held = this.#held.splice(0);
-    this.#heldKeys.clear();
-    for (const block of held) for (const op of block.ops) events.push(...op());
+    if (this.#held.empty || (latest?.kind === 'tool' && !latest.ended)) return events;
+    for (const op of this.#held.takeAll()) events.push(...op());
     return events;
   }
 
