@@ -2,7 +2,8 @@
  * @yourtool/core/adapter: the toolkit adapters are built with: AdapterBase and the call runners
  * (deadlines, bounded retry, cancellation, the stream contract), StreamBuilder, history
  * preparation, lossy-projection logging, redaction, transport-failure classification, SSE and
- * NDJSON readers, token estimates, provider-safe tool names, and the OpenTelemetry bridge (the
+ * NDJSON readers, token estimates, provider-safe tool names, each sealed message's remembered
+ * wire form, and the OpenTelemetry bridge (the
  * call span every call runner opens; spans and GenAI attributes for the packages above core).
  *
  * @packageDocumentation
@@ -63,3 +64,4 @@ export type { SpanStart, TelemetryContext, TelemetrySpan } from './telemetry/spa
 export * from './tokens.js';
 export * from './tool-names.js';
 export * from './wire-adapter.js';
+export * from './wire-forms.js';

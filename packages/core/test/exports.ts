@@ -51,3 +51,4 @@ export * from '../src/tool-id-map.js';
 export * from '../src/tool-names.js';
 export * from '../src/tool-schema.js';
 export * from '../src/validate-message.js';
+export * from '../src/wire-forms.js';

@@ -1,0 +1,52 @@
+import type { Message } from './schemas/message.js';
+import { isSealedMessage } from './sealed.js';
+
+/** What an adapter's encoder made of one message, and whether the result may be reused. */
+export interface EncodedWireForm<F> {
+  /** The message's wire form (read-only once returned: callers copy before changing it). */
+  form: F;
+  /**
+   * Whether encoding the message again under the same context would give the same form. False
+   * when the encoder read something that may change between requests (e.g. a provider tool id
+   * derived but not recorded in the `ToolIdMap`); such a form is used once and not kept.
+   */
+  reusable: boolean;
+}
+
+/** One remembered form: the context it was made under and the form. */
+interface Remembered<F> {
+  context: object;
+  form: F;
+}
+
+/**
+ * Remembers each sealed message's wire form for one adapter's encoder (decision 0149), so that
+ * a session's next request encodes only its new messages. A sealed message (`sealMessage`)
+ * cannot change, so its form depends only on what else the encoder reads: `context`, an object
+ * compared by identity (the session's `ToolIdMap`: its links are never changed or removed, so
+ * a form that used only recorded links stays right for as long as the map lives). Everything
+ * else an encoder depends on (the model, the options, what `prepareHistory` repaired) must act
+ * through the message object it is given: a repaired copy is a different object, and copies
+ * are not sealed, so they are encoded each time.
+ *
+ * Forms are held weakly by message: a dropped history takes its forms with it. One form is
+ * kept per message; a request under another context encodes again and keeps the new form.
+ * Make one instance per encoder (module-level), never share one between encoders.
+ */
+export class SealedWireForms<F> {
+  readonly #forms = new WeakMap<Message, Remembered<F>>();
+
+  /**
+   * The wire form of `message` under `context`: the remembered one when `message` is sealed and
+   * was encoded under the same context, else `encode(message)` (kept when sealed and reusable).
+   */
+  get(message: Message, context: object, encode: (message: Message) => EncodedWireForm<F>): F {
+    const known = this.#forms.get(message);
+    if (known !== undefined && known.context === context) return known.form;
+    const encoded = encode(message);
+    if (encoded.reusable && isSealedMessage(message)) {
+      this.#forms.set(message, { context, form: encoded.form });
+    }
+    return encoded.form;
+  }
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type EncodedWireForm,
+  type Message,
+  newMessageId,
+  SealedWireForms,
+  sealMessage,
+} from './exports.js';
+import { SESSION } from './helpers.js';
+
+const message = (text: string): Message => ({
+  id: newMessageId(),
+  session_id: SESSION,
+  role: 'user',
+  content: [{ type: 'text', text }],
+  metadata: { status: 'complete' },
+  created_at: '2026-11-25T10:00:00.000000Z',
+  schema_version: 1,
+});
+
+/** An encoder that counts its calls and says whether its forms may be kept. */
+function counting(reusable = true) {
+  const calls: Message[] = [];
+  const encode = (m: Message): EncodedWireForm<string[]> => {
+    calls.push(m);
+    return { form: m.content.map((b) => (b.type === 'text' ? b.text : '?')), reusable };
+  };
+  return { calls, encode };
+}
+
+describe('SealedWireForms', () => {
+  it('encodes a sealed message once per context and hands back the same form', () => {
+    const forms = new SealedWireForms<string[]>();
+    const { calls, encode } = counting();
+    const context = {};
+    const sealed = sealMessage(message('hello'));
+    const first = forms.get(sealed, context, encode);
+    const second = forms.get(sealed, context, encode);
+    expect(second).toBe(first);
+    expect(first).toEqual(['hello']);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('encodes again under another context and keeps the newer form', () => {
+    const forms = new SealedWireForms<string[]>();
+    const { calls, encode } = counting();
+    const sealed = sealMessage(message('hello'));
+    const a = {};
+    const b = {};
+    forms.get(sealed, a, encode);
+    forms.get(sealed, b, encode);
+    forms.get(sealed, b, encode);
+    expect(calls).toHaveLength(2);
+    forms.get(sealed, a, encode);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('never keeps the form of an unsealed message (it may change)', () => {
+    const forms = new SealedWireForms<string[]>();
+    const { calls, encode } = counting();
+    const context = {};
+    const open = message('draft');
+    expect(forms.get(open, context, encode)).toEqual(['draft']);
+    (open.content[0] as { text: string }).text = 'edited';
+    expect(forms.get(open, context, encode)).toEqual(['edited']);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('does not keep a form its encoder calls one-off', () => {
+    const forms = new SealedWireForms<string[]>();
+    const { calls, encode } = counting(false);
+    const context = {};
+    const sealed = sealMessage(message('hello'));
+    forms.get(sealed, context, encode);
+    forms.get(sealed, context, encode);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('keeps forms apart per instance (one per encoder)', () => {
+    const one = new SealedWireForms<string[]>();
+    const two = new SealedWireForms<string[]>();
+    const context = {};
+    const sealed = sealMessage(message('hello'));
+    one.get(sealed, context, () => ({ form: ['one'], reusable: true }));
+    expect(two.get(sealed, context, () => ({ form: ['two'], reusable: true }))).toEqual(['two']);
+    expect(one.get(sealed, context, () => ({ form: ['x'], reusable: true }))).toEqual(['one']);
+  });
+});
