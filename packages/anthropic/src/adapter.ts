@@ -19,6 +19,7 @@ import {
   type WireBody,
   type WireCall,
 } from '@yourtool/core/adapter';
+import { anthropicRequestBody } from './codec/body.js';
 import { toAnthropicAdapterError } from './codec/errors.js';
 import { ANTHROPIC, type AnthropicParams, toAnthropicParams } from './codec/request.js';
 import { fromAnthropicMessage } from './codec/response.js';
@@ -33,6 +34,9 @@ import {
 } from './options.js';
 
 export type { AnthropicCallOptions, AnthropicConfigOptions } from './options.js';
+
+/** A request body given as bytes: the SDK sends them as they are, with this type. */
+const JSON_BODY = { 'content-type': 'application/json' } as const;
 
 /** The model whose capabilities `adapter.capabilities` reports. */
 export const DEFAULT_ANTHROPIC_MODEL = 'anthropic:claude-sonnet-4-6';
@@ -98,9 +102,11 @@ export class AnthropicAdapter extends WireAdapter<
    * to `console.warn`, bypassing the configured logger; the client's own request pipeline
    * (headers, timeout, abort, status errors, SSE parsing) is the same.
    */
-  #post<Reply>(params: Anthropic.MessageCreateParams, signal: AbortSignal): Promise<Reply> {
+  #post<Reply>(params: Anthropic.MessageCreateParams, signal: AbortSignal) {
+    // the body as JSON bytes, each remembered turn's written once per session (decision 0149)
     return this.#client.post<Reply>('/v1/messages', {
-      body: params,
+      body: anthropicRequestBody(params),
+      headers: JSON_BODY,
       stream: params.stream === true,
       signal,
     });
@@ -173,9 +179,7 @@ export class AnthropicAdapter extends WireAdapter<
     params: AnthropicParams,
     { signal }: WireAttempt,
   ): Promise<WireBody<AnthropicChunk>> {
-    const response = await this.#client
-      .post('/v1/messages', { body: { ...params, stream: true }, stream: true, signal })
-      .asResponse();
+    const response = await this.#post({ ...params, stream: true }, signal).asResponse();
     return anthropicStreamBody(response);
   }
 

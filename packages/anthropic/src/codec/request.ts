@@ -1,27 +1,19 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
-  ANTHROPIC_TOOL_ID_RULES,
   type CanonicalRequest,
-  type ContentBlock,
-  type ImageBlock,
   type Logger,
-  type Message,
   parseModelId,
   silentLogger,
   type ToolIdMap,
-  type ToolResultBlock,
 } from '@yourtool/core';
-import {
-  type DroppedBlock,
-  type HistoryRepair,
-  prepareHistory,
-  wireToolName,
-} from '@yourtool/core/adapter';
+import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
-import { ANTHROPIC_TOOL_NAME_RULES, anthropicToolNamer } from './tool-names.js';
+import { encodeRememberedMessages, type ToolNamer } from './messages.js';
+import { ANTHROPIC } from './provider.js';
+import { anthropicToolNamer } from './tool-names.js';
 
-/** The adapter name, which is also the provider key of Anthropic models. */
-export const ANTHROPIC = 'anthropic';
+export { encodeAnthropicMessages, type ToolNamer } from './messages.js';
+export { ANTHROPIC } from './provider.js';
 
 /** How thinking is requested (per call through `providerOptions.anthropic.thinking`, or as a default). */
 export type AnthropicThinkingOption =
@@ -69,108 +61,6 @@ export interface AnthropicRequestEncoding {
 }
 
 const MIN_THINKING_BUDGET = 1024;
-
-function encodeImage(image: ImageBlock): Anthropic.ImageBlockParam {
-  if (image.source.kind === 'url')
-    return { type: 'image', source: { type: 'url', url: image.source.data } };
-  return {
-    type: 'image',
-    source: {
-      type: 'base64',
-      media_type: image.media_type as Anthropic.Base64ImageSource['media_type'],
-      data: image.source.data,
-    },
-  };
-}
-
-function encodeToolResult(
-  block: ToolResultBlock,
-  toolIdMap: ToolIdMap,
-): Anthropic.ToolResultBlockParam {
-  const content = block.content.map(
-    (inner): Anthropic.TextBlockParam | Anthropic.ImageBlockParam =>
-      inner.type === 'text' ? { type: 'text', text: inner.text } : encodeImage(inner),
-  );
-  return {
-    type: 'tool_result',
-    tool_use_id: toolIdMap.toProviderId(ANTHROPIC, block.tool_use_id, ANTHROPIC_TOOL_ID_RULES),
-    ...(content.length > 0 ? { content } : {}),
-    ...(block.is_error ? { is_error: true } : {}),
-  };
-}
-
-type WireBlock = Anthropic.ContentBlockParam;
-
-/** The wire name of a canonical tool name (see {@link anthropicToolNamer}). */
-export type ToolNamer = (name: string) => string;
-
-const deriveName: ToolNamer = (name) => wireToolName(name, ANTHROPIC_TOOL_NAME_RULES);
-
-function encodeBlock(block: ContentBlock, toolIdMap: ToolIdMap, toolName: ToolNamer): WireBlock {
-  switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
-    case 'image':
-      return encodeImage(block);
-    case 'tool_use':
-      return {
-        type: 'tool_use',
-        id: toolIdMap.toProviderId(ANTHROPIC, block.id, ANTHROPIC_TOOL_ID_RULES),
-        name: toolName(block.name),
-        input: block.input,
-      };
-    case 'tool_result':
-      return encodeToolResult(block, toolIdMap);
-    case 'thinking':
-      return { type: 'thinking', thinking: block.text, signature: block.signature ?? '' };
-    case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: block.data };
-  }
-}
-
-const isThinking = (b: WireBlock) => b.type === 'thinking' || b.type === 'redacted_thinking';
-
-/**
- * Turns prepared canonical messages into alternating user/assistant turns: TOOL messages become
- * user turns holding `tool_result` blocks; consecutive same-role turns merge, with tool results
- * first in a user turn and thinking first in an assistant turn. Tool use names go out as
- * `toolName` gives them (default: core's `wireToolName` under Anthropic's rule, so an
- * imported history's names are sent stably and read back as canonical).
- */
-export function encodeAnthropicMessages(
-  messages: readonly Message[],
-  toolIdMap: ToolIdMap,
-  toolName: ToolNamer = deriveName,
-): Anthropic.MessageParam[] {
-  const turns: Array<{ role: 'user' | 'assistant'; content: WireBlock[] }> = [];
-  for (const message of messages) {
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = message.content.map((block) => encodeBlock(block, toolIdMap, toolName));
-    const last = turns.at(-1);
-    if (last && last.role === role) {
-      last.content.push(...content);
-    } else {
-      turns.push({ role, content });
-    }
-  }
-  for (const turn of turns) {
-    const first = turn.role === 'user' ? (b: WireBlock) => b.type === 'tool_result' : isThinking;
-    // reorder only a turn where such a block follows another (rare: merged turns)
-    let other = false;
-    let misplaced = false;
-    for (const block of turn.content) {
-      if (!first(block)) other = true;
-      else if (other) {
-        misplaced = true;
-        break;
-      }
-    }
-    if (misplaced) {
-      turn.content = [...turn.content.filter(first), ...turn.content.filter((b) => !first(b))];
-    }
-  }
-  return turns;
-}
 
 function requestedThinking(
   option: AnthropicThinkingOption | undefined,
@@ -263,7 +153,7 @@ export function toAnthropicParams(
   );
 
   const toolName = anthropicToolNamer(logger, request.request_id);
-  const messages = encodeAnthropicMessages(prepared.messages, context.toolIdMap, toolName);
+  const messages = encodeRememberedMessages(prepared.messages, context.toolIdMap, toolName);
   if (messages[0]?.role === 'assistant') {
     messages.unshift({
       role: 'user',
