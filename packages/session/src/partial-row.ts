@@ -1,6 +1,5 @@
-import { createMessage, type Message } from '@yourtool/core';
+import { CURRENT_SCHEMA_VERSION, type Message, newMessageId, nowTimestamp } from '@yourtool/core';
 import type { ModelCall } from './model-call.js';
-import { sealedCopy } from './turn-writes.js';
 
 /**
  * The `partial` row of a reply in progress (decision 0148). The assistant message is built at
@@ -24,12 +23,17 @@ export class PartialRow {
     const { turn, decision } = call;
     this.#call = call;
     this.#delayMs = delayMs;
-    this.message = createMessage({
+    // built from checked parts, not parsed: the finished reply is checked once (checkReply),
+    // and the store checks this row in full should it be written
+    this.message = {
+      id: newMessageId(),
       session_id: turn.session.id,
       role: 'assistant',
       content: [],
       metadata: { status: 'partial', model: decision.model, provider, routing: decision.record },
-    });
+      created_at: nowTimestamp(),
+      schema_version: CURRENT_SCHEMA_VERSION,
+    };
   }
 
   /**
@@ -71,8 +75,8 @@ export class PartialRow {
 
   async #store(): Promise<void> {
     const { writes, toolIdMap } = this.#call.turn;
-    // createMessage parsed it: the store takes a sealed copy without checking it again
-    await writes.append(sealedCopy(this.message), { toolIdMap });
+    // unsealed: the store checks the row before it writes it
+    await writes.append(this.message, { toolIdMap });
     this.#stored = true;
   }
 }

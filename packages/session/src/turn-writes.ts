@@ -80,7 +80,7 @@ export class TurnWrites {
 function storedMessage(result: unknown, sent: Message): Message {
   if (isSealedMessage(result) && result.id === sent.id) return result;
   if (isSealedMessage(sent)) return sent;
-  return sealMessage(structuredClone(sent));
+  return sealMessage(copyMessage(sent));
 }
 
 /**
@@ -90,8 +90,44 @@ function storedMessage(result: unknown, sent: Message): Message {
  */
 export function sealedCopy(message: Message): Message {
   try {
-    return sealMessage(structuredClone(message));
+    return sealMessage(copyMessage(message));
   } catch {
     return message;
   }
+}
+
+/** A deep copy of a message; throws what `structuredClone` throws for a value it refuses. */
+function copyMessage(message: Message): Message {
+  return (copyJson(message) as Message | undefined) ?? structuredClone(message);
+}
+
+/**
+ * A deep copy of plain JSON-like data (plain objects, arrays, primitives, `undefined` members),
+ * several times faster than `structuredClone` for a message; undefined when `value` holds
+ * anything else, which `structuredClone` copies (or refuses) instead.
+ */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) {
+    return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+  }
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const copy = copyJson(item);
+      if (copy === undefined && item !== undefined) return undefined;
+      out[i] = copy;
+    }
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    const copy = copyJson(item);
+    if (copy === undefined && item !== undefined) return undefined;
+    out[key] = copy;
+  }
+  return out;
 }

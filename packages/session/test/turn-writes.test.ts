@@ -21,6 +21,7 @@ import {
   type SessionManagerOptions,
 } from '../src/index.js';
 import { userTextMessage } from '../src/turn-state.js';
+import { sealedCopy } from '../src/turn-writes.js';
 import { fixturesOf, requireFixture } from './helpers.js';
 import { type StoreTarget, storeTargets } from './stores.js';
 
@@ -237,6 +238,64 @@ describe('the user message of a text turn', () => {
     expect(parsedUser).toEqual([]);
     expect(isSealedMessage(append.mock.calls[0]?.[0])).toBe(true);
     expect((await store.loadMessages(session.id)).messages[0]).toEqual(user);
+  });
+});
+
+describe('the reply of a turn', () => {
+  it('is parsed once, when it is finished, not when its first event arrives', async () => {
+    const target = storeTargets()[0]?.make() as StoreTarget;
+    targets.push(target);
+    const store = await target.open();
+    const manager = managerOn(store);
+    const session = await manager.createSession({ workspace_path: '/w' });
+    const safeParse = vi.spyOn(MessageSchema, 'safeParse');
+    server.enqueue(...fixture('text-stream'));
+    const result = await manager.sendAndWait(session.id, 'Parse the reply once.');
+    const reply = result.messages.find((m) => m.role === 'assistant') as Message;
+    const parsedReply = safeParse.mock.calls.filter(
+      ([value]) => (value as Message).id === reply.id,
+    );
+    expect(parsedReply).toHaveLength(1);
+    expect((await store.loadMessages(session.id)).messages.at(-1)).toEqual(reply);
+  });
+});
+
+describe('sealedCopy', () => {
+  const message = (input: unknown): Message => ({
+    id: '01JBQ00000000000000000000M',
+    session_id: 'sess_copy',
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: 'tu_1', name: 'read_file', input: input as never }],
+    metadata: { status: 'complete', note: undefined },
+    created_at: '2026-11-25T10:00:00.000000Z',
+    schema_version: 1,
+  });
+
+  it('seals a deep copy and leaves the original unfrozen', () => {
+    const original = message({ path: 'a', nested: [1, { deep: true }, null] });
+    const copy = sealedCopy(original);
+    expect(copy).toEqual(original);
+    expect(copy).not.toBe(original);
+    expect(isSealedMessage(copy)).toBe(true);
+    expect(Object.isFrozen(original.content[0])).toBe(false);
+    expect((copy.content[0] as { input: unknown }).input).not.toBe(
+      (original.content[0] as { input: unknown }).input,
+    );
+    expect(Object.keys(copy.metadata)).toContain('note');
+  });
+
+  it('copies what is not plain JSON the way structured cloning does', () => {
+    const when = new Date('2026-11-25T10:00:00Z');
+    const copy = sealedCopy(message({ when }));
+    expect((copy.content[0] as unknown as { input: { when: unknown } }).input.when).toEqual(when);
+    expect((copy.content[0] as unknown as { input: { when: unknown } }).input.when).toBeInstanceOf(
+      Date,
+    );
+  });
+
+  it('hands back the message itself when it cannot be copied, for the store to refuse', () => {
+    const original = message({ run: () => 1 });
+    expect(sealedCopy(original)).toBe(original);
   });
 });
 
