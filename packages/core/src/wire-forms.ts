@@ -38,15 +38,20 @@ export class SealedWireForms<F> {
 
   /**
    * The wire form of `message` under `context`: the remembered one when `message` is sealed and
-   * was encoded under the same context, else `encode(message)` (kept when sealed and reusable).
+   * was encoded under the same context, else `encode(message, kept)`, kept when `kept` (the
+   * message is sealed) and the encoder says it is reusable. An unsealed message costs one
+   * `encode` and nothing else: the encoder need not prepare (e.g. freeze) a form not kept.
    */
-  get(message: Message, context: object, encode: (message: Message) => EncodedWireForm<F>): F {
+  get(
+    message: Message,
+    context: object,
+    encode: (message: Message, kept: boolean) => EncodedWireForm<F>,
+  ): F {
+    if (!isSealedMessage(message)) return encode(message, false).form;
     const known = this.#forms.get(message);
     if (known !== undefined && known.context === context) return known.form;
-    const encoded = encode(message);
-    if (encoded.reusable && isSealedMessage(message)) {
-      this.#forms.set(message, { context, form: encoded.form });
-    }
+    const encoded = encode(message, true);
+    if (encoded.reusable) this.#forms.set(message, { context, form: encoded.form });
     return encoded.form;
   }
 }

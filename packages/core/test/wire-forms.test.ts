@@ -21,11 +21,13 @@ const message = (text: string): Message => ({
 /** An encoder that counts its calls and says whether its forms may be kept. */
 function counting(reusable = true) {
   const calls: Message[] = [];
-  const encode = (m: Message): EncodedWireForm<string[]> => {
+  const kept: boolean[] = [];
+  const encode = (m: Message, keep: boolean): EncodedWireForm<string[]> => {
     calls.push(m);
+    kept.push(keep);
     return { form: m.content.map((b) => (b.type === 'text' ? b.text : '?')), reusable };
   };
-  return { calls, encode };
+  return { calls, kept, encode };
 }
 
 describe('SealedWireForms', () => {
@@ -57,13 +59,17 @@ describe('SealedWireForms', () => {
 
   it('never keeps the form of an unsealed message (it may change)', () => {
     const forms = new SealedWireForms<string[]>();
-    const { calls, encode } = counting();
+    const { calls, kept, encode } = counting();
     const context = {};
     const open = message('draft');
     expect(forms.get(open, context, encode)).toEqual(['draft']);
     (open.content[0] as { text: string }).text = 'edited';
     expect(forms.get(open, context, encode)).toEqual(['edited']);
     expect(calls).toHaveLength(2);
+    // the encoder is told the form will not be kept (it need not freeze it)
+    expect(kept).toEqual([false, false]);
+    forms.get(sealMessage(message('sealed')), context, encode);
+    expect(kept).toEqual([false, false, true]);
   });
 
   it('does not keep a form its encoder calls one-off', () => {

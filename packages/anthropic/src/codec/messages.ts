@@ -117,7 +117,11 @@ function idsRecorded(message: Message, blocks: readonly WireBlock[], toolIdMap: 
   });
 }
 
-function encodeForm(message: Message, toolIdMap: ToolIdMap): EncodedWireForm<MessageForm> {
+function encodeForm(
+  message: Message,
+  toolIdMap: ToolIdMap,
+  kept: boolean,
+): EncodedWireForm<MessageForm> {
   const renamed: string[] = [];
   const toolName: ToolNamer = (name) => {
     const wire = deriveName(name);
@@ -126,13 +130,15 @@ function encodeForm(message: Message, toolIdMap: ToolIdMap): EncodedWireForm<Mes
   };
   const blocks = message.content.map((block) => encodeBlock(block, toolIdMap, toolName));
   const role: TurnRole = message.role === 'assistant' ? 'assistant' : 'user';
-  // frozen: a form is shared by every request that carries the message
-  for (const block of blocks) Object.freeze(block);
-  const turn = Object.freeze({ role, content: Object.freeze(blocks) as WireBlock[] });
-  const reusable = idsRecorded(message, blocks, toolIdMap);
-  if (reusable) rememberTurn(turn);
-  const form = { role, blocks, turn, renamed, misplaced: misplaced(role, blocks) };
-  return { form, reusable };
+  const turn: Anthropic.MessageParam = { role, content: blocks };
+  const reusable = kept && idsRecorded(message, blocks, toolIdMap);
+  if (reusable) {
+    // frozen: a kept form is shared by every request that carries the message
+    for (const block of blocks) Object.freeze(block);
+    Object.freeze(blocks);
+    rememberTurn(Object.freeze(turn));
+  }
+  return { form: { role, blocks, turn, renamed, misplaced: misplaced(role, blocks) }, reusable };
 }
 
 /**
@@ -204,7 +210,7 @@ export function encodeRememberedMessages(
   toolIdMap: ToolIdMap,
   toolName: ToolNamer,
 ): Anthropic.MessageParam[] {
-  const encode = (message: Message) => encodeForm(message, toolIdMap);
+  const encode = (message: Message, kept: boolean) => encodeForm(message, toolIdMap, kept);
   const forms = messages.map((message) => {
     const form = remembered.get(message, toolIdMap, encode);
     for (const name of form.renamed) toolName(name);
