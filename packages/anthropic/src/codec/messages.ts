@@ -75,10 +75,13 @@ const isThinking = (b: WireBlock) => b.type === 'thinking' || b.type === 'redact
 
 /** Whether `role`'s turn holds `blocks` out of order: a tool result (user) or thinking (assistant) after another block. */
 function misplaced(role: TurnRole, blocks: readonly WireBlock[]): boolean {
-  const first = role === 'user' ? (b: WireBlock) => b.type === 'tool_result' : isThinking;
   let other = false;
   for (const block of blocks) {
-    if (!first(block)) other = true;
+    const leads =
+      role === 'user'
+        ? block.type === 'tool_result'
+        : block.type === 'thinking' || block.type === 'redacted_thinking';
+    if (!leads) other = true;
     else if (other) return true;
   }
   return false;
@@ -117,11 +120,19 @@ function idsRecorded(message: Message, blocks: readonly WireBlock[], toolIdMap: 
   });
 }
 
-function encodeForm(
-  message: Message,
-  toolIdMap: ToolIdMap,
-  kept: boolean,
-): EncodedWireForm<MessageForm> {
+/** No renamed tool names: a form whose names went out through the request's own namer. */
+const NONE_RENAMED: readonly string[] = Object.freeze([]);
+
+/** A form encoded for this request only, its tool names through the request's namer. */
+function oneOffForm(message: Message, toolIdMap: ToolIdMap, toolName: ToolNamer): MessageForm {
+  const blocks = message.content.map((block) => encodeBlock(block, toolIdMap, toolName));
+  const role: TurnRole = message.role === 'assistant' ? 'assistant' : 'user';
+  const turn = { role, content: blocks };
+  return { role, blocks, turn, renamed: NONE_RENAMED, misplaced: misplaced(role, blocks) };
+}
+
+/** A form to keep: its tool names derived, the renamed ones recorded for each request's WARN. */
+function encodeForm(message: Message, toolIdMap: ToolIdMap): EncodedWireForm<MessageForm> {
   const renamed: string[] = [];
   const toolName: ToolNamer = (name) => {
     const wire = deriveName(name);
@@ -131,7 +142,7 @@ function encodeForm(
   const blocks = message.content.map((block) => encodeBlock(block, toolIdMap, toolName));
   const role: TurnRole = message.role === 'assistant' ? 'assistant' : 'user';
   const turn: Anthropic.MessageParam = { role, content: blocks };
-  const reusable = kept && idsRecorded(message, blocks, toolIdMap);
+  const reusable = idsRecorded(message, blocks, toolIdMap);
   if (reusable) {
     // frozen: a kept form is shared by every request that carries the message
     for (const block of blocks) Object.freeze(block);
@@ -210,7 +221,11 @@ export function encodeRememberedMessages(
   toolIdMap: ToolIdMap,
   toolName: ToolNamer,
 ): Anthropic.MessageParam[] {
-  const encode = (message: Message, kept: boolean) => encodeForm(message, toolIdMap, kept);
+  // a form not kept goes out through the request's namer (its WARNs logged as it encodes)
+  const encode = (message: Message, kept: boolean) =>
+    kept
+      ? encodeForm(message, toolIdMap)
+      : { form: oneOffForm(message, toolIdMap, toolName), reusable: false };
   const forms = messages.map((message) => {
     const form = remembered.get(message, toolIdMap, encode);
     for (const name of form.renamed) toolName(name);
