@@ -3,6 +3,7 @@ import {
   ANTHROPIC_TOOL_ID_RULES,
   type ContentBlock,
   type ImageBlock,
+  isSealedMessage,
   type Message,
   type ToolIdMap,
   type ToolResultBlock,
@@ -221,6 +222,11 @@ export function encodeRememberedMessages(
   toolIdMap: ToolIdMap,
   toolName: ToolNamer,
 ): Anthropic.MessageParam[] {
+  // a history that does not start sealed (a caller's own messages) has nothing remembered
+  const first = messages[0];
+  if (first === undefined || !isSealedMessage(first)) {
+    return encodeAnthropicMessages(messages, toolIdMap, toolName);
+  }
   // a form not kept goes out through the request's namer (its WARNs logged as it encodes)
   const encode = (message: Message, kept: boolean) =>
     kept
