@@ -127,44 +127,68 @@ function encode(messages: readonly Message[], model: string, toolIdMap: ToolIdMa
 }
 
 describe('remembered wire forms (decision 0149)', () => {
+  /** Requests over a history that grows by `steps`, each compared warm against cold. */
+  const requests = (steps: fc.Arbitrary<Spec[]>) =>
+    fc.array(
+      fc.record({
+        append: fc.array(steps, { minLength: 1, maxLength: 4 }),
+        model: fc.constantFrom(...MODELS),
+        newMap: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+      }),
+      { minLength: 1, maxLength: 12 },
+    );
+
+  function warmIsCold(steps: ReadonlyArray<{ append: Spec[][]; model: string; newMap: boolean }>) {
+    const history: Message[] = [];
+    let map = new ToolIdMap();
+    for (const step of steps) {
+      history.push(...step.append.flat().map(build));
+      if (step.newMap) map = new ToolIdMap(map.entries());
+      const coldMap = new ToolIdMap(map.entries());
+      const cold = encode(structuredClone(history), step.model, coldMap);
+      const warm = encode(history, step.model, map);
+      expect(warm.body).toBe(cold.body);
+      if (warm.text !== null) expect(warm.text).toBe(cold.body);
+      expect(warm.warns).toEqual(cold.warns);
+      expect(warm.links).toBe(cold.links);
+    }
+  }
+
   it('send the same bytes, WARNs and links as a cold encoding, request after request', () => {
     fc.assert(
       fc.property(
-        fc.array(
-          fc.record({
-            append: fc.array(
-              fc.oneof(
-                spec.map((one) => [one]),
-                exchange,
-              ),
-              {
-                minLength: 1,
-                maxLength: 4,
-              },
-            ),
-            model: fc.constantFrom(...MODELS),
-            newMap: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
-          }),
-          { minLength: 1, maxLength: 12 },
+        requests(
+          fc.oneof(
+            spec.map((one) => [one]),
+            exchange,
+          ),
         ),
-        (requests) => {
-          const history: Message[] = [];
-          let map = new ToolIdMap();
-          for (const step of requests) {
-            history.push(...step.append.flat().map(build));
-            if (step.newMap) map = new ToolIdMap(map.entries());
-            const coldMap = new ToolIdMap(map.entries());
-            const cold = encode(structuredClone(history), step.model, coldMap);
-            const warm = encode(history, step.model, map);
-            expect(warm.body).toBe(cold.body);
-            if (warm.text !== null) expect(warm.text).toBe(cold.body);
-            expect(warm.warns).toEqual(cold.warns);
-            expect(warm.links).toBe(cold.links);
-          }
-        },
+        warmIsCold,
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('the same over histories nothing repairs (where most is remembered)', () => {
+    // text, images and signed thinking of either role (same-role runs merge), tool exchanges
+    const plainBlock = fc.oneof(
+      fc.constantFrom('hello', 'more words').map((text): ContentBlock => ({ type: 'text', text })),
+      fc.constant<ContentBlock>({
+        type: 'image',
+        source: { kind: 'base64', data: PNG },
+        media_type: 'image/png',
+      }),
+    );
+    const plain = fc
+      .record({
+        role: fc.constantFrom('user', 'assistant'),
+        content: fc.array(plainBlock, { minLength: 1, maxLength: 2 }),
+        model: fc.constantFrom(...MODELS),
+      })
+      .map((s): Spec[] => [s]);
+    fc.assert(fc.property(requests(fc.oneof(plain, plain, exchange)), warmIsCold), {
+      numRuns: 200,
+    });
   });
 
   it('WARNs a renamed tool name on every request, from a remembered form too', () => {

@@ -54,4 +54,9 @@ export class SealedWireForms<F> {
     if (encoded.reusable) this.#forms.set(message, { context, form: encoded.form });
     return encoded.form;
   }
+
+  /** Whether a form of `message` under `context` is remembered. */
+  has(message: Message, context: object): boolean {
+    return this.#forms.get(message)?.context === context;
+  }
 }

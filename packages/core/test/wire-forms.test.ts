@@ -41,6 +41,8 @@ describe('SealedWireForms', () => {
     expect(second).toBe(first);
     expect(first).toEqual(['hello']);
     expect(calls).toHaveLength(1);
+    expect(forms.has(sealed, context)).toBe(true);
+    expect(forms.has(sealed, {})).toBe(false);
   });
 
   it('encodes again under another context and keeps the newer form', () => {
@@ -80,6 +82,7 @@ describe('SealedWireForms', () => {
     forms.get(sealed, context, encode);
     forms.get(sealed, context, encode);
     expect(calls).toHaveLength(2);
+    expect(forms.has(sealed, context)).toBe(false);
   });
 
   it('keeps forms apart per instance (one per encoder)', () => {
