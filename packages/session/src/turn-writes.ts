@@ -73,9 +73,9 @@ export class TurnWrites {
 /**
  * The message a write stored, as a later load reads it, sealed. A store that hands the stored
  * message back (`@yourtool/store`) gives it; for one that returns nothing, the message sent is
- * it: sealed already when the session checked it, else a sealed private copy (the session
- * builds its other messages with `createMessage`, which parsed them), so nothing the session
- * wrote is parsed again.
+ * it: sealed already when the session checked it, else a sealed private copy (an unsealed
+ * message is one the store checked before it wrote it), so nothing the session wrote is parsed
+ * again.
  */
 function storedMessage(result: unknown, sent: Message): Message {
   if (isSealedMessage(result) && result.id === sent.id) return result;

@@ -1,5 +1,4 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
 import {
   type CanonicalRequest,
   isSealedMessage,
@@ -9,10 +8,10 @@ import {
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import type { SqlSessionStore } from '@yourtool/store';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionManager } from '../src/index.js';
-import { fixturesOf, requireFixture } from './helpers.js';
-import { type StoreTarget, storeTargets } from './stores.js';
+import { fixturesOf, loopbackForFile, requireFixture } from './helpers.js';
+import { disposedAfterEach, storeTargets } from './stores.js';
 
 /**
  * Data is checked where it enters: a new assistant message is validated against the schema
@@ -27,24 +26,16 @@ const fixture = (name: string) => requireFixture(fixtures, name);
 const MODEL = 'anthropic:claude-sonnet-4-6';
 const REPLY_TEXT = 'Hello! How can I help you today?';
 
-let server: LoopbackServer;
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const loopback = loopbackForFile();
 
-const targets: StoreTarget[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await Promise.all(targets.splice(0).map((t) => t.dispose()));
-});
+const targets = disposedAfterEach();
+afterEach(() => vi.restoreAllMocks());
 
 function managerOn(store: SqlSessionStore, requests: CanonicalRequest[]): SessionManager {
   const registry = ModelRegistry.fromYaml(
     `
 adapters:
-  anthropic: { type: anthropic, api_key: sk-ant-once-0000, base_url: ${server.url}, max_retries: 0 }
+  anthropic: { type: anthropic, api_key: sk-ant-once-0000, base_url: ${loopback.server.url}, max_retries: 0 }
 models:
   ${MODEL}: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
 `,
@@ -71,7 +62,7 @@ describe.each(storeTargets())('a new reply is checked once ($name)', ({ make }) 
     const requests: CanonicalRequest[] = [];
     const manager = managerOn(store, requests);
     const session = await manager.createSession({ workspace_path: '/w' });
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'first'); // the session is loaded and kept
 
     const safeParse = vi.spyOn(MessageSchema, 'safeParse');
@@ -81,7 +72,7 @@ describe.each(storeTargets())('a new reply is checked once ($name)', ({ make }) 
     const loads = vi.spyOn(store, 'loadMessages');
     const marks = { parse: 0, safeParse: 0, stringify: 0, jsonParse: 0 };
     let reply: Message | undefined;
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     for await (const event of manager.send(session.id, 'second')) {
       if (event.type === 'message.complete') {
         marks.parse = parse.mock.calls.length;
@@ -119,7 +110,7 @@ describe.each(storeTargets())('a new reply is checked once ($name)', ({ make }) 
     const stored = (await store.loadMessages(session.id)).messages.find((m) => m.id === replyId);
     expect(stored).toEqual(reply);
     expect(Object.isFrozen(reply)).toBe(false);
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'third');
     const carried = requests.at(-1)?.messages.find((m) => m.id === replyId);
     expect(carried).toEqual(reply);
@@ -133,7 +124,7 @@ describe.each(storeTargets())('a new reply is checked once ($name)', ({ make }) 
     const requests: CanonicalRequest[] = [];
     const manager = managerOn(store, requests);
     const session = await manager.createSession({ workspace_path: '/w' });
-    server.enqueue(...fixture('tool-call-stream'), ...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('tool-call-stream'), ...fixture('text-stream'));
     const result = await manager.sendAndWait(session.id, 'Summarize README.md');
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     const second = requests[1]?.messages ?? [];

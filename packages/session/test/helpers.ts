@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import {
   type ConformanceFixtures,
+  type LoopbackServer,
   loadFixtureDirectory,
   type ScriptedResponse,
+  startLoopbackServer,
 } from '@yourtool/conformance';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { SessionEvent } from '../src/index.js';
 
 /** The recorded fixtures of an adapter package (`anthropic`, `openai`, `ollama`). */
@@ -51,4 +54,18 @@ export function servedAs(responses: ScriptedResponse[], model: string): Scripted
       return { ...response, body: JSON.parse(rename(JSON.stringify(response.body))) };
     return response;
   });
+}
+
+/**
+ * The loopback server of one test file: started before its tests, reset before each, closed
+ * after them. Read `.server` inside tests and hooks (it is set once the file's tests start).
+ */
+export function loopbackForFile(): { readonly server: LoopbackServer } {
+  const holder = {} as { server: LoopbackServer };
+  beforeAll(async () => {
+    holder.server = await startLoopbackServer();
+  });
+  afterAll(() => holder.server.close());
+  beforeEach(() => holder.server.reset());
+  return holder;
 }

@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
 import type { CanonicalRequest, SessionStore } from '@yourtool/core';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SessionManager, ToolRegistry } from '../src/index.js';
-import { fixturesOf, requireFixture } from './helpers.js';
-import { type StoreTarget, storeTargets } from './stores.js';
+import { fixturesOf, loopbackForFile, requireFixture } from './helpers.js';
+import { disposedAfterEach, storeTargets } from './stores.js';
 
 /**
  * The history a manager keeps must describe exactly the revision it is kept under. The race:
@@ -22,24 +21,16 @@ const fixtures = fixturesOf('anthropic');
 const fixture = (name: string) => requireFixture(fixtures, name);
 const MODEL = 'anthropic:claude-sonnet-4-6';
 
-let server: LoopbackServer;
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const loopback = loopbackForFile();
 
-const targets: StoreTarget[] = [];
-afterEach(async () => {
-  await Promise.all(targets.splice(0).map((t) => t.dispose()));
-});
+const targets = disposedAfterEach();
 
 /** A manager on `store` whose adapter records the message ids of every request it is given. */
 function managerOn(store: SessionStore, requests: string[][]): SessionManager {
   const registry = ModelRegistry.fromYaml(
     `
 adapters:
-  anthropic: { type: anthropic, api_key: sk-ant-race-0000, base_url: ${server.url}, max_retries: 0 }
+  anthropic: { type: anthropic, api_key: sk-ant-race-0000, base_url: ${loopback.server.url}, max_retries: 0 }
 models:
   ${MODEL}: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
 `,
@@ -90,15 +81,15 @@ describe.each(storeTargets())('the kept history under a race ($name)', ({ make }
     const session = await manager.createSession({ workspace_path: '/w' });
     const stats = async () => (await store.sessionStats(session.id)).total_cost_usd;
 
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     const first = await manager.sendAndWait(session.id, 'first');
     expect(first.session_cost_usd).toBe(await stats());
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     await writer.sendAndWait(session.id, 'from the other writer');
 
     // the turn reloads (the other writer made the kept history stale); the swap starts while
     // that load runs, so it reads the revision before the turn writes and the rows after
-    server.enqueue(...fixture('tool-call-stream'), ...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('tool-call-stream'), ...fixture('text-stream'));
     const turn = manager.sendAndWait(session.id, 'Summarize README.md');
     await sleep(100);
     const swap = manager.swapModel(session.id, 'sonnet');
@@ -106,10 +97,10 @@ describe.each(storeTargets())('the kept history under a race ($name)', ({ make }
     expect(loads.mock.calls.length).toBeGreaterThanOrEqual(3);
     expect(second.session_cost_usd).toBe(await stats());
 
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     const third = await manager.sendAndWait(session.id, 'third');
     expect(third.session_cost_usd).toBe(await stats());
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     const fourth = await manager.sendAndWait(session.id, 'fourth');
     expect(fourth.session_cost_usd).toBe(await stats());
 
@@ -123,7 +114,7 @@ describe.each(storeTargets())('the kept history under a race ($name)', ({ make }
       expect(ids).toEqual(stored.slice(0, last + 1));
     }
     // and on the wire: every tool use and every tool result appears once
-    for (const request of server.requests) {
+    for (const request of loopback.server.requests) {
       const body = request.body as {
         messages: Array<{ content: Array<{ type: string; id?: string; tool_use_id?: string }> }>;
       };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { testPostgresUrl } from '@yourtool/testkit/postgres';
+import { afterEach } from 'vitest';
 
 /**
  * The PostgreSQL server the store suites run against (trust auth on loopback, database `test`),
@@ -67,4 +68,13 @@ export function storeTargets(): Array<{ name: StoreTarget['name']; make: () => S
     { name: 'sqlite', make: sqliteTarget },
     { name: 'postgres', make: postgresTarget },
   ];
+}
+
+/** A list for the targets a test makes, each disposed of after the test. */
+export function disposedAfterEach(): StoreTarget[] {
+  const targets: StoreTarget[] = [];
+  afterEach(async () => {
+    await Promise.all(targets.splice(0).map((t) => t.dispose()));
+  });
+  return targets;
 }

@@ -1,9 +1,5 @@
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import {
-  type LoopbackServer,
-  type ScriptedResponse,
-  startLoopbackServer,
-} from '@yourtool/conformance';
+import type { ScriptedResponse } from '@yourtool/conformance';
 import {
   createMessage,
   isSealedMessage,
@@ -14,7 +10,7 @@ import {
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import type { SqlSessionStore } from '@yourtool/store';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   InvalidManagerOptionError,
   SessionManager,
@@ -22,8 +18,8 @@ import {
 } from '../src/index.js';
 import { userTextMessage } from '../src/turn-state.js';
 import { sealedCopy } from '../src/turn-writes.js';
-import { fixturesOf, requireFixture } from './helpers.js';
-import { type StoreTarget, storeTargets } from './stores.js';
+import { fixturesOf, loopbackForFile, requireFixture } from './helpers.js';
+import { disposedAfterEach, type StoreTarget, storeTargets } from './stores.js';
 
 /**
  * What one turn writes and reads (decision 0148): the user message and the finished reply, one
@@ -40,18 +36,10 @@ const MODEL = 'anthropic:claude-sonnet-4-6';
 const slowly = (responses: ScriptedResponse[], delayMs: number): ScriptedResponse[] =>
   responses.map((r) => (r.type === 'stream' ? { ...r, delayMs } : r));
 
-let server: LoopbackServer;
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const loopback = loopbackForFile();
 
-const targets: StoreTarget[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await Promise.all(targets.splice(0).map((t) => t.dispose()));
-});
+const targets = disposedAfterEach();
+afterEach(() => vi.restoreAllMocks());
 
 function managerOn(
   store: SqlSessionStore,
@@ -60,7 +48,7 @@ function managerOn(
   const registry = ModelRegistry.fromYaml(
     `
 adapters:
-  anthropic: { type: anthropic, api_key: sk-ant-writes-0000, base_url: ${server.url}, max_retries: 0 }
+  anthropic: { type: anthropic, api_key: sk-ant-writes-0000, base_url: ${loopback.server.url}, max_retries: 0 }
 models:
   ${MODEL}: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
 `,
@@ -98,14 +86,14 @@ describe.each(storeTargets())('what a turn writes ($name)', ({ make }) => {
     const store = await target.open();
     const manager = managerOn(store, options);
     const session = await manager.createSession({ workspace_path: '/w' });
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'first'); // loaded and kept
     return { target, store, manager, session, writes: watch(store) };
   }
 
   it('a reply that ends before partialRowAfterMs: two appends, no update, one session read', async () => {
     const { store, manager, session, writes } = await open();
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     const result = await manager.sendAndWait(session.id, 'second');
     expect(writes.seen()).toEqual({
       appended: ['user:complete', 'assistant:complete'],
@@ -126,7 +114,7 @@ describe.each(storeTargets())('what a turn writes ($name)', ({ make }) => {
 
   it('a reply that streams longer: its row is stored as partial meanwhile, then finished over it', async () => {
     const { store, manager, session, writes } = await open({ partialRowAfterMs: 40 });
-    server.enqueue(...slowly(fixture('text-stream'), 60));
+    loopback.server.enqueue(...slowly(fixture('text-stream'), 60));
     const statuses: string[][] = [];
     for await (const event of manager.send(session.id, 'second')) {
       if (event.type === 'text.delta') {
@@ -146,7 +134,7 @@ describe.each(storeTargets())('what a turn writes ($name)', ({ make }) => {
 
   it('partialRowAfterMs: 0 stores the partial row at the first event', async () => {
     const { store, manager, session, writes } = await open({ partialRowAfterMs: 0 });
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     let atFirstDelta: string[] | undefined;
     for await (const event of manager.send(session.id, 'second')) {
       if (event.type === 'text.delta' && !atFirstDelta) {
@@ -165,7 +153,7 @@ describe.each(storeTargets())('what a turn writes ($name)', ({ make }) => {
   it('another writer during the turn: the running cost is read from the store', async () => {
     const { target, store, manager, session, writes } = await open();
     const other = await target.open();
-    server.enqueue(...slowly(fixture('text-stream'), 20));
+    loopback.server.enqueue(...slowly(fixture('text-stream'), 20));
     let wrote = false;
     let cost: string | null | undefined;
     for await (const event of manager.send(session.id, 'second')) {
@@ -184,7 +172,7 @@ describe.each(storeTargets())('what a turn writes ($name)', ({ make }) => {
     expect(cost).toBe((await store.sessionStats(session.id)).total_cost_usd);
     // and the next turn reads the history again
     const loads = vi.spyOn(store, 'loadMessages');
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'third');
     expect(loads).toHaveBeenCalledTimes(1);
   });
@@ -197,17 +185,33 @@ describe.each(storeTargets())('what a turn writes ($name)', ({ make }) => {
       if (message.metadata.status === 'partial') throw new Error('SQLITE_FULL');
       return append(message, options);
     });
-    server.enqueue(...slowly(fixture('text-stream'), 30));
+    loopback.server.enqueue(...slowly(fixture('text-stream'), 30));
     await expect(manager.sendAndWait(session.id, 'second')).rejects.toThrow('SQLITE_FULL');
     vi.restoreAllMocks();
     const loads = vi.spyOn(store, 'loadMessages');
-    server.enqueue(...fixture('text-stream'));
+    loopback.server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'third');
     expect(loads).toHaveBeenCalledTimes(1);
     const stored = (await store.loadMessages(session.id)).messages;
     expect(stored.filter((m) => m.metadata.status === 'partial')).toEqual([]);
   });
 });
+
+/** One text turn on a SQLite store, with the schema's parses and the store's appends watched. */
+async function spiedTurn(text: string) {
+  const target = storeTargets()[0]?.make() as StoreTarget;
+  targets.push(target);
+  const store = await target.open();
+  const manager = managerOn(store);
+  const session = await manager.createSession({ workspace_path: '/w' });
+  const safeParse = vi.spyOn(MessageSchema, 'safeParse');
+  const append = vi.spyOn(store, 'appendMessage');
+  loopback.server.enqueue(...fixture('text-stream'));
+  const result = await manager.sendAndWait(session.id, text);
+  /** The ids of the messages the schema parsed during the turn. */
+  const parsedIds = () => safeParse.mock.calls.map(([value]) => (value as Message).id);
+  return { store, session, result, parsedIds, append };
+}
 
 describe('the user message of a text turn', () => {
   it('is what createMessage makes of the text, built without parsing it', () => {
@@ -224,18 +228,9 @@ describe('the user message of a text turn', () => {
   });
 
   it('is parsed by nobody during its turn, and the store takes it as checked', async () => {
-    const target = storeTargets()[0]?.make() as StoreTarget;
-    targets.push(target);
-    const store = await target.open();
-    const manager = managerOn(store);
-    const session = await manager.createSession({ workspace_path: '/w' });
-    const safeParse = vi.spyOn(MessageSchema, 'safeParse');
-    const append = vi.spyOn(store, 'appendMessage');
-    server.enqueue(...fixture('text-stream'));
-    const result = await manager.sendAndWait(session.id, 'Parse me not.');
+    const { store, session, result, parsedIds, append } = await spiedTurn('Parse me not.');
     const user = result.messages[0] as Message;
-    const parsedUser = safeParse.mock.calls.filter(([value]) => (value as Message).id === user.id);
-    expect(parsedUser).toEqual([]);
+    expect(parsedIds().filter((id) => id === user.id)).toEqual([]);
     expect(isSealedMessage(append.mock.calls[0]?.[0])).toBe(true);
     expect((await store.loadMessages(session.id)).messages[0]).toEqual(user);
   });
@@ -243,19 +238,9 @@ describe('the user message of a text turn', () => {
 
 describe('the reply of a turn', () => {
   it('is parsed once, when it is finished, not when its first event arrives', async () => {
-    const target = storeTargets()[0]?.make() as StoreTarget;
-    targets.push(target);
-    const store = await target.open();
-    const manager = managerOn(store);
-    const session = await manager.createSession({ workspace_path: '/w' });
-    const safeParse = vi.spyOn(MessageSchema, 'safeParse');
-    server.enqueue(...fixture('text-stream'));
-    const result = await manager.sendAndWait(session.id, 'Parse the reply once.');
+    const { store, session, result, parsedIds } = await spiedTurn('Parse the reply once.');
     const reply = result.messages.find((m) => m.role === 'assistant') as Message;
-    const parsedReply = safeParse.mock.calls.filter(
-      ([value]) => (value as Message).id === reply.id,
-    );
-    expect(parsedReply).toHaveLength(1);
+    expect(parsedIds().filter((id) => id === reply.id)).toHaveLength(1);
     expect((await store.loadMessages(session.id)).messages.at(-1)).toEqual(reply);
   });
 });
