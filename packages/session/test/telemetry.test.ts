@@ -113,6 +113,9 @@ models:
 }
 
 const byName = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
+/** A span's start as one number of nanoseconds (an HrTime is [seconds, nanoseconds within them]). */
+const startNs = (span: ReadableSpan | undefined) =>
+  span === undefined ? Number.NaN : span.startTime[0] * 1e9 + span.startTime[1];
 const one = (spans: ReadableSpan[], name: string) => {
   const found = byName(spans, name);
   expect(found, name).toHaveLength(1);
@@ -571,9 +574,12 @@ describe('compaction', () => {
       'yourtool.cost_usd': expect.stringMatching(/^0\.\d+$/),
     });
     expect(summary.attributes['gen_ai.request.stream']).toBeUndefined();
-    const [overflowed, retried] = claude.sort((a, b) => a.startTime[1] - b.startTime[1]);
+    // found by what they are, not by start order: the two calls may start in different seconds
+    const overflowed = claude.find((span) => span.attributes['error.type'] !== undefined);
+    const retried = claude.find((span) => span.attributes['error.type'] === undefined);
     expect(overflowed?.attributes['error.type']).toBe('context_overflow');
     expect(retried?.attributes['yourtool.fallback.error_type']).toBe('context_overflow');
+    expect(startNs(overflowed)).toBeLessThanOrEqual(startNs(retried));
     // the turn's cost counts the summary call too
     expect(turn.attributes['yourtool.cost_usd']).toEqual(expect.stringMatching(/^0\.\d+$/));
   });
