@@ -67,6 +67,7 @@ export {
   InvalidModelIdError,
   parseModelId,
 } from './model-id.js';
+export { nearestName, unknownNameMessage } from './nearest-name.js';
 export {
   formatPath,
   issuesFromZod,
