@@ -88,6 +88,18 @@ export function cachingStatements(
   };
 }
 
+/**
+ * better-sqlite3, loaded when a SQLite store is opened.
+ * @throws StoreDependencyError when it is not installed.
+ */
+export async function loadSqliteDriver(): Promise<typeof import('better-sqlite3')> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch (cause) {
+    throw new StoreDependencyError('better-sqlite3', 'a SQLite store', { cause });
+  }
+}
+
 /** Default SQLite busy timeout: how long a writer waits for another writer's lock. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
@@ -103,14 +115,11 @@ export async function connectSqlite(
     synchronous?: SqliteSynchronous;
     plugins?: KyselyPlugin[];
     redactedUrl: string;
+    /** `false`: the file must exist (no file, no directory is created). Default `true`. */
+    create?: boolean;
   },
 ): Promise<Connection> {
-  let Database: typeof import('better-sqlite3');
-  try {
-    Database = (await import('better-sqlite3')).default;
-  } catch (cause) {
-    throw new StoreDependencyError('better-sqlite3', 'a SQLite store', { cause });
-  }
+  const Database = await loadSqliteDriver();
   const memory = filename === ':memory:';
   const path = memory ? filename : resolve(filename);
   const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -127,8 +136,9 @@ export async function connectSqlite(
   }
   let sqlite: import('better-sqlite3').Database;
   try {
-    if (!memory) mkdirSync(dirname(path), { recursive: true });
-    sqlite = new Database(path);
+    const create = options.create !== false;
+    if (!memory && create) mkdirSync(dirname(path), { recursive: true });
+    sqlite = new Database(path, { fileMustExist: !memory && !create });
   } catch (cause) {
     throw new StoreConnectionError(options.redactedUrl, (cause as Error).message, { cause });
   }

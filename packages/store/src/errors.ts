@@ -195,6 +195,83 @@ export class StoreConnectionError extends StoreError {
   }
 }
 
+/**
+ * `openStore(url, { create: false })` found no database to open: the SQLite file is not there
+ * (or the URL is `sqlite::memory:`, always a new database), or the PostgreSQL schema does not
+ * exist. Nothing was created.
+ */
+export class StoreNotFoundError extends StoreError {
+  /** The URL with any password redacted. */
+  readonly url: string;
+  /** Where the store was looked for: the SQLite file's absolute path, or the PostgreSQL URL. */
+  readonly location: string;
+
+  constructor(url: string, location: string, reason: string) {
+    super('store_not_found', `no store at ${location}: ${reason}`);
+    this.url = url;
+    this.location = location;
+  }
+}
+
+/**
+ * `openStore(url, { create: false })` found a database that is not a yourtool store: it has
+ * none of the store's migrations (another application's SQLite file, an empty file, a file
+ * that is not SQLite, a PostgreSQL schema without the store's tables). Nothing in it was
+ * changed.
+ */
+export class NotAStoreError extends StoreError {
+  /** The URL with any password redacted. */
+  readonly url: string;
+  /** The SQLite file's absolute path, or the PostgreSQL URL and schema. */
+  readonly location: string;
+  /** The tables the database holds (empty when it holds none, or could not be read). */
+  readonly tables: readonly string[];
+
+  constructor(url: string, location: string, detail: string, tables: readonly string[] = []) {
+    super('not_a_store', `${location} is not a yourtool store (${detail})`);
+    this.url = url;
+    this.location = location;
+    this.tables = tables;
+  }
+}
+
+/**
+ * A yourtool store whose schema is not the one this version uses: older (migrations this
+ * version would apply, when opened with `create: false, migrate: false`) or newer (migrations
+ * this version does not know: written by a later `@yourtool/store`). Nothing was changed.
+ */
+export class StoreSchemaVersionError extends StoreError {
+  /** The URL with any password redacted. */
+  readonly url: string;
+  /** The SQLite file's absolute path, or the PostgreSQL URL and schema. */
+  readonly location: string;
+  /** `older`: `pending` migrations are not applied; `newer`: `unknown` ones are. */
+  readonly direction: 'older' | 'newer';
+  /** Migrations of this version the store has not applied (in order). */
+  readonly pending: readonly string[];
+  /** Migrations the store has applied that this version does not know. */
+  readonly unknown: readonly string[];
+
+  constructor(
+    url: string,
+    location: string,
+    migrations: { pending: readonly string[]; unknown: readonly string[] },
+  ) {
+    const newer = migrations.unknown.length > 0;
+    super(
+      'store_schema_version',
+      newer
+        ? `${location} is a yourtool store written by a newer @yourtool/store (migrations this version does not know: ${migrations.unknown.join(', ')}); upgrade to open it`
+        : `${location} is a yourtool store at an older schema (migrations not applied: ${migrations.pending.join(', ')}); open it with migrations to upgrade it`,
+    );
+    this.url = url;
+    this.location = location;
+    this.direction = newer ? 'newer' : 'older';
+    this.pending = migrations.pending;
+    this.unknown = migrations.unknown;
+  }
+}
+
 /** An optional driver is not installed (`pg` for PostgreSQL URLs). */
 export class StoreDependencyError extends StoreError {
   /** The npm package to install. */
