@@ -29,5 +29,12 @@ export {
 } from './session-lines.js';
 export type { ListSessionsOptions } from './sessions.js';
 export { SqlSessionStore } from './store.js';
-export type { DeletedSession, ExportedSession, SessionExport } from './transfer.js';
+export type {
+  DeletedSession,
+  ExportedSession,
+  ImportConflict,
+  ImportOutcome,
+  ImportSessionOptions,
+  SessionExport,
+} from './transfer.js';
 export { parseStoreUrl, redactStoreUrl, type StoreLocation } from './url.js';

@@ -28,6 +28,8 @@ import { selectSession } from './sqlite-direct.js';
 import { emptyStats, statsFor } from './stats.js';
 import {
   type DeletedSession,
+  type ImportConflict,
+  type ImportSessionOptions,
   deleteSessionRows,
   readSessionExport,
   type SessionExport,
@@ -217,11 +219,41 @@ export function exportSession(ctx: StoreContext, id: string): Promise<SessionExp
   return ctx.read((db) => readSessionExport(db, id, ctx.logger));
 }
 
+const CONFLICTS: readonly ImportConflict[] = ['fail', 'skip', 'replace'];
+
 export async function importSession(
   ctx: StoreContext,
   data: SessionExport,
+  options: ImportSessionOptions = {},
 ): Promise<SessionRecord> {
+  const ifExists = options.ifExists ?? 'fail';
+  if (!CONFLICTS.includes(ifExists)) {
+    throw new InvalidStoreInputError('options', [
+      { path: 'ifExists', message: `must be "fail", "skip" or "replace", got "${ifExists}"` },
+    ]);
+  }
   const checked = checkSessionImport(data);
-  await ctx.write((trx) => writeSessionImport(trx, checked));
-  return importedSession(checked);
+  const id = checked.session.id;
+  const done = await ctx.write(async (trx) => {
+    const stored = await trx
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(ctx.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+    if (stored && ifExists === 'skip') {
+      return { session: rowToSession(stored), action: 'skipped' as const, replaced: null };
+    }
+    if (!stored || ifExists === 'fail') {
+      await writeSessionImport(trx, checked);
+      return { session: importedSession(checked), action: 'imported' as const, replaced: null };
+    }
+    const replaced = await deleteSessionRows(trx, id, ctx.dialect);
+    // a higher revision than the replaced session's, so a reader that kept it sees the change
+    const next = { ...checked, session: { ...checked.session, revision: stored.revision + 1 } };
+    await writeSessionImport(trx, next);
+    return { session: importedSession(next), action: 'replaced' as const, replaced };
+  });
+  options.onOutcome?.({ session_id: id, action: done.action, replaced: done.replaced });
+  return done.session;
 }

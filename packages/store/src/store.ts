@@ -26,7 +26,7 @@ import type { ListSessionsOptions } from './sessions.js';
 import * as sessions from './sessions.js';
 import { sessionStats } from './stats.js';
 import * as toolCalls from './tool-calls.js';
-import type { DeletedSession, SessionExport } from './transfer.js';
+import type { DeletedSession, ImportSessionOptions, SessionExport } from './transfer.js';
 
 /** The name of a store method, which its failures name (`StoreDriverError.operation`). */
 type Operation = {
@@ -152,13 +152,18 @@ export class SqlSessionStore implements SessionStore {
    * exported, in one transaction: the session with its times, every message with its id and
    * `created_at`, every tool call with its status, answer, provider id and times. Everything is
    * checked first, each message as {@link appendMessage} checks it; a refused import writes
-   * nothing. Exporting the imported session gives the same export.
+   * nothing. Exporting the imported session gives the same export. A session id already
+   * stored is refused, unless `options.ifExists` says to skip it (the stored session is
+   * returned) or to replace it (in the same transaction); `options.onOutcome` hears which.
    * @throws InvalidStoreInputError (listing every problem), InvalidMessageError,
    * JsonTooDeepError; DuplicateSessionError, DuplicateMessageError, DuplicateToolCallError when
    * an id is already stored.
    */
-  async importSession(data: SessionExport): Promise<SessionRecord> {
-    return this.#run('importSession', (ctx) => sessions.importSession(ctx, data));
+  async importSession(
+    data: SessionExport,
+    options: ImportSessionOptions = {},
+  ): Promise<SessionRecord> {
+    return this.#run('importSession', (ctx) => sessions.importSession(ctx, data, options));
   }
 
   // ---------------------------------------------------------------------------- messages

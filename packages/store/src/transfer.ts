@@ -30,6 +30,36 @@ export interface DeletedSession {
   tool_calls: number;
 }
 
+/** What {@link SqlSessionStore.importSession} does when the session's id is already stored. */
+export type ImportConflict = 'fail' | 'skip' | 'replace';
+
+/** What one {@link SqlSessionStore.importSession} did. */
+export interface ImportOutcome {
+  session_id: string;
+  /**
+   * `imported`: the session was not stored before; `skipped`: it was, and is left as it was
+   * (`ifExists: 'skip'`); `replaced`: it was, and its rows were deleted and the import's written
+   * in their place, in one transaction (`ifExists: 'replace'`).
+   */
+  action: 'imported' | 'skipped' | 'replaced';
+  /** `replaced`: the rows the stored session had. */
+  replaced: DeletedSession | null;
+}
+
+/** Options of {@link SqlSessionStore.importSession}. */
+export interface ImportSessionOptions {
+  /**
+   * A session id already in the store: `'fail'` (default) throws `DuplicateSessionError`;
+   * `'skip'` leaves the stored session as it is and writes nothing; `'replace'` deletes the
+   * stored session's rows and writes the import's, in one transaction (a refused import leaves
+   * the stored session as it was). Ids of messages and tool calls of another session are
+   * refused either way.
+   */
+  ifExists?: ImportConflict;
+  /** Called once the import is committed (or skipped), with what it did. */
+  onOutcome?: (outcome: ImportOutcome) => void;
+}
+
 /**
  * Removes the session's rows from `tool_calls`, `messages` and `sessions`, in that order, inside
  * the caller's transaction. PostgreSQL: the session row is locked first, so a concurrent append
