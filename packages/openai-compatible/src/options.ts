@@ -14,12 +14,14 @@ export type ReasoningField = 'reasoning_content' | 'reasoning' | 'both' | 'none'
  * A message-order rule a server enforces, which the encoder satisfies (each repair a
  * `request_order_repaired` WARN):
  *
+ * - `user_first`: the first message after the system message must be a user message; one saying
+ *   `(The conversation continues.)` is put before a leading assistant message (Mistral);
  * - `no_user_after_tool`: a user message may not directly follow a tool message; an assistant
  *   message saying `(tool results received)` is put between them (Mistral);
  * - `prefix_last_assistant`: a request may end in an assistant message only when it is marked
  *   `prefix: true`, so it is marked (Mistral; the reply continues that message).
  */
-export type RequestOrderRule = 'no_user_after_tool' | 'prefix_last_assistant';
+export type RequestOrderRule = 'user_first' | 'no_user_after_tool' | 'prefix_last_assistant';
 
 /** Tool call id rules as written in a config file (a pattern is a regular expression source). */
 export interface ToolIdRulesConfig {
@@ -99,7 +101,7 @@ export interface OpenAICompatibleOptions {
    * Default false.
    */
   reasoning_required_with_tool_calls?: boolean;
-  /** Message-order rules the server enforces (default none; the `mistral` preset sets both). */
+  /** Message-order rules the server enforces (default none; the `mistral` preset sets all three). */
   request_order?: RequestOrderRule[];
   /** Tool call id rules (default OpenAI's: at most 40 of `[a-zA-Z0-9_-]`). */
   tool_id?: ToolIdRulesConfig;

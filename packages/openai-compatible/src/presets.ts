@@ -18,8 +18,9 @@ export const MISTRAL_TOOL_ID_PATTERN = '^[a-zA-Z0-9]{9}$';
  *   none of which the adapter sends.
  * - `mistral`: `https://api.mistral.ai/v1`, `MISTRAL_API_KEY`, `max_tokens`, tool call ids of
  *   exactly nine letters and digits, no `stream_options` (Mistral refuses fields it does not
- *   know, and sends usage on the last chunk anyway), and its validator's order rules: no user
- *   message directly after a tool message, a last assistant message marked `prefix: true`.
+ *   know, and sends usage on the last chunk anyway), and its validator's order rules: a user
+ *   message first (after the system message), no user message directly after a tool message, a
+ *   last assistant message marked `prefix: true`.
  * - `vllm`: self-hosted (`VLLM_BASE_URL`, e.g. `http://localhost:8000/v1`), key optional
  *   (`VLLM_API_KEY`, for `--api-key`), `max_tokens`, reasoning read from `reasoning` or the older
  *   `reasoning_content`. Models are whatever the server loaded: declare them in `models`.
@@ -72,7 +73,7 @@ export const PRESETS: Readonly<Record<PresetName, CompatiblePreset>> = {
       include_usage: false,
       reasoning_field: 'none',
       tool_id: { pattern: MISTRAL_TOOL_ID_PATTERN, max_length: 9 },
-      request_order: ['no_user_after_tool', 'prefix_last_assistant'],
+      request_order: ['user_first', 'no_user_after_tool', 'prefix_last_assistant'],
       models: {
         'mistral-large-latest': {
           supports_tools: true,

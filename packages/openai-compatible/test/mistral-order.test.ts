@@ -20,6 +20,7 @@ import {
   MistralAdapter,
   type OpenAICompatibleAdapter,
   REQUEST_ORDER_BRIDGE_TEXT,
+  REQUEST_ORDER_OPENING_TEXT,
   VllmAdapter,
 } from '../src/index.js';
 
@@ -55,7 +56,13 @@ beforeEach(() => {
   logger = createMemoryLogger();
 });
 
-type WireMessage = { role: string; content?: unknown; prefix?: boolean; tool_call_id?: string };
+type WireMessage = {
+  role: string;
+  content?: unknown;
+  prefix?: boolean;
+  tool_call_id?: string;
+  tool_calls?: unknown[];
+};
 const sent = () => (lastBody() as { messages: WireMessage[] }).messages;
 const roles = () => sent().map((m) => m.role);
 const repairs = () =>
@@ -67,6 +74,10 @@ const repairs = () =>
 /** Mistral's own order check: what mistral-common's validator would refuse, as messages. */
 function mistralOrderViolations(messages: WireMessage[]): string[] {
   const problems: string[] = [];
+  const first = messages.find((m) => m.role !== 'system');
+  if (first && first.role !== 'user') {
+    problems.push('Conversation must start with a user message or system message');
+  }
   messages.forEach((m, i) => {
     if (i > 0 && m.role === 'user' && messages[i - 1]?.role === 'tool') {
       problems.push(`Unexpected role 'user' after role 'tool' at ${i}`);
@@ -176,6 +187,72 @@ describe('mistral preset: a history ending in an assistant message', () => {
     await send(mistral(), LARGE, history);
     expect(sent().some((m) => 'prefix' in m)).toBe(false);
     expect(repairs()).toEqual([]);
+  });
+});
+
+describe('mistral preset: a history whose first message is not a user message', () => {
+  // "Conversation must start with a user message or system message": a session seeded with a
+  // greeting, or one whose first user message was dropped on the way (blank, or only an image
+  // for a model without images), starts with an assistant message on the wire.
+  const opening = { role: 'user', content: REQUEST_ORDER_OPENING_TEXT };
+
+  it('puts a user message before a leading assistant message, after the system message, with a WARN', async () => {
+    const history = [
+      assistant([text('Welcome! Ask me about the repository.')], LARGE),
+      user(text('What does README.md say?')),
+    ];
+    server.enqueue(...(fixtures.text ?? []));
+    const adapter = mistral();
+    await adapter.complete(ask(LARGE, history, { system_prompt: 'Be brief.' }));
+    await adapter.close();
+    expect(roles()).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(sent()[1]).toEqual(opening);
+    expect(mistralOrderViolations(sent())).toEqual([]);
+    expect(repairs()).toEqual([{ rule: 'user_first', message_index: 1, adapter: 'mistral' }]);
+  });
+
+  it('repairs a history left with one assistant message, which also goes with prefix: true', async () => {
+    const history = [assistant([text('The answer is')], LARGE)];
+    await send(mistral(), LARGE, history);
+    expect(sent()).toEqual([
+      opening,
+      { role: 'assistant', content: 'The answer is', prefix: true },
+    ]);
+    expect(mistralOrderViolations(sent())).toEqual([]);
+    expect(repairs()).toEqual([
+      { rule: 'user_first', message_index: 0, adapter: 'mistral' },
+      { rule: 'prefix_last_assistant', message_index: 1, adapter: 'mistral' },
+    ]);
+  });
+
+  it('repairs a history whose leading user message was dropped (an image only, to a model without images)', async () => {
+    const image = { type: 'image' as const, source: { kind: 'base64' as const, data: PNG } };
+    const history = [
+      user({ ...image, media_type: 'image/png' }),
+      ...followUpAfterTools(LARGE).slice(1),
+    ];
+    await send(mistral(), LARGE, history);
+    expect(roles()).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(sent()[0]).toEqual(opening);
+    expect(sent()[1]?.tool_calls).toHaveLength(1);
+    expect(mistralOrderViolations(sent())).toEqual([]);
+    expect(repairs()).toEqual([
+      { rule: 'user_first', message_index: 0, adapter: 'mistral' },
+      { rule: 'no_user_after_tool', message_index: 3, adapter: 'mistral' },
+    ]);
+    expect(logger.warnings().map((w) => w.obj.event)).toContain('block_dropped');
+  });
+
+  it('streams go out repaired the same way', async () => {
+    server.enqueue(...(fixtures['text-stream'] ?? []));
+    const adapter = mistral();
+    const history = [assistant([text('Hi, I can read files.')], LARGE), user(text('Read a.'))];
+    for await (const _ of adapter.stream({ ...ask(LARGE, history), stream: true })) {
+      // drain
+    }
+    await adapter.close();
+    expect(roles()).toEqual(['user', 'assistant', 'user']);
+    expect(mistralOrderViolations(sent())).toEqual([]);
   });
 });
 

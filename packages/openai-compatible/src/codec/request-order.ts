@@ -9,8 +9,16 @@ import type { RequestOrderRule } from '../options.js';
  */
 export const REQUEST_ORDER_BRIDGE_TEXT = '(tool results received)';
 
+/**
+ * Text of the user message put before a history's first message when that message is not a
+ * user message (rule `user_first`): the same words the Anthropic and Gemini adapters use for
+ * their leading user turn (decisions 0035, 0111). It claims nothing the user did not say.
+ */
+export const REQUEST_ORDER_OPENING_TEXT = '(The conversation continues.)';
+
 /** The request order rules the encoder knows. */
 export const REQUEST_ORDER_RULES: readonly RequestOrderRule[] = [
+  'user_first',
   'no_user_after_tool',
   'prefix_last_assistant',
 ];
@@ -43,6 +51,11 @@ const repaired = (
 /**
  * Makes wire messages satisfy a server's order rules (Mistral's validator, mistral-common):
  *
+ * - `user_first`: a request whose first message after the system message is not a user message
+ *   (a session seeded with a greeting, or one whose first user message was dropped: blank, or
+ *   an image the model cannot take) gets a user message saying
+ *   {@link REQUEST_ORDER_OPENING_TEXT} put before it. After core's `prepareHistory` that first
+ *   message can only be an assistant message (tool results follow their call);
  * - `no_user_after_tool`: a user message (the caller's, or the codec's own "Image output of
  *   tool call" message) directly after a tool message gets an assistant message saying
  *   {@link REQUEST_ORDER_BRIDGE_TEXT} put before it;
@@ -59,7 +72,19 @@ export function applyRequestOrderRules(
 ): OpenAIChatMessage[] {
   if (rules.length === 0) return [...messages];
   const out: OpenAIChatMessage[] = [];
-  for (const message of messages) {
+  const opening = rules.includes('user_first')
+    ? messages.findIndex((m) => m.role !== 'system')
+    : -1;
+  for (const [index, message] of messages.entries()) {
+    if (index === opening && message.role !== 'user') {
+      out.push({ role: 'user', content: REQUEST_ORDER_OPENING_TEXT });
+      repaired(
+        context,
+        'user_first',
+        out.length - 1,
+        `a conversation whose first message has role ${message.role} is refused by ${context.adapter} (it must start with a user message); a user message "${REQUEST_ORDER_OPENING_TEXT}" was put before it`,
+      );
+    }
     if (
       rules.includes('no_user_after_tool') &&
       message.role === 'user' &&
