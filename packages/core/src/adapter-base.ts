@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   type CallOptions,
   type CallRunnerOptions,
@@ -9,6 +9,7 @@ import type { AdapterCallSetup } from './call-runner.js';
 import { type AdapterError, AdapterOptionError, InvalidRequestError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { parseModelId } from './model-id.js';
+import { unknownNameMessage } from './nearest-name.js';
 import { formatPath } from './parse.js';
 import {
   type AdapterCapabilities,
@@ -163,7 +164,7 @@ export abstract class AdapterBase implements ProviderAdapter {
    * @throws AdapterOptionError naming the first offending field (`options.<path>`).
    */
   protected parseOptions<S extends z.ZodType>(schema: S, label = this.#label): z.output<S> {
-    const parsed = schema.safeParse(this.config.options);
+    const parsed = schema.safeParse(this.config.options, { error: unknownOptionNames });
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
     throw new AdapterOptionError(label, formatPath(issue.path, 'options'), optionProblem(issue));
@@ -175,7 +176,9 @@ export abstract class AdapterBase implements ProviderAdapter {
    * @throws InvalidRequestError naming the offending field (`providerOptions.<name>.<path>`).
    */
   protected parseCallOptions<S extends z.ZodType>(schema: S, options: CallOptions): z.output<S> {
-    const parsed = schema.safeParse(options.providerOptions?.[this.name] ?? {});
+    const parsed = schema.safeParse(options.providerOptions?.[this.name] ?? {}, {
+      error: unknownOptionNames,
+    });
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
     const path = formatPath(issue.path, `providerOptions.${this.name}`);
@@ -234,10 +237,20 @@ export abstract class AdapterBase implements ProviderAdapter {
   }
 }
 
+/**
+ * The message of an unknown option: each key with the nearest one its object knows
+ * (`unknown option "reasoning_efort"; did you mean "reasoning_effort"?`). An error map, since
+ * only it sees the object schema that refused the key.
+ */
+const unknownOptionNames: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const known =
+    issue.inst instanceof z.core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
+  return unknownNameMessage('option', issue.keys, known);
+};
+
 /** An option issue for people: what was expected, never the value itself (it may be a key). */
 function optionProblem(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys')
-    return `unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
   return issue.message;
 }

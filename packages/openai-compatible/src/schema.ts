@@ -1,4 +1,9 @@
-import { AdapterCapabilitiesSchema, AdapterOptionError, formatPath } from '@yourtool/core';
+import {
+  AdapterCapabilitiesSchema,
+  AdapterOptionError,
+  formatPath,
+  unknownNameMessage,
+} from '@yourtool/core';
 import { z } from 'zod';
 import { REQUEST_ORDER_RULES } from './codec/request-order.js';
 import type { OpenAICompatibleOptions, PresetName, RequestOrderRule } from './options.js';
@@ -99,7 +104,9 @@ export function parseCompatibleOptions(
   options: unknown,
   fallbackLabel: string,
 ): OpenAICompatibleOptions {
-  const parsed = OpenAICompatibleOptionsSchema.safeParse(options ?? {});
+  const parsed = OpenAICompatibleOptionsSchema.safeParse(options ?? {}, {
+    error: unknownOptionNames,
+  });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   throw new AdapterOptionError(
@@ -109,10 +116,20 @@ export function parseCompatibleOptions(
   );
 }
 
+/**
+ * The message of an unknown option: each key with the nearest one its object knows (core's
+ * wording: `unknown option "include_usge"; did you mean "include_usage"?`). An error map, since
+ * only it sees the object schema that refused the key.
+ */
+const unknownOptionNames: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const known =
+    issue.inst instanceof z.core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
+  return unknownNameMessage('option', issue.keys, known);
+};
+
 /** An option issue for people: what was expected, never the value itself (core's wording). */
 function optionProblem(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys')
-    return `unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
   return issue.message;
 }

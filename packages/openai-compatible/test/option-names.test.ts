@@ -1,0 +1,43 @@
+import { AdapterOptionError } from '@yourtool/core';
+import { describe, expect, it } from 'vitest';
+import { OpenAICompatibleAdapter } from '../src/index.js';
+
+/**
+ * A misspelt option is refused naming the option it was meant to be, found among the keys of
+ * the object it sits in (issue 35), as core's `AdapterBase.parseOptions` does for the other
+ * adapters.
+ */
+
+/** The error building an adapter with `options` throws (it must throw one). */
+function refused(options: Record<string, unknown>): AdapterOptionError {
+  try {
+    new OpenAICompatibleAdapter({ base_url: 'http://127.0.0.1:9/v1', options });
+  } catch (error) {
+    expect(error).toBeInstanceOf(AdapterOptionError);
+    return error as AdapterOptionError;
+  }
+  throw new Error('the adapter took the options');
+}
+
+describe('openai-compatible options: unknown keys name the nearest known one', () => {
+  it('a misspelt top-level option', () => {
+    const error = refused({ include_usge: false });
+    expect(error.path).toBe('options');
+    expect(error.message).toBe(
+      'openai-compatible: options: unknown option "include_usge"; did you mean "include_usage"?',
+    );
+  });
+
+  it('a misspelt option of a nested object, among that object’s keys', () => {
+    expect(refused({ tool_id: { max_lenght: 9 } }).reason).toBe(
+      'unknown option "max_lenght"; did you mean "max_length"?',
+    );
+    const model = refused({ models: { m: { supports_tool: true } } });
+    expect(model.path).toBe('options.models.m');
+    expect(model.reason).toBe('unknown option "supports_tool"; did you mean "supports_tools"?');
+  });
+
+  it('an option like no known one is named alone', () => {
+    expect(refused({ base_url: 'http://x' }).reason).toBe('unknown option "base_url"');
+  });
+});
