@@ -7,6 +7,7 @@ import {
   type CallRunnerOptions,
   isYourtoolError,
   type Logger,
+  nearestName,
   type ProviderAdapter,
   parseModelId,
   silentLogger,
@@ -128,6 +129,15 @@ export function providerOf(entry: AdapterEntry): string {
   return typeof declared === 'string' && declared !== '' ? declared : entry.type;
 }
 
+/**
+ * `; did you mean "anthropic"?` when a configured type is a near miss of a factory's type, else
+ * nothing. Only the factory's type is quoted, never the configured value.
+ */
+function typeHint(type: string, factories: Record<string, AdapterFactory>): string {
+  const near = nearestName(type, Object.keys(factories));
+  return near === undefined ? '' : `; did you mean "${near}"?`;
+}
+
 /** Parses and validates a models.yaml document (text or already-parsed value). */
 export function parseRegistryConfig(input: string | unknown, source = '<inline>'): RegistryConfig {
   const config = parseYamlDocument(RegistryConfigSchema, input, source);
@@ -189,7 +199,7 @@ export class ModelRegistry {
       if (!factory) {
         this.#adapterProblems.set(
           key,
-          `no adapter factory for type ${shownType(entry.type)} (known: ${Object.keys(options.factories).join(', ')})`,
+          `no adapter factory for type ${shownType(entry.type)}${typeHint(entry.type, options.factories)} (known: ${Object.keys(options.factories).join(', ')})`,
         );
         continue;
       }

@@ -1,14 +1,26 @@
-import { formatPath } from '@yourtool/core';
+import { formatPath, unknownNameMessage } from '@yourtool/core';
 import { parseDocument } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { RouterConfigError } from './errors.js';
 import { secretsInText, secretsInValue } from './secrets.js';
 
 /**
+ * The message of an unknown field: each key with the nearest one its object knows
+ * (`unknown field "wire_nam"; did you mean "wire_name"?`). An error map, since only it sees the
+ * object schema that refused the key.
+ */
+const unknownFieldNames: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const known =
+    issue.inst instanceof z.core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
+  return unknownNameMessage('field', issue.keys, known);
+};
+
+/**
  * Parses a YAML document (or takes an already-parsed value) and validates it with `schema`;
- * throws {@link RouterConfigError} naming `source` and every offending path. The error never
- * quotes a secret of the document (see {@link RouterConfigError}); parser warnings are not
- * printed.
+ * throws {@link RouterConfigError} naming `source` and every offending path (an unknown field
+ * with the nearest known one, when one is close). The error never quotes a secret of the
+ * document (see {@link RouterConfigError}); parser warnings are not printed.
  */
 export function parseYamlDocument<S extends z.ZodType>(
   schema: S,
@@ -43,7 +55,7 @@ export function parseYamlDocument<S extends z.ZodType>(
     }
   }
   secretsInValue(value, secrets);
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: unknownFieldNames });
   if (!parsed.success) {
     throw new RouterConfigError(
       source,
