@@ -1,4 +1,10 @@
-import { type EventBus, type Logger, type SessionStore, silentLogger } from '@yourtool/core';
+import {
+  type EventBus,
+  type Logger,
+  type SessionStore,
+  silentLogger,
+  unknownNameMessage,
+} from '@yourtool/core';
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
 import type { CompactionHook } from './compaction.js';
@@ -109,11 +115,18 @@ function loggerProblem(value: unknown): string | null {
   return wrong ? `logger.${wrong} must be a function when given` : null;
 }
 
+/** The options of `telemetry` (every one: the compiler holds the list to the type). */
+const TELEMETRY_OPTIONS = Object.keys({
+  captureContent: true,
+  agentName: true,
+} satisfies { [K in keyof SessionTelemetryOptions]-?: true });
+
 function telemetryProblem(value: unknown): string | null {
   if (!isObject(value))
     return `telemetry must be an object ({ captureContent, agentName }), got ${shown(value)}`;
-  const unknown = Object.keys(value).find((k) => k !== 'captureContent' && k !== 'agentName');
-  if (unknown) return `telemetry.${unknown} is not an option (captureContent, agentName)`;
+  const unknown = Object.keys(value).filter((k) => !TELEMETRY_OPTIONS.includes(k));
+  if (unknown.length > 0)
+    return unknownNameMessage('option', unknown, TELEMETRY_OPTIONS, 'telemetry.');
   const { captureContent, agentName } = value;
   if (captureContent !== undefined && typeof captureContent !== 'boolean') {
     return `telemetry.captureContent must be a boolean, got ${shown(captureContent)}`;
@@ -191,7 +204,9 @@ export function managerOptionProblem(
 }
 
 /**
- * Checks every option of a {@link SessionManager} and fills in the defaults.
+ * Checks every option of a {@link SessionManager} and fills in the defaults. A key that is no
+ * option is refused first, with the nearest option when one is close (`maxStep` is not taken
+ * for `maxSteps` and quietly ignored).
  * @throws InvalidManagerOptionError naming the first option it cannot use.
  */
 export function resolveManagerOptions(options: unknown): ManagerSettings {
@@ -201,7 +216,15 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
       `the SessionManager needs an options object ({ store, router, pricing, ... }), got ${shown(options)}`,
     );
   }
-  for (const name of Object.keys(CHECKS) as Array<keyof SessionManagerOptions>) {
+  const known = Object.keys(CHECKS);
+  const unknown = Object.keys(options).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new InvalidManagerOptionError(
+      unknown[0] as string,
+      unknownNameMessage('option', unknown, known),
+    );
+  }
+  for (const name of known as Array<keyof SessionManagerOptions>) {
     const problem = managerOptionProblem(name, options[name]);
     if (problem) throw new InvalidManagerOptionError(problem.option, problem.message);
   }
@@ -225,8 +248,13 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
   };
 }
 
-/** The field a problem names: `systemPrompt[1]` or `costOptions.cacheWriteTtl` when it says so. */
+/**
+ * The field a problem names: `systemPrompt[1]` or `costOptions.cacheWriteTtl` when it says so,
+ * the first unknown one (`telemetry.agentNam`) when it names unknown options.
+ */
 function optionOf(problem: string, name: string): string {
-  const named = /^([A-Za-z]+(?:\[\d+\]|\.[A-Za-z]+)?) /.exec(problem)?.[1];
+  const named =
+    /^unknown options? "([^"]+)"/.exec(problem)?.[1] ??
+    /^([A-Za-z]+(?:\[\d+\]|\.[A-Za-z]+)?) /.exec(problem)?.[1];
   return named?.startsWith(name) ? named : name;
 }

@@ -142,3 +142,41 @@ describe('SessionManager options', () => {
     expect((await store.listSessions()).sessions).toEqual([]);
   });
 });
+
+describe('SessionManager options: a key that is no option', () => {
+  /** The error building a manager with `extra` on valid options throws; nothing is stored. */
+  async function refused(extra: Record<string, unknown>): Promise<InvalidManagerOptionError> {
+    const { store, writes, options } = setup();
+    let thrown: unknown;
+    try {
+      new SessionManager({ ...options, ...extra } as SessionManagerOptions);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidManagerOptionError);
+    for (const write of writes) expect(write).not.toHaveBeenCalled();
+    expect((await store.listSessions()).sessions).toEqual([]);
+    return thrown as InvalidManagerOptionError;
+  }
+
+  it('is refused with the option it was meant to be (before, maxStep: 3 was ignored)', async () => {
+    const error = await refused({ maxStep: 3 });
+    expect(error.code).toBe('invalid_manager_option');
+    expect(error.option).toBe('maxStep');
+    expect(error.message).toBe('unknown option "maxStep"; did you mean "maxSteps"?');
+  });
+
+  it('is named alone when no option is close', async () => {
+    const error = await refused({ colour: 'red' });
+    expect(error.option).toBe('colour');
+    expect(error.message).toBe('unknown option "colour"');
+  });
+
+  it('of telemetry is named with its path and the nearest telemetry option', async () => {
+    const error = await refused({ telemetry: { agentNam: 'support' } });
+    expect(error.option).toBe('telemetry.agentNam');
+    expect(error.message).toBe(
+      'unknown option "telemetry.agentNam"; did you mean "telemetry.agentName"?',
+    );
+  });
+});
