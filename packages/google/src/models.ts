@@ -24,6 +24,12 @@ export interface GeminiModelInfo {
    * `thoughtSignature` is missing, so one is always sent.
    */
   requiresFunctionCallSignatures: boolean;
+  /**
+   * Gemini 3 and later: takes images nested in a function response (`functionResponse.parts`,
+   * Google's multimodal function responses). Gemini 2.x refuses them, so a tool result's images
+   * go after the turn's function responses there (decision 0151). Absent: false.
+   */
+  multimodalFunctionResponses?: boolean;
 }
 
 /**
@@ -38,15 +44,19 @@ export const GEMINI_IMAGE_MEDIA_TYPES = [
   'image/heif',
 ];
 
+/** What changed with Gemini 3: signatures required on function calls, media in responses. */
+const GEMINI_3 = { requiresFunctionCallSignatures: true, multimodalFunctionResponses: true };
+const GEMINI_2 = { requiresFunctionCallSignatures: false, multimodalFunctionResponses: false };
+
 function gemini(
   max_context_tokens: number,
   max_output_tokens: number,
   thinking: GeminiThinkingControl,
-  requiresFunctionCallSignatures: boolean,
+  generation: typeof GEMINI_3,
 ): GeminiModelInfo {
   return {
     thinking,
-    requiresFunctionCallSignatures,
+    ...generation,
     capabilities: {
       supports_images: true,
       supports_thinking: thinking.kind !== 'none',
@@ -76,40 +86,64 @@ const LEVELS_3_FLASH: readonly GeminiThinkingLevel[] = ['minimal', 'low', 'mediu
  * output limit and thinking control. Every one takes images and function calling.
  */
 export const GEMINI_MODELS: Readonly<Record<string, GeminiModelInfo>> = {
-  'gemini-3-pro-preview': gemini(1_048_576, 65_536, { kind: 'level', levels: LEVELS_3_PRO }, true),
+  'gemini-3-pro-preview': gemini(
+    1_048_576,
+    65_536,
+    { kind: 'level', levels: LEVELS_3_PRO },
+    GEMINI_3,
+  ),
   'gemini-3-flash-preview': gemini(
     1_048_576,
     65_536,
     { kind: 'level', levels: LEVELS_3_FLASH },
-    true,
+    GEMINI_3,
   ),
   'gemini-2.5-pro': gemini(
     1_048_576,
     65_536,
     { kind: 'budget', min: 128, max: 32_768, canDisable: false },
-    false,
+    GEMINI_2,
   ),
   'gemini-2.5-flash': gemini(
     1_048_576,
     65_536,
     { kind: 'budget', min: 1, max: 24_576, canDisable: true },
-    false,
+    GEMINI_2,
   ),
   'gemini-2.5-flash-lite': gemini(
     1_048_576,
     65_536,
     { kind: 'budget', min: 512, max: 24_576, canDisable: true },
-    false,
+    GEMINI_2,
   ),
-  'gemini-2.0-flash': gemini(1_048_576, 8_192, { kind: 'none' }, false),
+  'gemini-2.0-flash': gemini(1_048_576, 8_192, { kind: 'none' }, GEMINI_2),
 };
 
 /**
  * For a model the table does not know: images and tools, no thinking control, small limits,
  * and signatures on function calls (harmless where not required), so routing never
- * over-promises and a newer model does not 400 on a history without signatures.
+ * over-promises and a newer model does not 400 on a history without signatures. A tool
+ * result's images go after the function responses, which every generation takes; a name that
+ * says Gemini 3 or later (`gemini-3.1-pro-preview`) nests them instead (see `geminiModelInfo`).
  */
-export const UNKNOWN_GEMINI_MODEL: GeminiModelInfo = gemini(128_000, 8_192, { kind: 'none' }, true);
+export const UNKNOWN_GEMINI_MODEL: GeminiModelInfo = gemini(
+  128_000,
+  8_192,
+  { kind: 'none' },
+  {
+    ...GEMINI_3,
+    multimodalFunctionResponses: false,
+  },
+);
+
+/** An unknown model whose name says Gemini 3 or later (`gemini-3.1-pro-preview`). */
+const UNKNOWN_GEMINI_3_MODEL: GeminiModelInfo = { ...UNKNOWN_GEMINI_MODEL, ...GEMINI_3 };
+
+/** The major version a Gemini model name carries (`gemini-3.1-pro` → 3), if any. */
+function geminiGeneration(name: string): number | undefined {
+  const match = /^gemini-(\d+)(?:[.-]|$)/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
 
 /**
  * Looks up a model by wire name, tolerating `models/` prefixes, `-latest` aliases and dated or
@@ -125,6 +159,7 @@ export function geminiModelInfo(wireName: string): GeminiModelInfo {
     .replace(/-preview-\d{2}-\d{4}$/, '');
   const known = GEMINI_MODELS[base];
   if (known) return known;
-  // an unknown Gemini 3 or later model requires signatures like the ones listed
-  return UNKNOWN_GEMINI_MODEL;
+  // an unknown model requires signatures like the Gemini 3 ones listed; one whose name says
+  // Gemini 3 or later takes media in function responses like them too
+  return (geminiGeneration(base) ?? 0) >= 3 ? UNKNOWN_GEMINI_3_MODEL : UNKNOWN_GEMINI_MODEL;
 }

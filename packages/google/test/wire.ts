@@ -5,7 +5,12 @@ type Part = Record<string, unknown> & {
   thought?: boolean;
   thoughtSignature?: string;
   functionCall?: { id?: string; name?: string; args?: unknown };
-  functionResponse?: { id?: string; name?: string; response?: Record<string, unknown> };
+  functionResponse?: {
+    id?: string;
+    name?: string;
+    response?: Record<string, unknown>;
+    parts?: Array<{ inlineData?: unknown; fileData?: unknown }>;
+  };
   inlineData?: unknown;
   fileData?: unknown;
 };
@@ -84,7 +89,11 @@ export const geminiWire: WireInspector = {
         },
       ];
     }),
-  imageCount: (body) => allParts(body).filter((p) => p.inlineData || p.fileData).length,
+  // images in turns, and those nested in function responses (Gemini 3, decision 0151)
+  imageCount: (body) =>
+    allParts(body)
+      .flatMap((p) => [p, ...(p.functionResponse?.parts ?? [])])
+      .filter((p) => p.inlineData || p.fileData).length,
   outputSchema: (body) => (body as Body).generationConfig?.responseJsonSchema,
   hasEmptyContent: (body) =>
     ((body as Body).contents ?? []).some(

@@ -1,6 +1,5 @@
 import type { Content, Part } from '@google/genai';
 import {
-  type ImageBlock,
   type Logger,
   type Message,
   silentLogger,
@@ -16,6 +15,7 @@ import {
   SKIP_THOUGHT_SIGNATURE_VALIDATOR,
 } from './signatures.js';
 import { GOOGLE_TOOL_NAME_RULES } from './tool-names.js';
+import { type EncodedToolResult, encodeImage, encodeToolResult } from './tool-results.js';
 
 /**
  * Rules for the function call ids the adapter sends. Gemini's ids are optional; the adapter
@@ -30,6 +30,12 @@ export interface GeminiContentsContext {
   targetModel?: string;
   /** Whether the target refuses function calls without a signature (Gemini 3). */
   requiresFunctionCallSignatures?: boolean;
+  /**
+   * Whether the target takes images nested in `functionResponse.parts` (multimodal function
+   * responses, Gemini 3). Default false: a tool result's images go after the turn's function
+   * responses.
+   */
+  multimodalFunctionResponses?: boolean;
   logger?: Logger;
   /** Receives the canonical ids of calls sent with the validator-skip signature. */
   substituted?: string[];
@@ -54,24 +60,17 @@ interface TurnEncoder {
   callNames: Map<string, string>;
 }
 
-function encodeImage(image: ImageBlock): Part {
-  if (image.source.kind === 'url') {
-    return { fileData: { fileUri: image.source.data, mimeType: image.media_type } };
-  }
-  return { inlineData: { mimeType: image.media_type, data: image.source.data } };
-}
-
-function textOf(result: ToolResultBlock): string {
-  return result.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-}
-
 /**
  * Turns prepared canonical messages into Gemini contents: USER → `user`, ASSISTANT → `model`,
  * each TOOL result → a `functionResponse` part (`response.output`, or `response.error` when
- * `is_error`) in a `user` turn, followed by the result's images as parts of the same turn.
- * Consecutive same-role turns merge. Thought signatures go back on the parts they arrived on,
- * to the model that produced them only (another model cannot verify them). Tool names go out as
- * `context.toolName` gives them (derived, Gemini-safe names for those it refuses).
+ * `is_error`) in a `user` turn. The results of one assistant turn come first in their turn, one
+ * function response per call; a result's images go nested in its function response where the
+ * target takes that (`multimodalFunctionResponses`, Gemini 3: PNG, JPEG, WebP), else after all
+ * the function responses of the turn, each result's after a text part naming its call
+ * (decision 0151). Consecutive same-role turns merge. Thought signatures go back on the parts
+ * they arrived on, to the model that produced them only (another model cannot verify them).
+ * Tool names go out as `context.toolName` gives them (derived, Gemini-safe names for those it
+ * refuses).
  */
 export function encodeGeminiContents(
   messages: readonly Message[],
@@ -93,7 +92,10 @@ export function encodeGeminiContents(
     if (last && last.role === role) last.parts.push(...parts);
     else turns.push({ role, parts });
   };
+  // images of the tool results just encoded, sent once the results of the turn are all out
+  const trailing: Part[] = [];
   for (const message of messages) {
+    if (message.role !== 'tool' && trailing.length > 0) push('user', trailing.splice(0));
     switch (message.role) {
       case 'system':
         break;
@@ -109,7 +111,10 @@ export function encodeGeminiContents(
         break;
       case 'tool':
         for (const block of message.content) {
-          if (block.type === 'tool_result') push('user', toolResultParts(block, encoder));
+          if (block.type !== 'tool_result') continue;
+          const { response, trailing: media } = toolResultParts(block, encoder);
+          push('user', [response]);
+          trailing.push(...media);
         }
         break;
       case 'assistant':
@@ -117,22 +122,17 @@ export function encodeGeminiContents(
         break;
     }
   }
+  push('user', trailing);
   return turns;
 }
 
-/** A tool result: its `functionResponse` part, then its images. */
-function toolResultParts(block: ToolResultBlock, encoder: TurnEncoder): Part[] {
-  const text = textOf(block);
-  return [
-    {
-      functionResponse: {
-        id: encoder.providerId(block.tool_use_id),
-        name: encoder.callNames.get(block.tool_use_id) ?? 'unknown_tool',
-        response: block.is_error ? { error: text } : { output: text },
-      },
-    },
-    ...block.content.flatMap((inner) => (inner.type === 'image' ? [encodeImage(inner)] : [])),
-  ];
+/** A tool result: its `functionResponse` part, and the images that go after the turn's. */
+function toolResultParts(block: ToolResultBlock, encoder: TurnEncoder): EncodedToolResult {
+  const call = {
+    id: encoder.providerId(block.tool_use_id),
+    name: encoder.callNames.get(block.tool_use_id) ?? 'unknown_tool',
+  };
+  return encodeToolResult(block, call, encoder.context.multimodalFunctionResponses === true);
 }
 
 const NO_SIGNATURES: Required<GeminiThoughtSignatures> = { text: {}, tool_use: {} };

@@ -16,6 +16,12 @@ export * from './response.js';
 export * from './signatures.js';
 export * from './stream.js';
 export * from './tool-names.js';
+export {
+  type AnsweredCall,
+  type EncodedToolResult,
+  encodeToolResult,
+  FUNCTION_RESPONSE_IMAGE_MEDIA_TYPES,
+} from './tool-results.js';
 export * from './usage.js';
 
 /**

@@ -187,6 +187,7 @@ export function toGeminiRequest(
     toolIdMap: context.toolIdMap,
     targetModel: request.model,
     requiresFunctionCallSignatures: info.requiresFunctionCallSignatures,
+    multimodalFunctionResponses: info.multimodalFunctionResponses === true,
     logger,
     substituted,
     originalMessages: request.messages,
