@@ -6,6 +6,7 @@ import {
   type RoutingConfig,
 } from '@yourtool/router';
 import { parseDocument } from 'yaml';
+import { checkAdapterTypes } from './adapter-types.js';
 
 /** Where `${NAME}` values come from. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -94,21 +95,35 @@ function resolveBaseUrlEnv(
   return { ...value, adapters: next };
 }
 
+/** Options of {@link readModelsConfig}. */
+export interface ReadModelsConfigOptions {
+  /**
+   * The adapter types that can be built (`createRuntime`: the known packages' and the
+   * factories'). When given, an entry of another type is refused before the document is
+   * validated, naming the nearest known type.
+   */
+  adapterTypes?: readonly string[];
+}
+
 /**
  * Reads a models.yaml document: YAML text or an already-parsed value, with `${NAME}`
  * placeholders in values filled from `env` and `base_url_env: NAME` on adapter entries, then
- * validated like `parseRegistryConfig`. Throws `RouterConfigError` naming every problem.
+ * validated like `parseRegistryConfig`. Throws `RouterConfigError` naming every problem, or,
+ * with `adapterTypes`, `RuntimeSetupError` (`unknown_adapter_type`) for an adapter type none of
+ * them is, first.
  */
 export function readModelsConfig(
   input: string | unknown,
   env: Env,
   source: string,
+  options: ReadModelsConfigOptions = {},
 ): RegistryConfig {
   const value = typeof input === 'string' ? yamlValue(input) : input;
   if (value === undefined) return parseRegistryConfig(input, source);
   const issues: Array<{ path: string; message: string }> = [];
   const filled = resolveBaseUrlEnv(interpolateEnv(value, env, '', issues), env, issues);
   if (issues.length > 0) throw new RouterConfigError(source, issues);
+  if (options.adapterTypes) checkAdapterTypes(filled, options.adapterTypes, source);
   return parseRegistryConfig(filled, source);
 }
 

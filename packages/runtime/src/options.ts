@@ -1,3 +1,4 @@
+import { unknownNameMessage } from '@yourtool/core';
 import { managerOptionProblem } from '@yourtool/session';
 import type { RuntimeOptions } from './runtime.js';
 import { RuntimeSetupError } from './setup-error.js';
@@ -70,8 +71,27 @@ function entriesProblem(
 const nonNegative = (v: unknown) =>
   v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
 
-/** The check of each runtime option that is not a manager option, for a defined value. */
-const OWN_CHECKS: Record<string, (value: unknown) => [string, string] | null> = {
+/** Options `createRuntime` hands to the `SessionManager` as they are. */
+const MANAGER_OPTIONS = [
+  'pricing',
+  'costOptions',
+  'confirm',
+  'systemPrompt',
+  'maxSteps',
+  'maxOutputTokens',
+  'compaction',
+  'partialRowAfterMs',
+] as const satisfies ReadonlyArray<keyof RuntimeOptions>;
+
+/**
+ * The check of each runtime option that is not a manager option, for a defined value (every
+ * one: the compiler holds the list to {@link RuntimeOptions}).
+ */
+const OWN_CHECKS: {
+  [K in Exclude<keyof RuntimeOptions, (typeof MANAGER_OPTIONS)[number]>]-?: (
+    value: unknown,
+  ) => [string, string] | null;
+} = {
   models: (v) => documentProblem('models', v),
   routing: (v) => documentProblem('routing', v),
   store: (v) => {
@@ -105,24 +125,26 @@ const OWN_CHECKS: Record<string, (value: unknown) => [string, string] | null> = 
     ),
 };
 
-/** Options `createRuntime` hands to the `SessionManager` as they are. */
-const MANAGER_OPTIONS = [
-  'pricing',
-  'costOptions',
-  'confirm',
-  'systemPrompt',
-  'maxSteps',
-  'maxOutputTokens',
-  'compaction',
-  'partialRowAfterMs',
-] as const;
+/** Every option `createRuntime` takes. */
+const RUNTIME_OPTIONS: readonly string[] = [...Object.keys(OWN_CHECKS), ...MANAGER_OPTIONS];
 
 /**
- * Checks every option of `createRuntime` before anything is read, loaded, opened or stored. The
- * options it passes to the session manager are checked as the manager checks them.
+ * Checks every option of `createRuntime` before anything is read, loaded, opened or stored: a
+ * key that is no option first (with the nearest option when one is close: `maxStep` is not
+ * taken for `maxSteps` and quietly ignored), then each value. The options it passes to the
+ * session manager are checked as the manager checks them.
  * @throws InvalidRuntimeOptionError naming the first option it cannot use.
  */
 export function checkRuntimeOptions(options: unknown): asserts options is RuntimeOptions {
+  const unknown = isObject(options)
+    ? Object.keys(options).filter((key) => !RUNTIME_OPTIONS.includes(key))
+    : [];
+  if (unknown.length > 0) {
+    throw new InvalidRuntimeOptionError(
+      unknown[0] as string,
+      unknownNameMessage('option', unknown, RUNTIME_OPTIONS),
+    );
+  }
   if (!isObject(options) || options.models === undefined) {
     throw new InvalidRuntimeOptionError(
       'models',

@@ -248,7 +248,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkRuntimeOptions(options);
   const env = options.env ?? process.env;
   const models = readSource(options.models, 'models');
-  const registryConfig = readModelsConfig(models.input, env, models.name);
+  const adapterTypes = [
+    ...new Set([...Object.keys(KNOWN_ADAPTER_PACKAGES), ...Object.keys(options.factories ?? {})]),
+  ];
+  const registryConfig = readModelsConfig(models.input, env, models.name, { adapterTypes });
   const logger =
     options.logger === false
       ? silentLogger

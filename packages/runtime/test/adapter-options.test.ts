@@ -98,11 +98,16 @@ models:
   );
 
   it.each(Object.keys(ENTRIES) as Array<keyof typeof ENTRIES>)(
-    '%s: an unknown option is refused, naming adapters.<key>.options and the key',
+    '%s: an unknown option is refused, naming adapters.<key>.options, the key and a close option',
     async (type) => {
       const error = await refusedModels(yaml(type, { prompt_cache: true }));
+      // only Anthropic has an option close to it
+      const hint = type === 'anthropic' ? '; did you mean "prompt_caching"?' : '';
       expect(error.issues).toEqual([
-        { path: `adapters.${ENTRIES[type].key}.options`, message: 'unknown option "prompt_cache"' },
+        {
+          path: `adapters.${ENTRIES[type].key}.options`,
+          message: `unknown option "prompt_cache"${hint}`,
+        },
       ]);
     },
   );
