@@ -20,12 +20,13 @@ function refused(options: Record<string, unknown>): AdapterOptionError {
 }
 
 describe('openai-compatible options: unknown keys name the nearest known one', () => {
-  it('a misspelt top-level option', () => {
+  it('a misspelt top-level option; one like no known one is named alone', () => {
     const error = refused({ include_usge: false });
     expect(error.path).toBe('options');
     expect(error.message).toBe(
       'openai-compatible: options: unknown option "include_usge"; did you mean "include_usage"?',
     );
+    expect(refused({ base_url: 'http://x' }).reason).toBe('unknown option "base_url"');
   });
 
   it('a misspelt option of a nested object, among that object’s keys', () => {
@@ -35,9 +36,5 @@ describe('openai-compatible options: unknown keys name the nearest known one', (
     const model = refused({ models: { m: { supports_tool: true } } });
     expect(model.path).toBe('options.models.m');
     expect(model.reason).toBe('unknown option "supports_tool"; did you mean "supports_tools"?');
-  });
-
-  it('an option like no known one is named alone', () => {
-    expect(refused({ base_url: 'http://x' }).reason).toBe('unknown option "base_url"');
   });
 });
