@@ -61,8 +61,9 @@ beforeAll(() => {
   mkdirSync(core, { recursive: true });
   cpSync(join(pkg, 'package.json'), join(core, 'package.json'));
   cpSync(join(pkg, 'dist'), join(core, 'dist'), { recursive: true });
-  // core's own dependencies, and nothing else
-  for (const dep of ['zod', 'ulid', 'ajv']) {
+  // core's own dependencies, as its package.json lists them, and nothing else
+  const manifest = require(join(pkg, 'package.json')) as { dependencies: Record<string, string> };
+  for (const dep of Object.keys(manifest.dependencies)) {
     symlinkSync(realpathSync(join(pkg, 'node_modules', dep)), join(modules, dep), 'dir');
   }
   writeFileSync(
