@@ -28,9 +28,9 @@ import { selectSession } from './sqlite-direct.js';
 import { emptyStats, statsFor } from './stats.js';
 import {
   type DeletedSession,
+  deleteSessionRows,
   type ImportConflict,
   type ImportSessionOptions,
-  deleteSessionRows,
   readSessionExport,
   type SessionExport,
 } from './transfer.js';

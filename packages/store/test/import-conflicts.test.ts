@@ -59,7 +59,11 @@ describe.each(targets())('importSession ifExists on $name', ({ make }) => {
       onOutcome: (o) => outcomes.push(o),
     });
     expect(outcomes).toEqual([
-      { session_id: id, action: 'replaced', replaced: { session_id: id, messages: 4, tool_calls: 1 } },
+      {
+        session_id: id,
+        action: 'replaced',
+        replaced: { session_id: id, messages: 4, tool_calls: 1 },
+      },
     ]);
     expect(sessionToLines(await store.exportSession(id))).toBe(sessionToLines(exported));
     // a reader that kept the replaced session sees a revision it has not seen

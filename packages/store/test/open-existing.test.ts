@@ -215,7 +215,9 @@ describe.each([
     const url = fixture.missing();
     const error = await refusal(url, READ_ONLY);
     expect(error).toBeInstanceOf(StoreNotFoundError);
-    expect((error as Error).message).toMatch(/^no store at .*(the file|the schema "\w+") does not exist$/);
+    expect((error as Error).message).toMatch(
+      /^no store at .*(the file|the schema "\w+") does not exist$/,
+    );
     expect(await refusal(url, { create: false })).toBeInstanceOf(StoreNotFoundError);
     expect(await fixture.created(url)).toBe(false);
   });
