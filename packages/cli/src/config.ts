@@ -3,27 +3,38 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Logger, SessionStore } from '@yourtool/core';
 import {
   createRuntime,
-  createStderrLogger,
   type Runtime,
   type RuntimeOptions,
   readModelsConfig,
 } from '@yourtool/runtime';
-import { openStore, parseStoreUrl, type SqlSessionStore } from '@yourtool/store';
+import { parseStoreUrl } from '@yourtool/store';
 import { CliError, type CliIo, Secrets } from './io.js';
+import { cliLogger, DetectionFailures } from './logger.js';
 
 /** What every command gets: the CLI's streams, the secrets to keep out of them, one logger. */
 export interface CommandContext {
   io: CliIo;
   secrets: Secrets;
-  /** WARN and above as JSON lines on stderr, secrets redacted. */
+  /**
+   * Warnings and errors of the libraries as one readable line each on stderr
+   * (`warning: <message> (<field>: <value>)`), secrets redacted; failed capability detections
+   * are kept in `detection` instead.
+   */
   logger: Logger;
+  /** Models whose capabilities could not be detected, shown where a model is asked for. */
+  detection: DetectionFailures;
 }
 
 /** A context on `io`, with a stderr logger that redacts every secret the command learns. */
 export function commandContext(io: CliIo): CommandContext {
   const secrets = new Secrets();
-  const logger = createStderrLogger({ write: (line) => io.stderr.write(secrets.redact(line)) });
-  return { io, secrets, logger };
+  const detection = new DetectionFailures();
+  const logger = cliLogger(
+    (line) => io.stderr.write(line),
+    (text) => secrets.redact(text),
+    detection,
+  );
+  return { io, secrets, logger, detection };
 }
 
 /** The store URL used when neither `--store` nor `YOURTOOL_STORE` names one. */
@@ -46,30 +57,6 @@ export function storeUrlOf(option: string | undefined, io: CliIo): string {
   const location = parseStoreUrl(url);
   if (location.dialect !== 'sqlite' || location.filename === ':memory:') return url;
   return isAbsolute(location.filename) ? url : `sqlite:${resolve(io.cwd, location.filename)}`;
-}
-
-/**
- * Opens the store at `url`. With `mustExist` (commands that read), a SQLite file that is not
- * there is an error rather than a new empty database.
- */
-export async function openCliStore(
-  url: string,
-  context: CommandContext,
-  options: { mustExist: boolean },
-): Promise<SqlSessionStore> {
-  const location = parseStoreUrl(url);
-  if (location.dialect === 'postgres') context.secrets.add(location.password);
-  if (
-    options.mustExist &&
-    location.dialect === 'sqlite' &&
-    location.filename !== ':memory:' &&
-    !existsSync(location.filename)
-  ) {
-    throw new CliError(
-      `no store at ${location.filename}: pass --store sqlite:<file> or postgres://..., or set YOURTOOL_STORE`,
-    );
-  }
-  return openStore(url, { logger: context.logger });
 }
 
 function readText(path: string, what: string): string {

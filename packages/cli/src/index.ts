@@ -18,4 +18,5 @@ export {
   type ModelOptions,
 } from './config.js';
 export { CliError, type CliIo, type InputStream, type OutputStream, processIo } from './io.js';
+export { DetectionFailures } from './logger.js';
 export { buildProgram, CLI_VERSION, runCli } from './program.js';

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { chat } from './chat/repl.js';
+import { migrateSessions } from './commands/migrate.js';
 import { listModels } from './commands/models.js';
 import { replaySession } from './commands/replay.js';
 import { listSessions, sessionCost, showSession } from './commands/sessions.js';
@@ -25,6 +26,11 @@ const routingOption = () =>
     'routing.yaml (default $YOURTOOL_ROUTING, else ./routing.yaml if present)',
   );
 const jsonOption = () => new Option('--json', 'print JSON instead of text');
+const createOption = () =>
+  new Option(
+    '--create',
+    'make the store if it is missing, add the yourtool tables to a database without them, upgrade an older store (without it, only an existing store at the current schema is used)',
+  );
 
 function positiveInteger(value: string): number {
   const n = Number(value);
@@ -72,7 +78,21 @@ function addSessionsCommand(program: Command, context: CommandContext): void {
     .description('sessions from JSON lines, ids and times kept (one transaction per session)')
     .argument('[file]', 'the JSON lines (default: stdin)')
     .addOption(storeOption())
+    .addOption(createOption())
+    .addOption(new Option('--skip-existing', 'keep sessions the store has already, as they are'))
+    .addOption(
+      new Option(
+        '--replace',
+        'overwrite sessions the store has already (one transaction each)',
+      ).conflicts('skipExisting'),
+    )
     .action((file: string | undefined, options) => importSessions(context, file, options));
+  sessions
+    .command('migrate')
+    .description('bring a store to the current schema (commands that read never do)')
+    .addOption(storeOption())
+    .addOption(createOption())
+    .action((options) => migrateSessions(context, options));
   sessions
     .command('delete')
     .description('delete sessions and every row of them, in every table')
@@ -100,6 +120,7 @@ export function buildProgram(context: CommandContext): Command {
     .addOption(modelsOption())
     .addOption(routingOption())
     .addOption(storeOption())
+    .addOption(createOption())
     .option('--session <id>', 'resume this session')
     .option('--model <name>', 'start on this model (as /model)')
     .option('--workspace <path>', 'workspace of a new session (default: the working directory)')

@@ -47,9 +47,13 @@ describe('yourtool chat', () => {
       '/cost',
       '',
     ];
-    const { code, stdout, stderr } = await run(['chat', '--store', 'sqlite:chat.db'], dir.dir, {
-      input: input.join('\n'),
-    });
+    const { code, stdout, stderr } = await run(
+      ['chat', '--create', '--store', 'sqlite:chat.db'],
+      dir.dir,
+      {
+        input: input.join('\n'),
+      },
+    );
     expect(code).toBe(0);
     expect(stdout).toBe(
       [
@@ -101,7 +105,7 @@ describe('yourtool chat', () => {
     provider
       .reply(toolCall('write_file', { path: 'notes.md', content: 'hello' }))
       .reply(text('Still here.'));
-    const chat = start(['chat', '--store', 'sqlite:chat.db'], dir.dir);
+    const chat = start(['chat', '--create', '--store', 'sqlite:chat.db'], dir.dir);
     chat.child.stdin.write('Write notes.md\n');
     await chat.waitFor(/Allow write_file \(write\) .*\? \[y\/N\] $/);
     chat.child.kill('SIGINT');
@@ -129,7 +133,7 @@ describe('yourtool chat', () => {
       chunkDelay(200),
       text('one two three four five six seven eight', { chunks: 40 }),
     );
-    const chat = start(['chat', '--store', 'sqlite:chat.db'], dir.dir);
+    const chat = start(['chat', '--create', '--store', 'sqlite:chat.db'], dir.dir);
     chat.child.stdin.write('Count slowly\n');
     await chat.waitFor(/> Count slowly\none/);
     chat.child.kill('SIGINT');
@@ -148,7 +152,7 @@ describe('yourtool chat', () => {
   it('reports a model it cannot swap to, with suggestions, and goes on', async () => {
     dir = workspace(provider);
     const { code, stdout, stderr } = await run(
-      ['chat', '--no-tools', '--store', 'sqlite:chat.db'],
+      ['chat', '--create', '--no-tools', '--store', 'sqlite:chat.db'],
       dir.dir,
       {
         input: '/model gemni\n/nope\n',

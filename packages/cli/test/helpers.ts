@@ -1,9 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRuntime } from '@yourtool/runtime';
+import { openStore } from '@yourtool/store';
 import {
   type ScriptedProvider,
   startScriptedProvider,
@@ -11,6 +13,7 @@ import {
   toolCall,
   usage,
 } from '@yourtool/testing';
+import { sql } from 'kysely';
 
 /** The built command (the tests run what users run). */
 export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -123,6 +126,27 @@ export async function seedStore(provider: ScriptedProvider, url: string): Promis
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * Another application's SQLite file at `path`: a table `people` with a row, in the default
+ * rollback-journal mode (so a switch to WAL, or any write, would change its bytes).
+ */
+export async function foreignSqliteFile(path: string): Promise<void> {
+  const store = await openStore(`sqlite:${path}`, { migrate: false });
+  try {
+    await sql`create table people (id integer primary key, name text)`.execute(store.db);
+    await sql`insert into people (name) values ('Ada')`.execute(store.db);
+    await sql`pragma journal_mode = delete`.execute(store.db);
+  } finally {
+    await store.close();
+  }
+}
+
+/** The bytes of a file (as a hash) and the names in its directory: what a command could change. */
+export function fingerprint(path: string): string {
+  const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
+  return `${hash} ${readdirSync(dirname(path)).sort().join(',')}`;
 }
 
 export { startScriptedProvider };

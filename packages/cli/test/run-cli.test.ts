@@ -29,6 +29,18 @@ describe('runCli', () => {
     expect((await cli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it('documents --create, --skip-existing and --replace in the help of the commands', async () => {
+    const chat = await cli(['chat', '--help']);
+    expect(chat.stdout).toMatch(/\n {2}--create\s+make the store if it is missing/);
+    const imported = await cli(['sessions', 'import', '--help']);
+    expect(imported.stdout).toMatch(/\n {2}--create\s+make the store if it is missing/);
+    expect(imported.stdout).toMatch(/\n {2}--skip-existing\s+keep sessions the store has already/);
+    expect(imported.stdout).toMatch(/\n {2}--replace\s+overwrite sessions the store has already/);
+    const migrate = await cli(['sessions', 'migrate', '--help']);
+    expect(migrate.stdout).toMatch(/^Usage: yourtool sessions migrate \[options\]/);
+    expect((await cli(['sessions', 'list', '--help'])).stdout).not.toMatch(/--create/);
+  });
+
   it('answers a usage error with exit code 2 and a suggestion', async () => {
     const typo = await cli(['sesions', 'list']);
     expect(typo.code).toBe(2);

@@ -84,7 +84,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(exported.stdout.split('\n').filter((l) => l.startsWith('{"format"'))).toHaveLength(2);
 
       const target = stores[dialect]();
-      const imported = await run(['sessions', 'import', '--store', target], dir.dir, {
+      const imported = await run(['sessions', 'import', '--create', '--store', target], dir.dir, {
         input: exported.stdout,
       });
       expect(imported.code).toBe(0);
@@ -98,14 +98,18 @@ describe.each(['sqlite', 'postgres'] as const)(
       const file = join(dir.dir, `one-${dialect}.jsonl`);
       await run(['sessions', 'export', first, '-o', file, '--store', target], dir.dir);
       const other = stores[dialect === 'sqlite' ? 'postgres' : 'sqlite']();
-      expect((await run(['sessions', 'import', file, '--store', other], dir.dir)).code).toBe(0);
+      expect(
+        (await run(['sessions', 'import', file, '--create', '--store', other], dir.dir)).code,
+      ).toBe(0);
       const crossed = await run(['sessions', 'export', first, '--store', other], dir.dir);
       expect(crossed.stdout).toBe(readFileSync(file, 'utf8'));
 
       // a second import of the same sessions is refused, and says why
       const twice = await run(['sessions', 'import', file, '--store', other], dir.dir);
       expect(twice.code).toBe(1);
-      expect(twice.stderr).toBe(`yourtool: session "${first}" already exists\n`);
+      expect(twice.stderr).toBe(
+        `yourtool: 1 session of ${file} is in the store already (${first}): pass --skip-existing to keep what is stored or --replace to overwrite it; nothing was imported\n`,
+      );
     });
 
     it('delete removes every row of the session in every table, in one go', async () => {

@@ -1,16 +1,11 @@
-import { isCancelledError, type SessionRecord } from '@yourtool/core';
+import { isCancelledError, type RouteTraceEntry, type SessionRecord } from '@yourtool/core';
 import type { Runtime } from '@yourtool/runtime';
 import { type ConfirmHook, parseUserInput } from '@yourtool/session';
 import type { SqlSessionStore } from '@yourtool/store';
-import {
-  type CommandContext,
-  type ModelOptions,
-  openCliRuntime,
-  openCliStore,
-  storeUrlOf,
-} from '../config.js';
+import { type CommandContext, type ModelOptions, openCliRuntime, storeUrlOf } from '../config.js';
 import { money, oneLine } from '../format.js';
 import { CliError } from '../io.js';
+import { openCliStore } from '../stores.js';
 import { LineReader } from './lines.js';
 import { Screen, TurnRenderer } from './render.js';
 import { workspaceTools } from './tools.js';
@@ -26,7 +21,15 @@ export interface ChatOptions extends ModelOptions {
   workspace?: string;
   /** `false` (`--no-tools`): offer the model no tools. */
   tools?: boolean;
+  /**
+   * Make the store if it is missing, add the tables to a database without them, upgrade an
+   * older store. Without it only an existing store at the current schema is used.
+   */
+  create?: boolean;
 }
+
+/** How long a `/model` (or `--model`) waits for the capabilities of the model it names. */
+const DETECT_TIMEOUT_MS = 10_000;
 
 const HELP = `/model <name>  switch the session's model (replays the whole history on it)
 /model         show the session's model
@@ -46,6 +49,11 @@ class Chat {
   #prompt: AbortController | undefined;
   #armed = false;
   #renderer: TurnRenderer | undefined;
+  /** Turns sent, and those that failed (cancelled ones did not fail). */
+  turns = 0;
+  failedTurns = 0;
+  /** Models whose failed detection was shown when routing skipped them. */
+  readonly #skippedShown = new Set<string>();
 
   constructor(context: CommandContext) {
     this.#context = context;
@@ -112,12 +120,18 @@ class Chat {
       if (input.kind === 'show_model') {
         this.#screen.line(`model: ${this.session.active_model ?? '(routing decides)'}`);
       } else if (input.kind === 'swap') {
-        this.session = await this.runtime.sessions.swapModel(this.session.id, input.model);
+        await this.swap(input.model);
         this.#screen.line(`model: ${this.session.active_model}`);
       } else if (line.startsWith('/') && !line.startsWith('//')) {
         this.#screen.notice(`unknown command ${line.split(/\s/)[0]} (try /help)`);
       } else {
-        await this.#turnOn(input.text, input.override);
+        this.turns++;
+        try {
+          await this.#turnOn(input.text, input.override);
+        } catch (error) {
+          this.failedTurns++;
+          throw error;
+        }
       }
     } catch (error) {
       this.#screen.notice(`error: ${this.#context.secrets.redact((error as Error).message)}`);
@@ -135,13 +149,43 @@ class Chat {
         signal: controller.signal,
         ...(override === null ? {} : { model: override }),
       });
-      for await (const event of events) renderer.event(event);
+      for await (const event of events) {
+        if (event.type === 'session.routed') this.#showSkipped(event.trace);
+        renderer.event(event);
+      }
     } catch (error) {
       if (!isCancelledError(error)) throw error;
     } finally {
       renderer.quiet();
       this.#turn = undefined;
       this.#renderer = undefined;
+    }
+  }
+
+  /**
+   * Swaps the session to `model`, its capabilities detected first when its adapter detects
+   * them (Ollama): only the model asked for, so models never used are never detected.
+   */
+  async swap(model: string): Promise<void> {
+    await this.runtime.router.prepare({
+      models: [model],
+      signal: AbortSignal.timeout(DETECT_TIMEOUT_MS),
+    });
+    this.session = await this.runtime.sessions.swapModel(this.session.id, model);
+  }
+
+  /** Says once per model when routing passed over one whose capabilities were not detected. */
+  #showSkipped(trace: readonly RouteTraceEntry[]): void {
+    for (const entry of trace) {
+      if (entry.accepted || entry.model === null || this.#skippedShown.has(entry.model)) continue;
+      const failure = this.#context.detection.get(entry.model);
+      if (failure === undefined) continue;
+      this.#skippedShown.add(entry.model);
+      this.#screen.notice(
+        this.#context.secrets.redact(
+          `warning: routing skipped ${entry.model}: its capabilities could not be detected (${failure})`,
+        ),
+      );
     }
   }
 }
@@ -165,7 +209,10 @@ export async function chat(context: CommandContext, options: ChatOptions): Promi
   const repl = new Chat(context);
   const stopInterrupts = io.onInterrupt(() => repl.interrupt());
   try {
-    const store = await openCliStore(storeUrlOf(options.store, io), context, { mustExist: false });
+    const store = await openCliStore(storeUrlOf(options.store, io), context, {
+      creates: true,
+      ...(options.create ? { create: true } : {}),
+    });
     try {
       repl.runtime = await openCliRuntime(
         {
@@ -183,9 +230,7 @@ export async function chat(context: CommandContext, options: ChatOptions): Promi
     }
     try {
       repl.session = await openSession(repl, store, options, io.cwd);
-      if (options.model !== undefined) {
-        repl.session = await repl.runtime.sessions.swapModel(repl.session.id, options.model);
-      }
+      if (options.model !== undefined) await repl.swap(options.model);
       io.stderr.write(
         `session ${repl.session.id} · model ${repl.session.active_model ?? '(routing decides)'} · /help for commands\n`,
       );
@@ -200,4 +245,11 @@ export async function chat(context: CommandContext, options: ChatOptions): Promi
     stopInterrupts();
     repl.reader.close();
   }
+  if (repl.failedTurns > 0) throw new CliError(failedTurns(repl.failedTurns, repl.turns));
+}
+
+/** The chat's last line when turns failed (their errors were shown as they happened). */
+function failedTurns(failed: number, turns: number): string {
+  if (failed < turns) return `${failed} of ${turns} turns failed`;
+  return turns === 1 ? 'the turn failed' : `all ${turns} turns failed`;
 }

@@ -1,9 +1,10 @@
 import { type Message, type SessionRecord, sumDecimalStrings } from '@yourtool/core';
 import type { SqlSessionStore } from '@yourtool/store';
-import { type CommandContext, openCliStore, storeUrlOf } from '../config.js';
+import { type CommandContext, storeUrlOf } from '../config.js';
 import { describeBlock, money, oneLine, shortTime, table } from '../format.js';
 import { CliError } from '../io.js';
 import { withProgress } from '../progress.js';
+import { openCliStore, READS, type StoreUse } from '../stores.js';
 
 /** Options of `sessions list`. */
 export interface ListOptions {
@@ -17,14 +18,17 @@ export interface ListOptions {
   json?: boolean;
 }
 
-/** Opens the command's store (it must exist), runs `work`, closes it. */
+/**
+ * Opens the command's store (by default as a command that reads: an existing store at the
+ * current schema, nothing changed to find out), runs `work`, closes it.
+ */
 export async function withStore<T>(
   context: CommandContext,
   storeOption: string | undefined,
   work: (store: SqlSessionStore) => Promise<T>,
-  options: { mustExist: boolean } = { mustExist: true },
+  use: StoreUse = READS,
 ): Promise<T> {
-  const store = await openCliStore(storeUrlOf(storeOption, context.io), context, options);
+  const store = await openCliStore(storeUrlOf(storeOption, context.io), context, use);
   try {
     return await work(store);
   } finally {

@@ -1,7 +1,13 @@
 import { createReadStream, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { parseSessionLines, type SqlSessionStore, sessionToLines } from '@yourtool/store';
+import {
+  type ImportOutcome,
+  parseSessionLines,
+  type SessionExport,
+  type SqlSessionStore,
+  sessionToLines,
+} from '@yourtool/store';
 import type { CommandContext } from '../config.js';
 import { CliError, type InputStream } from '../io.js';
 import { startProgress } from '../progress.js';
@@ -74,15 +80,64 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return parts.join('');
 }
 
+/** Options of `sessions import`. */
+export interface ImportOptions {
+  store?: string;
+  /** Make the store when it is missing, add the tables to a bare database, upgrade an older one. */
+  create?: boolean;
+  /** A session already in the store is kept as it is (and said to be skipped). */
+  skipExisting?: boolean;
+  /** A session already in the store is replaced by the imported one, in one transaction. */
+  replace?: boolean;
+}
+
+/** The ids of `ids` that the store holds already. */
+async function storedAlready(store: SqlSessionStore, ids: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (let at = 0; at < ids.length; at += 500) {
+    const batch = ids.slice(at, at + 500);
+    const rows = await store.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', 'in', batch)
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return ids.filter((id) => found.has(id));
+}
+
+/** What `sessions import` says of one session. */
+function outcomeLine(data: SessionExport, outcome: ImportOutcome | undefined): string {
+  const counts = `${data.messages.length} messages, ${data.tool_calls.length} tool calls`;
+  const id = data.session.id;
+  if (outcome?.action === 'skipped') return `skipped ${id} (in the store already, kept as it is)`;
+  if (outcome?.action === 'replaced' && outcome.replaced) {
+    const { messages, tool_calls } = outcome.replaced;
+    return `replaced ${id} (${counts}; the stored one had ${messages} messages, ${tool_calls} tool calls)`;
+  }
+  return `imported ${id} (${counts})`;
+}
+
+/** A `CliError` naming the sessions of the input that the store holds already. */
+function alreadyStored(taken: readonly string[], source: string): CliError {
+  const one = taken.length === 1;
+  return new CliError(
+    `${taken.length} ${one ? 'session' : 'sessions'} of ${source} ${one ? 'is' : 'are'} in the store already (${taken.join(', ')}): pass --skip-existing to keep what is stored or --replace to overwrite ${one ? 'it' : 'them'}; nothing was imported`,
+  );
+}
+
 /**
  * `yourtool sessions import [file]` (stdin for `-` or none): each session of the JSON lines
- * goes in as exported (ids, times, tool call states), one transaction per session. Stops at
- * the first session the store refuses; those imported before it stay.
+ * goes in as exported (ids, times, tool call states), one transaction per session, and a line
+ * says what became of it. Sessions the store holds already are refused up front, all named,
+ * before anything is imported, unless `--skip-existing` keeps them or `--replace` overwrites
+ * them. The store is made (or upgraded) only with `--create`. A session the store refuses
+ * stops the import; those imported before it stay.
  */
 export async function importSessions(
   context: CommandContext,
   file: string | undefined,
-  options: { store?: string },
+  options: ImportOptions,
 ): Promise<void> {
   const fromStdin = file === undefined || file === '-';
   if (fromStdin && context.io.stdin.isTTY) {
@@ -98,23 +153,31 @@ export async function importSessions(
   }
   const sessions = parseSessionLines(text);
   if (sessions.length === 0) throw new CliError('nothing to import: no session record found');
+  const ifExists = options.replace ? 'replace' : options.skipExisting ? 'skip' : 'fail';
+  const use = { creates: true, ...(options.create ? { create: true } : {}) };
   await withStore(
     context,
     options.store,
     async (store) => {
+      if (ifExists === 'fail') {
+        const taken = await storedAlready(
+          store,
+          sessions.map((data) => data.session.id),
+        );
+        if (taken.length > 0) throw alreadyStored(taken, fromStdin ? 'the input' : file);
+      }
       const progress = startProgress(context.io.stderr, `importing ${sessions.length} session(s)`);
       try {
         for (const data of sessions) {
-          const session = await store.importSession(data);
-          context.io.stdout.write(
-            `imported ${session.id} (${data.messages.length} messages, ${data.tool_calls.length} tool calls)\n`,
-          );
+          let outcome: ImportOutcome | undefined;
+          await store.importSession(data, { ifExists, onOutcome: (o) => (outcome = o) });
+          context.io.stdout.write(`${outcomeLine(data, outcome)}\n`);
         }
       } finally {
         progress.stop();
       }
     },
-    { mustExist: false },
+    use,
   );
 }
 
