@@ -9,7 +9,8 @@ import { withRetry } from './retry.js';
 import type { CanonicalRequest, CanonicalRequestInput } from './schemas/adapter.js';
 import type { StreamEvent } from './schemas/stream.js';
 import { StreamBuilder } from './stream/builder.js';
-import { FlatStream } from './stream/flat-stream.js';
+import { type EventPuller, FlatStream } from './stream/flat-stream.js';
+import { heldPuller, ReadMapper } from './stream/read-mapper.js';
 import {
   bodyChunkSource,
   type ChunkSource,
@@ -18,6 +19,7 @@ import {
   type WireBody,
 } from './stream/wire-body.js';
 import { type CallTrace, openCallTrace } from './telemetry/call-trace.js';
+import { estimateBlockTokens, estimateRequestTokens } from './tokens.js';
 
 /** How an adapter opens a provider stream and maps its chunks. */
 export interface StreamCallSpec<Chunk> {
@@ -253,7 +255,7 @@ async function* streamBatches<Chunk>(
   { setup, input, options, spec }: StreamCall<Chunk>,
   /** Events of the last batch the consumer left unread when it stopped early. */
   dropped: () => number,
-): AsyncGenerator<StreamEvent[], void, undefined> {
+): AsyncGenerator<StreamEvent[] | EventPuller<StreamEvent>, void, undefined> {
   if (options.signal?.aborted) throw cancelledBeforeStart(input, setup.provider);
   const request = normalizeRequest(input);
   const logger = callLogger(setup, options, request);
@@ -283,29 +285,27 @@ async function* streamBatches<Chunk>(
     const { deadline, context } = opened;
     deadline.armIdle();
     const waiter = new ChunkWaiter(opened.source, deadline.signal);
+    const reads = new ReadMapper(
+      (chunk: Chunk) => spec.onChunk(chunk, builder, context),
+      builder,
+      signal,
+    );
     let failure: AdapterError | undefined;
-    let out: StreamEvent[] = [builder.start()];
     try {
-      let batch: Chunk[] | null | 'aborted' = opened.first;
+      reads.load(opened.first, builder.start());
       for (;;) {
+        // a read's chunks are mapped as the consumer reads their events (decision 0147)
+        yield reads.pull;
+        reads.rethrow();
+        const batch = await waiter.next();
+        waiter.settled();
+        deadline.touch();
         if (batch === 'aborted') break;
         if (batch === null) {
           exhausted = true;
           break;
         }
-        // every record of one network read is mapped before the consumer sees its events, so a
-        // cancellation takes effect between reads (decision 0147)
-        for (let i = 0; i < batch.length && !builder.finished; i++) {
-          const events = spec.onChunk(batch[i] as Chunk, builder, context);
-          for (let j = 0; j < events.length; j++) out.push(events[j] as StreamEvent);
-        }
-        if (out.length > 0) {
-          yield out;
-          out = [];
-        }
-        batch = await waiter.next();
-        waiter.settled();
-        deadline.touch();
+        reads.load(batch);
       }
     } catch (error) {
       if (!signal.aborted) failure = readFailure(run, deadline, error);
@@ -313,15 +313,20 @@ async function* streamBatches<Chunk>(
       waiter.dispose();
       deadline.clear();
     }
-    // the events of the chunks mapped before a mapper threw
-    if (out.length > 0) yield out;
     if (signal.aborted) {
-      yield builder.interrupt('cancelled');
+      yield interrupted(run, builder, 'cancelled');
       return;
     }
     failure ??= stopFailure(run, deadline, builder);
     if (failure) {
-      yield builder.interrupt('error');
+      // blocks held behind an open tool use are the provider's, delivered before the failure;
+      // a consumer that cancels while reading them gets a cancelled reply instead
+      yield heldPuller(builder, signal);
+      if (signal.aborted) {
+        yield interrupted(run, builder, 'cancelled');
+        return;
+      }
+      yield interrupted(run, builder, 'error');
       throw failure;
     }
   } catch (error) {
@@ -337,6 +342,27 @@ async function* streamBatches<Chunk>(
     // provider's whole reply had arrived in the read it stopped in
     if (run.trace) endTrace(run.trace, builder, thrown, !exhausted && dropped() > 0);
   }
+}
+
+/**
+ * Ends an interrupted stream. A provider that reports usage only at its end (Chat Completions)
+ * has reported none yet: the input was still billed, so the reply carries local estimates,
+ * flagged `estimated`, rather than zeros that price it as free.
+ */
+function interrupted<Chunk>(
+  run: StreamRun<Chunk>,
+  builder: StreamBuilder,
+  reason: 'cancelled' | 'error',
+): StreamEvent[] {
+  if (!builder.usageReported && !builder.finished) {
+    const { messages, tools, system_prompt } = run.request;
+    builder.updateUsage({
+      input_tokens: estimateRequestTokens(messages, tools, system_prompt),
+      output_tokens: builder.content().reduce((sum, block) => sum + estimateBlockTokens(block), 0),
+      estimated: true,
+    });
+  }
+  return builder.interrupt(reason);
 }
 
 /** Ends a stream's trace the way the stream ended. */

@@ -328,8 +328,8 @@ describe('StreamBuilder', () => {
     });
   });
 
-  it('with toolCallsEndAtFinish ends every held tool at the finish and on interrupt', () => {
-    for (const end of ['complete', 'interrupt'] as const) {
+  it('with toolCallsEndAtFinish ends every held tool at the finish and on an error', () => {
+    for (const end of ['complete', 'error'] as const) {
       const b = new StreamBuilder({
         request_id: 'r',
         model: 'm:x',
@@ -344,7 +344,7 @@ describe('StreamBuilder', () => {
         ...b.toolStart(2, 'tu_c', 'c'),
         ...b.toolInput(0, '{"x":1}'),
         ...b.text('t', 'after'),
-        ...(end === 'complete' ? b.complete('tool_use') : b.interrupt('cancelled')),
+        ...(end === 'complete' ? b.complete('tool_use') : b.interrupt('error')),
       ];
       expect(checkStreamInvariants(events)).toEqual([]);
       const ends = events.filter((e) => e.type === 'tool.use_end');
@@ -355,6 +355,67 @@ describe('StreamBuilder', () => {
       ]);
       expect(events.at(-2)).toMatchObject({ type: 'text.delta', text: 'after' });
     }
+  });
+
+  it('a cancelled stream drops the blocks held behind an open tool use: they were never delivered', () => {
+    const b = new StreamBuilder({
+      request_id: 'r',
+      model: 'm:x',
+      provider: 'm',
+      toolCallsEndAtFinish: true,
+    });
+    const events = [
+      b.start(),
+      ...b.text('t', 'before'),
+      ...b.toolStart(0, 'tu_a', 'a'),
+      ...b.toolInput(0, '{"x":1}'),
+      ...b.toolStart(1, 'tu_b', 'b'),
+      ...b.text('t2', 'after'),
+      ...b.interrupt('cancelled'),
+    ];
+    expect(checkStreamInvariants(events)).toEqual([]);
+    expect(events.map((e) => e.type)).toEqual([
+      'message.start',
+      'text.delta',
+      'tool.use_start',
+      'tool.use_input_delta',
+      'tool.use_end',
+      'message.complete',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      stop_reason: 'cancelled',
+      final_content: [
+        { type: 'text', text: 'before' },
+        { type: 'tool_use', id: 'tu_a', input: { x: 1 } },
+      ],
+    });
+  });
+
+  it('releaseHeld hands out the held blocks a step at a time; what is not taken is dropped on cancel', () => {
+    const b = new StreamBuilder({
+      request_id: 'r',
+      model: 'm:x',
+      provider: 'm',
+      toolCallsEndAtFinish: true,
+    });
+    const events = [b.start(), ...b.toolStart(0, 'tu_a', 'a'), ...b.toolInput(0, '{}')];
+    for (let i = 0; i < 5; i++) events.push(...b.text('t', `w${i}`));
+    const steps = b.releaseHeld();
+    // the open tool use ends first, then each held call is replayed on its own
+    events.push(...(steps.next().value ?? []));
+    expect(events.at(-1)).toMatchObject({ type: 'tool.use_end', tool_use_id: 'tu_a' });
+    events.push(...(steps.next().value ?? []), ...(steps.next().value ?? []));
+    expect(events.filter((e) => e.type === 'text.delta')).toHaveLength(2);
+    events.push(...b.interrupt('cancelled'));
+    expect(checkStreamInvariants(events)).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'message.complete',
+      final_content: [
+        { type: 'tool_use', id: 'tu_a', input: {} },
+        { type: 'text', text: 'w0w1' },
+      ],
+    });
+    expect([...b.releaseHeld()]).toEqual([]);
   });
 
   it('carries the served model and the refusal on message.complete', () => {

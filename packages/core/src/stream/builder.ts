@@ -9,7 +9,7 @@ import type {
 } from '../schemas/stream.js';
 import { StreamAccumulator } from './accumulator.js';
 import { HeldBlocks, type ProviderBlockKey } from './held-blocks.js';
-import { readToolInputJson } from './tool-input.js';
+import { readToolInputJson, warnToolInputInvalid } from './tool-input.js';
 
 export type { ProviderBlockKey } from './held-blocks.js';
 
@@ -65,6 +65,7 @@ export class StreamBuilder {
   #nextIndex = 0;
   #started = false;
   #finished = false;
+  #usageReported = false;
   #completion: MessageCompleteEvent | null = null;
   #usage: TokenUsage = {
     input_tokens: 0,
@@ -93,6 +94,11 @@ export class StreamBuilder {
   /** The `message.complete` event produced, once the stream has finished. */
   get completion(): MessageCompleteEvent | null {
     return this.#completion;
+  }
+
+  /** Whether the provider reported any usage yet (`updateUsage` was called). */
+  get usageReported(): boolean {
+    return this.#usageReported;
   }
 
   /** Usage gathered so far. */
@@ -135,6 +141,7 @@ export class StreamBuilder {
 
   /** Merges usage figures as they arrive (e.g. input at the start, output at the end). */
   updateUsage(update: Partial<TokenUsage>): void {
+    this.#usageReported = true;
     for (const [key, value] of Object.entries(update) as Array<[keyof TokenUsage, unknown]>) {
       if (value !== undefined && value !== null)
         (this.#usage as Record<string, unknown>)[key] = value;
@@ -262,6 +269,16 @@ export class StreamBuilder {
     return this.#finish(stopReason, null, false);
   }
 
+  /**
+   * The blocks held back behind an open tool use (`toolCallsEndAtFinish`), released a step at a
+   * time (the open tool use ended, then each held call replayed), for a stream that ended early:
+   * a consumer that stops reading leaves the rest unreleased, and a later
+   * `interrupt('cancelled')` drops them, so `final_content` is the fold of what it read.
+   */
+  *releaseHeld(): Generator<StreamEvent[], void, undefined> {
+    if (!this.#finished) yield* this.#releaseSteps(false);
+  }
+
   #finish(
     stopReason: StopReason,
     providerRaw: Record<string, unknown> | null | undefined,
@@ -269,13 +286,10 @@ export class StreamBuilder {
   ): StreamEvent[] {
     if (this.#finished) return [];
     const events: StreamEvent[] = this.#started ? [] : [this.start()];
-    // Held blocks come out in order, each open tool use ending before the next block is released.
-    for (;;) {
-      const latest = this.#latest;
-      if (latest?.kind === 'tool' && !latest.ended) {
-        events.push(this.#endTool(latest, undefined, warnOnBadJson));
-      } else if (this.#held.empty) break;
-      this.#release(events);
+    // a cancelled stream's held blocks were never delivered: they are not part of the reply
+    if (stopReason === 'cancelled') this.#held.takeAll();
+    for (const step of this.#releaseSteps(warnOnBadJson)) {
+      for (const event of step) events.push(event);
     }
     for (const block of this.#blocks.values()) {
       if (block.kind === 'tool' && !block.ended)
@@ -308,7 +322,9 @@ export class StreamBuilder {
     if (finalInput === undefined) {
       const reading = readToolInputJson(block.json);
       finalInput = reading.input;
-      if (reading.problem && warnOnBadJson) this.#warnBadJson(block, reading.problem);
+      if (reading.problem && warnOnBadJson) {
+        warnToolInputInvalid(this.#logger, this.#options.request_id, block, reading.problem);
+      }
     }
     const event: ToolUseEndEvent = {
       type: 'tool.use_end',
@@ -318,18 +334,6 @@ export class StreamBuilder {
     };
     this.#accumulator.push(event);
     return event;
-  }
-
-  #warnBadJson(block: Extract<OpenBlock, { kind: 'tool' }>, reason: string): void {
-    this.#logger.warn(
-      {
-        event: 'tool_input_invalid',
-        request_id: this.#options.request_id,
-        tool_use_id: block.toolUseId,
-        raw_length: block.json.length,
-      },
-      `${reason}; using {}`,
-    );
   }
 
   #blockFor(key: ProviderBlockKey, kind: 'text' | 'thinking'): [StreamEvent[], OpenBlock] {
@@ -365,6 +369,17 @@ export class StreamBuilder {
     if (this.#held.empty || (latest?.kind === 'tool' && !latest.ended)) return events;
     for (const op of this.#held.takeAll()) events.push(...op());
     return events;
+  }
+
+  /** Held blocks in order, each open tool use ending before the next block is released. */
+  *#releaseSteps(warnOnBadJson: boolean): Generator<StreamEvent[], void, undefined> {
+    for (;;) {
+      const latest = this.#latest;
+      if (latest?.kind === 'tool' && !latest.ended) {
+        yield [this.#endTool(latest, undefined, warnOnBadJson)];
+      } else if (this.#held.empty) return;
+      for (const op of this.#held.takeAll()) yield op();
+    }
   }
 
   #closeLatestTool(): StreamEvent[] {

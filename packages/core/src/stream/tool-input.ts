@@ -1,3 +1,5 @@
+import type { Logger } from '../logger.js';
+
 /** Accumulated tool input JSON read as the canonical input, and what was wrong with it if anything. */
 export interface ToolInputReading {
   /** The parsed object, or `{}` when the JSON is empty, broken or not an object. */
@@ -18,4 +20,22 @@ export function readToolInputJson(json: string): ToolInputReading {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? { input: value as Record<string, unknown>, problem: null }
     : { input: {}, problem: 'tool input is not a JSON object' };
+}
+
+/** The WARN for a tool use whose input fragments did not parse to an object (`{}` is used). */
+export function warnToolInputInvalid(
+  logger: Logger,
+  request_id: string,
+  block: { toolUseId: string; json: string },
+  reason: string,
+): void {
+  logger.warn(
+    {
+      event: 'tool_input_invalid',
+      request_id,
+      tool_use_id: block.toolUseId,
+      raw_length: block.json.length,
+    },
+    `${reason}; using {}`,
+  );
 }
