@@ -77,13 +77,14 @@ export function computeRetryDelayMs(
   options: Pick<RetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'> = {},
 ): number {
   if (error instanceof RateLimitError && error.retry_after_seconds !== null) {
-    return Math.min(error.retry_after_seconds, MAX_RETRY_AFTER_SECONDS) * 1000;
+    return Math.round(Math.min(error.retry_after_seconds, MAX_RETRY_AFTER_SECONDS) * 1000);
   }
   const base = options.baseDelayMs ?? 1000;
   const max = options.maxDelayMs ?? MAX_RETRY_AFTER_SECONDS * 1000;
   const random = options.random ?? Math.random;
   const delay = base * 2 ** retryIndex + random() * base;
-  return Math.min(delay, max);
+  // whole milliseconds: the figure reaches events and logs, where a fraction is noise
+  return Math.round(Math.min(delay, max));
 }
 
 /** Sleeps `ms`, rejecting with {@link CancelledError} as soon as `signal` aborts. */

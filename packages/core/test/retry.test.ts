@@ -62,6 +62,11 @@ describe('withRetry (contract §6.4)', () => {
     expect(computeRetryDelayMs(error, 1, { random: () => 0 })).toBe(2000);
     expect(computeRetryDelayMs(error, 2, { random: () => 0.5 })).toBe(4500);
     expect(computeRetryDelayMs(error, 10, { random: () => 0 })).toBe(60_000);
+    // whole milliseconds in events and logs (issue 35: `delay_ms: 2257.1897622958513`)
+    expect(computeRetryDelayMs(error, 1, { random: () => 0.2571897622958513 })).toBe(2257);
+    for (let i = 0; i < 50; i++) {
+      expect(Number.isInteger(computeRetryDelayMs(error, i % 4))).toBe(true);
+    }
   });
 
   it('waits the full backoff before the next attempt, not less', async () => {
