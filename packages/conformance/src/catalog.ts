@@ -48,6 +48,8 @@ export type ScenarioName =
   | 'cancel-mid-text-signal'
   | 'cancel-mid-tool-input'
   | 'cancel-mid-tool-input-signal'
+  | 'cancel-in-one-read'
+  | 'cancel-in-one-read-ended'
   | 'cancel-complete'
   | 'cancel-complete-signal'
   | 'already-aborted'
@@ -310,6 +312,18 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     name: 'cancel-mid-tool-input-signal',
     checks: 'an AbortSignal mid tool input does the same',
     fixture: 'the same as cancel-mid-tool-input',
+  },
+  {
+    name: 'cancel-in-one-read',
+    checks:
+      'a stream whose 400 text deltas arrive in one network read, aborted at the 20th delta: at most one more event, then message.complete cancelled with the text delivered, nothing thrown',
+    fixture: null,
+  },
+  {
+    name: 'cancel-in-one-read-ended',
+    checks:
+      'the same stream closed without its finish in that read: the abort came first, so the reply is cancelled, not a network error',
+    fixture: null,
   },
   {
     name: 'cancel-complete',

@@ -156,6 +156,81 @@ export function describeChatCompletionsReliability(options: {
     });
   });
 
+  describe(`${options.name}: an abort that came first wins (issue 35)`, () => {
+    /** A chunk of the tool-call-stream fixture's reply, with `delta` as its delta. */
+    const chunk = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({
+        id: 'chatcmpl-burst',
+        object: 'chat.completion.chunk',
+        created: 1763800013,
+        model: 'gpt-5-2025-08-07',
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
+        usage: null,
+      })}\n\n`;
+    /** Text, one tool call opened, then 400 text deltas: no finish, no [DONE], all in one write. */
+    const burst = (): ScriptedResponse => ({
+      type: 'stream',
+      contentType: 'text/event-stream',
+      chunks: [
+        [
+          chunk({ role: 'assistant', content: '' }),
+          chunk({ content: 'Reading.' }),
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_burst',
+                type: 'function',
+                function: { name: 'read_file', arguments: '' },
+              },
+            ],
+          }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] }),
+          ...Array.from({ length: 400 }, (_, i) => chunk({ content: ` w${i}` })),
+        ].join(''),
+      ],
+      ending: 'end',
+    });
+
+    // The text after the open call is held back until the call ends (decision 0137), so it
+    // reaches the consumer only once the stream ended: the abort comes while it is handed out.
+    it('stream(): text held behind a tool call, released when the stream ended without its finish, aborted at the 20th delta: cancelled, nothing thrown, at most one event after the abort', async () => {
+      server.enqueue(burst());
+      const controller = new AbortController();
+      const events: StreamEvent[] = [];
+      let deltas = 0;
+      let afterAbort = -1;
+      let error: unknown;
+      try {
+        for await (const event of adapter().stream(ask({ stream: true }), {
+          signal: controller.signal,
+        })) {
+          events.push(event);
+          if (afterAbort >= 0) afterAbort++;
+          if (event.type.endsWith('.delta') && ++deltas === 20) {
+            controller.abort();
+            afterAbort = 0;
+          }
+        }
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeUndefined();
+      expect(afterAbort, 'the abort came at the 20th delta').toBeGreaterThanOrEqual(1);
+      const last = events.at(-1);
+      expect(last).toMatchObject({ type: 'message.complete', stop_reason: 'cancelled' });
+      // message.complete and at most one more event
+      expect(afterAbort).toBeLessThanOrEqual(2);
+      expect(last).toMatchObject({
+        final_content: [
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_use', input: {} },
+          { type: 'text', text: expect.stringMatching(/^ w0 w1 .* w18$/) },
+        ],
+      });
+    });
+  });
+
   describe(`${options.name}: a reply that does not parse is server_error (decision 0071)`, () => {
     it('complete(): a 200 whose JSON body is truncated ("Unterminated string") is server_error, not network', async () => {
       const truncated: ScriptedResponse = {

@@ -84,7 +84,10 @@ interface Harness {
 }
 
 const harnesses: Harness[] = [];
-async function harness(overrides: Partial<SessionManagerOptions> = {}): Promise<Harness> {
+async function harness(
+  overrides: Partial<SessionManagerOptions> = {},
+  routing = 'global_default: sonnet',
+): Promise<Harness> {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'session-')), 'sessions.db');
   const store = await openStore(`sqlite:${dbPath}`);
   const logger = createMemoryLogger();
@@ -102,7 +105,7 @@ async function harness(overrides: Partial<SessionManagerOptions> = {}): Promise<
   availability.connect(bus);
   const router = new Router({
     registry,
-    config: parseRoutingConfig('global_default: sonnet'),
+    config: parseRoutingConfig(routing),
     availability,
     bus,
   });
@@ -404,6 +407,71 @@ describe('SessionManager', () => {
       { error_class: 'cancelled', final: true },
     ]);
     expect(h.manager.cancel(session.id), 'nothing left to cancel').toBe(false);
+  });
+
+  it('a cancelled turn never falls back: the partial reply is stored cancelled with its usage, though its stream then failed', async () => {
+    const h = await harness({}, 'global_default: gpt5\nfallbacks:\n  gpt5: [sonnet]\n');
+    // text, an open tool call, then 400 text deltas held behind it (decision 0137), in one write,
+    // closed without the finish: uncancelled, a network failure that falls back to Claude
+    const chunk = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({
+        id: 'chatcmpl-burst',
+        object: 'chat.completion.chunk',
+        created: 1763800013,
+        model: 'gpt-5-2025-08-07',
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
+        usage: null,
+      })}\n\n`;
+    const call = { index: 0, id: 'call_burst', type: 'function', function: { name: 'read_file' } };
+    server.enqueue(
+      {
+        type: 'stream',
+        contentType: 'text/event-stream',
+        chunks: [
+          [
+            chunk({ role: 'assistant', content: 'Reading.' }),
+            chunk({ tool_calls: [{ ...call, function: { ...call.function, arguments: '' } }] }),
+            ...Array.from({ length: 400 }, (_, i) => chunk({ content: ` w${i}` })),
+          ].join(''),
+        ],
+        ending: 'end',
+      },
+      ...fixture('text-stream'),
+    );
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    const events: SessionEvent[] = [];
+    let deltas = 0;
+    const { error } = await collect(
+      (async function* () {
+        for await (const event of h.manager.send(session.id, 'Read it.')) {
+          if (event.type === 'text.delta' && ++deltas === 5) h.manager.cancel(session.id);
+          events.push(event);
+          yield event;
+        }
+      })(),
+    );
+    expect(error).toBeUndefined();
+    expect(server.requests, 'no fallback call after the cancel').toHaveLength(1);
+    const done = events.at(-1);
+    expect(done?.type === 'session.turn_complete' && done.result.end).toBe('cancelled');
+    const { messages } = await h.store.loadMessages(session.id);
+    // the open call is answered as cancelled (decision 0067)
+    expect(messages.map((m) => [m.role, m.metadata.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'cancelled'],
+      ['tool', 'complete'],
+    ]);
+    const reply = messages[1];
+    expect(reply?.metadata.model).toBe('openai:gpt-5');
+    expect(reply?.content.filter((b) => b.type === 'text')).toEqual([
+      { type: 'text', text: 'Reading.' },
+      { type: 'text', text: ' w0 w1 w2 w3' },
+    ]);
+    expect(reply?.metadata.usage?.input_tokens).toBeGreaterThan(0);
+    expect(reply?.metadata.usage?.cost_usd).toMatch(/^\d/);
+    expect(h.events.filter((e) => e.type === 'llm.call_failed')).toMatchObject([
+      { error_class: 'cancelled', final: true },
+    ]);
   });
 
   it('stores the user message, reports and throws an adapter failure', async () => {

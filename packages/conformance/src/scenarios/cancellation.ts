@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, streamedText } from '../assertions.js';
 import { describeScenario, EXPECTED, type ScenarioName } from '../catalog.js';
 import type { ScenarioKit, Setup } from '../kit.js';
-import { ABORT_ADVICE, describeError, stalledTextReply } from './shared.js';
+import { ABORT_ADVICE, derivedStream, describeError, stalledTextReply } from './shared.js';
 
 const REGISTER_ADVICE =
   'register every call under its request_id for cancel() (AdapterBase’s `inflight`, which ' +
@@ -33,6 +33,10 @@ export function registerCancellationScenarios(kit: ScenarioKit): void {
   );
   kit.scenario('cancel-mid-tool-input-signal', () =>
     cancelMidToolInput(kit, 'cancel-mid-tool-input-signal', 'signal'),
+  );
+  kit.scenario('cancel-in-one-read', () => cancelInOneRead(kit, 'cancel-in-one-read', 'stall'));
+  kit.scenario('cancel-in-one-read-ended', () =>
+    cancelInOneRead(kit, 'cancel-in-one-read-ended', 'end'),
   );
   kit.scenario('already-aborted', () => alreadyAborted(kit));
 }
@@ -258,4 +262,86 @@ async function alreadyAborted(kit: ScenarioKit): Promise<void> {
   expect(kit.server().requests, 'nothing may be sent for an already-aborted signal').toHaveLength(
     0,
   );
+}
+
+/** How many text deltas the one-read stream carries, and at which one the consumer aborts. */
+const BURST_DELTAS = 400;
+const ABORT_AT = 20;
+
+/**
+ * The cancel-mid-text stream with its text delta repeated {@link BURST_DELTAS} times, written
+ * in one piece so the adapter receives it in one network read, then left open or closed
+ * without the provider's finish.
+ */
+function oneReadStream(kit: ScenarioKit, ending: 'stall' | 'end') {
+  const cut = derivedStream(kit, 'cancel-mid-text', {});
+  if (cut.type !== 'stream') throw new Error('unreachable: derivedStream returns a stream');
+  // the chunk carrying the first text delta (keep-alives may follow it in a recorded fixture)
+  const delta = cut.chunks.findLast(carriesReplyStart);
+  if (delta === undefined) {
+    throw new Error(
+      `the "cancel-mid-text" fixture has no chunk carrying the start of "${EXPECTED.text.reply}"`,
+    );
+  }
+  const body = cut.chunks.join('') + delta.repeat(BURST_DELTAS - 1);
+  return { ...cut, chunks: [body], ending };
+}
+
+/** Whether a wire chunk holds a JSON string that begins the text reply (its first delta). */
+function carriesReplyStart(chunk: string): boolean {
+  for (const [, value] of chunk.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+    if (value && EXPECTED.text.reply.startsWith(value)) return true;
+  }
+  return false;
+}
+
+/**
+ * Aborts at the {@link ABORT_AT}th text delta of a stream that arrived in one read: the rest of
+ * the read must not reach the consumer, and an abort that came before the stream's end wins
+ * over the end's failure (issue 35).
+ */
+async function cancelInOneRead(
+  kit: ScenarioKit,
+  name: ScenarioName,
+  ending: 'stall' | 'end',
+): Promise<void> {
+  const s = kit.setup(name, { responses: [oneReadStream(kit, ending)] });
+  const controller = new AbortController();
+  const req = kit.request({ messages: [kit.user(s, EXPECTED.text.prompt)], stream: true });
+  const events: StreamEvent[] = [];
+  let deltas = 0;
+  let afterAbort = -1;
+  let thrown: unknown;
+  try {
+    for await (const event of withStreamInvariants(
+      s.adapter.stream(req, { signal: controller.signal }),
+    )) {
+      events.push(event);
+      if (afterAbort >= 0) afterAbort++;
+      else if (event.type === 'text.delta' && ++deltas === ABORT_AT) {
+        controller.abort();
+        afterAbort = 0;
+      }
+    }
+  } catch (error) {
+    thrown = error;
+  }
+  expect(
+    thrown,
+    `an abort that came before the stream's end must end the stream cancelled, without a throw (got ${describeError(thrown)}): check the signal before deciding the stream failed (runStreamCall does)`,
+  ).toBeUndefined();
+  expect(afterAbort, `the stream must deliver ${ABORT_AT} text deltas to abort at`).toBeGreaterThan(
+    0,
+  );
+  const done = completeEvent(events);
+  expect(done.stop_reason, 'an aborted stream completes with stop_reason cancelled').toBe(
+    'cancelled',
+  );
+  expect(
+    afterAbort,
+    'after the abort at most one more event, then message.complete: map and hand out a network read a record at a time, checking the signal between records (runStreamCall does)',
+  ).toBeLessThanOrEqual(2);
+  expect(done.final_content, 'final_content is the text the consumer received').toEqual([
+    { type: 'text', text: streamedText(events) },
+  ]);
 }
