@@ -4,13 +4,12 @@ import {
   type SideEffects,
   type ToolDefinition,
   ToolDefinitionError,
-  type ToolResultContentBlock,
   validateToolDefinition,
   validateToolInput,
   YourtoolError,
 } from '@yourtool/core';
 import { z } from 'zod';
-import type { ToolCallContext, ToolHandler } from './tools.js';
+import type { ToolCallContext, ToolHandler, ToolOutput } from './tools.js';
 
 /** The JSON types of the tool-schema subset (canonical-format §5.4). */
 export type JsonSchemaTypeName =
@@ -109,11 +108,11 @@ export type FromJsonSchema<S> = S extends { readonly enum: readonly (infer E)[] 
           : FromTypeName<S, T>
       : unknown;
 
-/** What a typed tool's `run` returns: text or blocks, possibly asynchronously. */
-export type ToolRunResult =
-  | Promise<string | ToolResultContentBlock[]>
-  | string
-  | ToolResultContentBlock[];
+/**
+ * What a typed tool's `run` returns, possibly asynchronously: text, blocks, or a JSON value
+ * sent as JSON text (see {@link ToolOutput}).
+ */
+export type ToolRunResult = Promise<ToolOutput> | ToolOutput;
 
 /** Fields both forms of {@link defineTool} share. */
 interface ToolSpecBase {
@@ -292,7 +291,7 @@ export function defineTool(
   const run = async (
     input: Record<string, unknown>,
     context: ToolCallContext,
-  ): Promise<string | ToolResultContentBlock[]> => {
+  ): Promise<ToolOutput> => {
     if (zodSchema !== undefined) {
       const parsed = zodSchema.safeParse(input);
       if (!parsed.success) {

@@ -12,6 +12,7 @@ import { askConsent } from './confirmation.js';
 import { errorText } from './errors.js';
 import { ABORTED, unlessAborted } from './event-queue.js';
 import type { ToolOutcome } from './telemetry.js';
+import { toolOutputContent } from './tool-output.js';
 import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool } from './tools.js';
 import type { TurnState } from './turn-state.js';
 
@@ -134,10 +135,35 @@ async function runTool(
       const text = `The turn was cancelled while ${use.name} was running; it was told to stop, and what it did before stopping is unknown.`;
       return toolReply(session, use, text, { is_error: true, outcome: 'cancelled' });
     }
-    return toolReply(session, use, output, { is_error: false });
+    return outputReply(state, use, output);
   } catch (error) {
     return toolReply(session, use, `${use.name} failed: ${errorText(error)}`, { is_error: true });
   } finally {
     running = false;
   }
+}
+
+/**
+ * The reply carrying what a tool returned: where a tool's output enters the session, so it is
+ * checked here once (text, result blocks, or a JSON value sent as JSON text). A value that
+ * cannot be stored is answered with an error result naming the reason and the path, which the
+ * model sees, and a WARN naming the tool (docs/decisions/0154).
+ */
+function outputReply(state: TurnState, use: ToolUseBlock, output: unknown): ToolReply {
+  const { session } = state;
+  const checked = toolOutputContent(output);
+  if (checked.ok) return toolReply(session, use, checked.content, { is_error: false });
+  const text = `tool "${use.name}" returned a value that cannot be stored: ${checked.reason} at ${checked.path}`;
+  state.manager.settings.logger.warn(
+    {
+      event: 'tool_output_refused',
+      session_id: session.id,
+      tool: use.name,
+      tool_use_id: use.id,
+      reason: checked.reason,
+      path: checked.path,
+    },
+    text,
+  );
+  return toolReply(session, use, text, { is_error: true });
 }

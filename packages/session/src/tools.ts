@@ -8,6 +8,24 @@ import {
   YourtoolError,
 } from '@yourtool/core';
 
+/**
+ * What a tool handler may return: text, result blocks (text and images), or a JSON value (an
+ * object, an array, a number, a boolean, `null`), which is sent to the model as JSON text.
+ * `undefined` (a handler that returns nothing) is an empty result. Whether a value can be
+ * stored is checked when the tool returns it (BigInt, functions, symbols, circular references,
+ * `undefined` inside, non-finite numbers, Maps, Sets and promises are refused; see
+ * docs/decisions/0154).
+ */
+export type ToolOutput =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly ToolResultContentBlock[]
+  | readonly unknown[]
+  | object;
+
 /** What a tool handler is told about the call it runs. */
 export interface ToolCallContext {
   session_id: string;
@@ -26,15 +44,15 @@ export interface ToolCallContext {
 
 /**
  * A tool the model may call: its definition and the function that runs it. `run` returns the
- * result as text or blocks (text and images); a thrown error becomes a result with
- * `is_error: true` carrying the error's message.
+ * result as text, as blocks (text and images), or as a JSON value (object, array, number,
+ * boolean, null), which the model receives as JSON text; returning nothing is an empty result.
+ * A thrown error becomes a result with `is_error: true` carrying the error's message, and so
+ * does a value that cannot be stored (a BigInt, a function, a circular reference, ...), with
+ * its path (docs/decisions/0154).
  */
 export interface ToolHandler {
   definition: ToolDefinitionInput;
-  run(
-    input: Record<string, unknown>,
-    context: ToolCallContext,
-  ): Promise<string | ToolResultContentBlock[]> | string | ToolResultContentBlock[];
+  run(input: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutput> | ToolOutput;
 }
 
 /** A registered tool: its validated definition (frozen) and handler. */
