@@ -46,3 +46,24 @@ export class UnknownSessionError extends YourtoolError {
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Thrown by `send()` and `sendAndWait()` for user input that cannot become a stored message
+ * that providers take: `block_index` names the content block at fault (0 for a message sent as
+ * text; null when the input as a whole is wrong, such as an empty content list), `reason` what
+ * is wrong with it. Nothing was stored and no model was called: the session's history is
+ * unchanged and its next turn runs as if this one had not been sent (docs/decisions/0154).
+ */
+export class InvalidInputError extends YourtoolError {
+  /** The index of the content block at fault, or null when the input as a whole is wrong. */
+  readonly block_index: number | null;
+  /** What is wrong, e.g. `source.data is not base64: "-" at offset 17`. */
+  readonly reason: string;
+
+  constructor(block_index: number | null, reason: string) {
+    const where = block_index === null ? 'the message' : `content[${block_index}]`;
+    super('invalid_input', `cannot send ${where}: ${reason}; nothing was stored`);
+    this.block_index = block_index;
+    this.reason = reason;
+  }
+}

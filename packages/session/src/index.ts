@@ -7,6 +7,7 @@
 export * from './compaction.js';
 export * from './define-tool.js';
 export {
+  InvalidInputError,
   InvalidManagerOptionError,
   InvalidSendOptionError,
   TurnInProgressError,

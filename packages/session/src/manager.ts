@@ -2,6 +2,7 @@ import { type ContentBlock, type Message, type SessionRecord, YourtoolError } fr
 import { InvalidSendOptionError, TurnInProgressError } from './errors.js';
 import type { SessionEvent, TurnResult } from './events.js';
 import { HistoryCache } from './history-cache.js';
+import { checkUserInput } from './input-check.js';
 import type { SendOptions, SessionManagerOptions } from './options.js';
 import { RouterPreparation } from './prepare.js';
 import type { ToolRegistry } from './tools.js';
@@ -139,7 +140,9 @@ export class SessionManager {
    * The turn is routed before the user message is stored: a routing error (the router's
    * `NoRouteError`, `StrictRuleError`, `ChoiceUnavailableError`) is thrown before any event,
    * with nothing stored. Before the manager's first routing decision it awaits
-   * `router.prepare()`.
+   * `router.prepare()`. Input that cannot become a message providers take (blank text, an
+   * empty content list, a malformed image) is refused first with `InvalidInputError` naming
+   * the block; nothing is stored then either.
    *
    * A consumer that stops iterating early (`break`, `return()`, a throw in its loop body)
    * cancels the turn: the call in progress is cancelled and its assistant message stored as
@@ -152,6 +155,7 @@ export class SessionManager {
     input: string | ContentBlock[],
     options: SendOptions = {},
   ): AsyncGenerator<SessionEvent, void, undefined> {
+    checkUserInput(input);
     if (this.#active.has(sessionId)) throw new TurnInProgressError(sessionId);
     const { settings, histories } = this.#context;
     const controller = new AbortController();
