@@ -141,8 +141,15 @@ export {
   type SessionRecord,
   type SessionStats,
   type SessionStore,
+  supportsTurnLeases,
   type ToolCallRecord,
   type ToolCallStatus,
+  type TurnLease,
+  TurnLeaseHeldError,
+  TurnLeaseLostError,
+  type TurnLeaseState,
+  type TurnLeaseStore,
+  type TurnLeaseWrite,
 } from './session-store.js';
 export {
   assertStreamInvariants,

@@ -2,6 +2,7 @@ import { sumDecimalStrings } from './decimal.js';
 import { YourtoolError } from './errors.js';
 import { isUlid, newSessionId, nowTimestamp } from './ids.js';
 import { checkJsonDepth } from './json-depth.js';
+import { type LeaseChange, MemoryTurnLeases } from './memory-store-lease.js';
 import { issuesFromZod } from './parse.js';
 import { type Message, MessageSchema, type Usage, UsageSchema } from './schemas/message.js';
 import { isSealedMessage, sealMessage } from './sealed.js';
@@ -16,6 +17,8 @@ import type {
   SessionStore,
   ToolCallRecord,
   ToolCallStatus,
+  TurnLease,
+  TurnLeaseStore,
 } from './session-store.js';
 import { ToolIdMap } from './tool-id-map.js';
 import { validateMessage } from './validate-message.js';
@@ -56,14 +59,18 @@ const MESSAGE_STATUS_TO_CALL: Record<string, ToolCallStatus> = {
  *   `ToolIdMap`); a tool message marks the calls it answers;
  * - messages load in `created_at` order, then by id.
  *
+ * - turn leases ({@link TurnLeaseStore}, decision 0156) on the process's clock: one turn at a
+ *   time per session among the managers sharing this store.
+ *
  * Nothing survives the process. There are no corrupt rows, so `errors` is always empty.
  *
  * @example
  * const store = new MemorySessionStore();
  * const session = await store.createSession({ workspace_path: '/work/demo' });
  */
-export class MemorySessionStore implements SessionStore {
+export class MemorySessionStore implements SessionStore, TurnLeaseStore {
   readonly #sessions = new Map<string, StoredSession>();
+  readonly #leases = new MemoryTurnLeases();
   readonly #messages = new Map<string, Message>();
   readonly #calls = new Map<string, StoredCall>();
   #closed = false;
@@ -99,7 +106,11 @@ export class MemorySessionStore implements SessionStore {
   async getSession(id: string): Promise<SessionRecord | null> {
     this.#open();
     const found = this.#sessions.get(id);
-    return found ? structuredClone(found.record) : null;
+    if (!found) return null;
+    const lease = this.#leases.state(id);
+    return lease
+      ? { ...structuredClone(found.record), turn_lease: lease }
+      : structuredClone(found.record);
   }
 
   /** Sessions, most recently updated first; `cursor` is the offset of the next page. */
@@ -179,6 +190,7 @@ export class MemorySessionStore implements SessionStore {
         );
       }
     }
+    this.#applyLease(session, options);
     this.#messages.set(checked.id, checked);
     this.#insertOrdered(session, checked);
     for (const call of calls) this.#calls.set(call.id, call);
@@ -208,6 +220,7 @@ export class MemorySessionStore implements SessionStore {
     }
     const session = this.#session(checked.session_id);
     const calls = this.#callsOf(checked, options);
+    this.#applyLease(session, options);
     const stored =
       checked.created_at === before.created_at
         ? checked
@@ -349,6 +362,21 @@ export class MemorySessionStore implements SessionStore {
     return map;
   }
 
+  /**
+   * Renews a turn lease this turn holds (decision 0156).
+   * @throws TurnLeaseLostError when it does not hold it.
+   */
+  async renewTurnLease(sessionId: string, lease: TurnLease): Promise<void> {
+    this.#open();
+    this.#leases.renew(sessionId, lease);
+  }
+
+  /** Releases a turn lease; false when `lease.id` did not hold it. */
+  async releaseTurnLease(sessionId: string, lease: TurnLease): Promise<boolean> {
+    this.#open();
+    return this.#leases.release(sessionId, lease);
+  }
+
   /** Further calls fail with `MemoryStoreError` (`store_closed`). */
   async close(): Promise<void> {
     this.#closed = true;
@@ -358,6 +386,38 @@ export class MemorySessionStore implements SessionStore {
   async sessionStats(sessionId: string): Promise<SessionStats> {
     this.#open();
     return this.#stats(sessionId);
+  }
+
+  /**
+   * Checks and applies a write's lease (before the write changes anything: a refusal throws
+   * here); a take over an expired lease finishes the dead turn's `partial` rows.
+   */
+  #applyLease(session: StoredSession, options: AppendMessageOptions): void {
+    if (!options.lease) return;
+    const change: LeaseChange = this.#leases.check(session.record.id, options.lease);
+    if (change.tookOver) this.#finishAbandoned(session);
+    change.commit();
+  }
+
+  /** The `partial` assistant rows of a turn whose lease expired, finished at `error`. */
+  #finishAbandoned(session: StoredSession): void {
+    for (const id of session.order) {
+      const message = this.#messages.get(id) as Message;
+      if (message.role !== 'assistant' || message.metadata.status !== 'partial') continue;
+      // one more revision: a history kept with the row as it was is stale now
+      session.record = { ...session.record, revision: (session.record.revision ?? 0) + 1 };
+      const metadata = {
+        ...message.metadata,
+        status: 'error' as const,
+        error: { rule: 'turn_lease_expired', message: ABANDONED_REASON },
+      };
+      this.#messages.set(id, sealMessage({ ...structuredClone(message), metadata }));
+      for (const call of this.#calls.values()) {
+        if (call.message_id === id && call.status === 'pending') {
+          this.#calls.set(call.id, { ...call, status: 'cancelled', completed_at: nowTimestamp() });
+        }
+      }
+    }
   }
 
   #stats(sessionId: string): SessionStats {
@@ -522,6 +582,10 @@ export class MemorySessionStore implements SessionStore {
     order.splice(at, 0, message.id);
   }
 }
+
+/** Why a `partial` row of a turn whose lease expired was finished at `error`. */
+const ABANDONED_REASON =
+  'the turn writing this reply stopped renewing its lease on the session (its process ended or lost the store); the turn that took the session next finished the row';
 
 /**
  * A session's figures ({@link SessionStats}) from its messages in order: the count, the model of

@@ -23,7 +23,41 @@ export interface SessionRecord {
   revision?: number;
   /** Figures about the session's messages, when asked for (`listSessions({ withStats: true })`). */
   stats?: SessionStats;
+  /**
+   * The turn lease on the session as `getSession` read it, from stores that keep leases
+   * ({@link TurnLeaseStore}), while a turn holds it (or held it and it expired): absent when
+   * the session is free, from other stores, and from lists (decision 0156).
+   */
+  turn_lease?: TurnLeaseState;
 }
+
+/** A turn lease as a read saw it. */
+export interface TurnLeaseState {
+  /** The id of the turn holding it. */
+  id: string;
+  /**
+   * Milliseconds until it expires unless renewed, measured on the store's clock (the database
+   * server's, for PostgreSQL) when it was read; 0 or less when it has expired, and may be
+   * taken.
+   */
+  expires_in_ms: number;
+}
+
+/** A turn's claim on its session: who holds the lease, for how long (decision 0156). */
+export interface TurnLease {
+  /** Unique per turn: the lease is held by this id, and only this id renews or releases it. */
+  id: string;
+  /** How long the lease lives after each take or renewal, in milliseconds (1 or more). */
+  ttlMs: number;
+}
+
+/**
+ * What a write does to its session's turn lease, in the write's own transaction (decision
+ * 0156): `take` it (free, expired, or already this turn's), `hold` it (the write is refused
+ * unless this turn still holds it; the lease is renewed) or `release` it (likewise refused
+ * unless held; the session is free once the write commits).
+ */
+export type TurnLeaseWrite = { take: TurnLease } | { hold: TurnLease } | { release: TurnLease };
 
 /** What a session holds, in figures: for session lists and cost displays. */
 export interface SessionStats {
@@ -122,6 +156,88 @@ export interface AppendMessageOptions {
    * between, without reading the session again (decision 0148).
    */
   onRevision?: (revision: number) => void;
+  /**
+   * The turn lease this write takes, holds or releases, in its transaction. Only for stores
+   * that keep leases ({@link TurnLeaseStore}); others ignore it, so check
+   * {@link supportsTurnLeases} before relying on it.
+   * @throws TurnLeaseHeldError (`take`: another turn holds an unexpired lease),
+   * TurnLeaseLostError (`hold`, `release`: this turn no longer holds it); nothing is written.
+   */
+  lease?: TurnLeaseWrite;
+}
+
+/**
+ * Thrown by a write that would take a session's turn lease another turn holds: a turn is
+ * running on the session, in this process or another (decision 0156). Nothing was written.
+ */
+export class TurnLeaseHeldError extends YourtoolError {
+  /** The session. */
+  readonly sessionId: string;
+  /** Milliseconds until the holder's lease expires unless it is renewed (store clock). */
+  readonly expiresInMs: number;
+
+  constructor(sessionId: string, expiresInMs: number) {
+    super(
+      'turn_lease_held',
+      `session ${sessionId} has a turn running (its lease expires in ${Math.max(0, Math.round(expiresInMs))} ms unless renewed)`,
+    );
+    this.sessionId = sessionId;
+    this.expiresInMs = expiresInMs;
+  }
+}
+
+/**
+ * Thrown by a write or renewal of a turn whose lease is gone: it expired and another turn took
+ * it, or it was released. The turn must stop writing: the session is another turn's now.
+ * Nothing was written.
+ */
+export class TurnLeaseLostError extends YourtoolError {
+  /** The session. */
+  readonly sessionId: string;
+  /** The lost lease's id. */
+  readonly leaseId: string;
+
+  constructor(sessionId: string, leaseId: string) {
+    super(
+      'turn_lease_lost',
+      `the turn ${leaseId} no longer holds the lease on session ${sessionId} (it expired and another turn took it, or it was released)`,
+    );
+    this.sessionId = sessionId;
+    this.leaseId = leaseId;
+  }
+}
+
+/**
+ * The optional capability of a store that keeps turn leases (decision 0156): one turn at a
+ * time per session across every process that shares the store. A store that has these methods
+ * must also honour {@link AppendMessageOptions.lease} in `appendMessage` and `updateMessage`
+ * and report the lease in `getSession` ({@link SessionRecord.turn_lease}). `@yourtool/store`
+ * (SQLite, PostgreSQL) and `MemorySessionStore` (one process) do.
+ *
+ * When another turn's lease expired, the `take` that claims the session finishes that turn's
+ * rows in its transaction: every `partial` assistant message becomes `error` with
+ * `metadata.error.rule: 'turn_lease_expired'` (and its pending tool calls `cancelled`).
+ */
+export interface TurnLeaseStore {
+  /**
+   * Renews a lease this turn holds (the heartbeat): it lives `lease.ttlMs` from now.
+   * @throws TurnLeaseLostError when the turn no longer holds it.
+   */
+  renewTurnLease(sessionId: string, lease: TurnLease): Promise<void>;
+  /**
+   * Releases a lease; resolves to `false` when this turn did not hold it (any more), which is
+   * no error: nothing is changed then.
+   */
+  releaseTurnLease(sessionId: string, lease: TurnLease): Promise<boolean>;
+}
+
+/** Whether `store` keeps turn leases ({@link TurnLeaseStore}). */
+export function supportsTurnLeases(store: SessionStore): store is SessionStore & TurnLeaseStore {
+  const candidate = store as Partial<TurnLeaseStore>;
+  return (
+    typeof candidate.renewTurnLease === 'function' &&
+    typeof candidate.releaseTurnLease === 'function'
+  );
 }
 
 /**
@@ -195,6 +311,11 @@ export interface SessionStore {
    * loading the session). Callers fall back to loading the messages when it is absent.
    */
   sessionStats?(sessionId: string): Promise<SessionStats>;
+
+  /** Optional: see {@link TurnLeaseStore} (decision 0156). */
+  renewTurnLease?(sessionId: string, lease: TurnLease): Promise<void>;
+  /** Optional: see {@link TurnLeaseStore} (decision 0156). */
+  releaseTurnLease?(sessionId: string, lease: TurnLease): Promise<boolean>;
 
   /** Releases connections. */
   close(): Promise<void>;

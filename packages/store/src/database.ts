@@ -22,6 +22,10 @@ export interface SessionsTable {
    * readers that keep the history in memory compare it to know when to read it again.
    */
   revision: Generated<number>;
+  /** The turn holding the session's turn lease, or null (docs/decisions/0156). */
+  turn_lease_id: Generated<string | null>;
+  /** When that lease expires unless renewed: epoch microseconds on the store's clock. */
+  turn_lease_expires_at: Generated<number | null>;
 }
 
 /** Table `messages`. */

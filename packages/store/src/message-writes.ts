@@ -5,6 +5,7 @@ import {
   issuesFromZod,
   type Message,
   nowEpochMicros,
+  type TurnLeaseWrite,
   type Usage,
   UsageSchema,
   validateMessage,
@@ -20,6 +21,7 @@ import {
   MessageNotFoundError,
   type StoreInputIssue,
 } from './errors.js';
+import { applyLease, checkLeaseWrite } from './lease.js';
 import {
   type CheckedMessage,
   checkMessage,
@@ -30,7 +32,7 @@ import {
   storedMessage,
   uniqueViolationTable,
 } from './message-input.js';
-import { appendPlainMessage, isPlainMessage } from './sqlite-direct.js';
+import { appendPlainMessage, isPlainMessage, TakeoverNeeded } from './sqlite-direct.js';
 import { insertToolCalls, recordAnswers, toolCallRows, toolCallStatusOf } from './tool-calls.js';
 
 // The message writes of SqlSessionStore: append (one or many), update, reprice. Each is one
@@ -65,14 +67,24 @@ export async function appendMessages(
   }
   const toolCalls = checked.flatMap((c) => toolCallRows(c, options));
   const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
+  const lease = leaseOf(options, sessionIds);
   const [only] = checked;
   if (ctx.direct && only && checked.length === 1 && isPlainMessage(only)) {
     // a turn's plain message on SQLite: prepared statements, one synchronous transaction
-    const revision = await ctx.direct.write((sqlite) => appendPlainMessage(sqlite, only));
-    reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
-    return checked;
+    const revision = await ctx.direct
+      .write((sqlite) => appendPlainMessage(sqlite, only, lease))
+      .catch((error: unknown) => {
+        // a take over an expired lease finishes the dead turn's rows: on the kysely path below
+        if (error instanceof TakeoverNeeded) return null;
+        throw error;
+      });
+    if (revision !== null) {
+      reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
+      return checked;
+    }
   }
   const revisions = await ctx.write(async (trx) => {
+    if (lease) await applyLease(trx, ctx.dialect, sessionIds[0] as string, lease);
     // Bumping updated_at first also proves the sessions exist: one statement, not two.
     const touched = await touchSessions(trx, sessionIds, true);
     await insertMessages(trx, [...seen], checked);
@@ -82,6 +94,23 @@ export async function appendMessages(
   });
   reportRevision(options, sessionIds, revisions);
   return checked;
+}
+
+/**
+ * The lease a write takes, holds or releases, checked; undefined without one.
+ * @throws InvalidStoreInputError for a malformed lease, or a lease on a batch of several sessions.
+ */
+function leaseOf(
+  options: AppendMessageOptions,
+  sessionIds: readonly string[],
+): TurnLeaseWrite | undefined {
+  const lease = checkLeaseWrite(options.lease);
+  if (lease && sessionIds.length !== 1) {
+    throw new InvalidStoreInputError('turn lease', [
+      { path: 'lease', message: 'a lease goes with writes to one session' },
+    ]);
+  }
+  return lease;
 }
 
 /** Tells `options.onRevision` the revision a committed write left its one session at. */
@@ -132,7 +161,9 @@ export async function updateMessage(
 ): Promise<Message> {
   const checked = checkMessage(message);
   const next = checked.message;
+  const lease = leaseOf(options, [next.session_id]);
   const written = await ctx.write(async (trx) => {
+    if (lease) await applyLease(trx, ctx.dialect, next.session_id, lease);
     const stored = await trx
       .selectFrom('messages')
       .select(['id', 'session_id', 'role', 'created_at'])

@@ -25,6 +25,18 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
         await db.schema.alterTable('sessions').dropColumn('revision').execute();
       },
     },
+    '0003_session_turn_lease': {
+      // One turn at a time per session across processes: the turn holding the session and
+      // when its lease expires (epoch microseconds on the store's clock); see docs/decisions/0156.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema.alterTable('sessions').addColumn('turn_lease_id', 'text').execute();
+        await db.schema.alterTable('sessions').addColumn('turn_lease_expires_at', micros).execute();
+      },
+      async down(db: Kysely<unknown>): Promise<void> {
+        await db.schema.alterTable('sessions').dropColumn('turn_lease_expires_at').execute();
+        await db.schema.alterTable('sessions').dropColumn('turn_lease_id').execute();
+      },
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type SessionRecord,
   type ToolCallRecord,
   type ToolCallStatus,
+  type TurnLeaseState,
 } from '@yourtool/core';
 import type { MessagesTable, SessionsTable, ToolCallsTable } from './database.js';
 
@@ -68,10 +69,21 @@ export function rowToMessage(row: MessagesTable, logger: Logger): Message {
   }
 }
 
-/** Reads a session row. @throws CorruptRowError when `routing_policy_json` is unreadable. */
-export function rowToSession(
-  row: Omit<SessionsTable, 'revision'> & { revision?: number | string | bigint },
-): SessionRecord {
+/** A `sessions` row as a driver reads it. */
+export type SessionRowInput = Omit<
+  SessionsTable,
+  'revision' | 'turn_lease_id' | 'turn_lease_expires_at'
+> & {
+  revision?: number | string | bigint;
+  turn_lease_id?: string | null;
+  turn_lease_expires_at?: number | string | bigint | null;
+};
+
+/**
+ * Reads a session row; with `now` (epoch microseconds on the store's clock), its turn lease too
+ * (`turn_lease`, decision 0156). @throws CorruptRowError when `routing_policy_json` is unreadable.
+ */
+export function rowToSession(row: SessionRowInput, now?: number): SessionRecord {
   const policy = parseJsonColumn(
     'sessions',
     row.id,
@@ -90,7 +102,14 @@ export function rowToSession(
     created_at: timestamp('sessions', row.id, 'created_at', Number(row.created_at)),
     updated_at: timestamp('sessions', row.id, 'updated_at', Number(row.updated_at)),
     revision: Number(row.revision ?? 0),
+    ...(now === undefined || !row.turn_lease_id ? {} : { turn_lease: leaseOf(row, now) }),
   };
+}
+
+/** The lease a session row holds, as seen at `now`. */
+function leaseOf(row: SessionRowInput, now: number): TurnLeaseState {
+  const until = Number(row.turn_lease_expires_at ?? 0);
+  return { id: row.turn_lease_id as string, expires_in_ms: (until - now) / 1000 };
 }
 
 const TOOL_CALL_STATUSES: readonly string[] = ['pending', 'succeeded', 'failed', 'cancelled'];

@@ -36,7 +36,9 @@ const TOOL_CALL_STATUSES: readonly string[] = ['pending', 'succeeded', 'failed',
 
 /** A session import, checked and turned into rows, ready to write. */
 export interface CheckedImport {
-  session: Omit<SessionsTable, 'revision'> & { revision: number };
+  session: Omit<SessionsTable, 'revision' | 'turn_lease_id' | 'turn_lease_expires_at'> & {
+    revision: number;
+  };
   messages: CheckedMessage[];
   toolCalls: ToolCallsTable[];
 }

@@ -16,6 +16,7 @@ import {
   SessionNotFoundError,
   type StoreInputIssue,
 } from './errors.js';
+import { storeNow } from './lease.js';
 import {
   checkJsonObject,
   checkModel,
@@ -108,10 +109,17 @@ export async function createSession(
 export async function getSession(ctx: StoreContext, id: string): Promise<SessionRecord | null> {
   checkKey(id, 'id');
   // every turn reads its session: on SQLite, a prepared statement run directly
-  const row = ctx.direct
-    ? await ctx.direct.read((sqlite) => selectSession(sqlite, id))
-    : await ctx.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? rowToSession(row) : null;
+  if (ctx.direct) {
+    const row = await ctx.direct.read((sqlite) => selectSession(sqlite, id));
+    return row ? rowToSession(row, nowEpochMicros()) : null;
+  }
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .selectAll()
+    .select(storeNow(ctx.dialect).as('store_now'))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? rowToSession(row, Number(row.store_now)) : null;
 }
 
 export async function listSessions(

@@ -1,4 +1,9 @@
-import { nowEpochMicros } from '@yourtool/core';
+import {
+  nowEpochMicros,
+  TurnLeaseHeldError,
+  TurnLeaseLostError,
+  type TurnLeaseWrite,
+} from '@yourtool/core';
 import type { Kysely, SqliteDatabase } from 'kysely';
 import type { SessionsTable, StoreDatabase } from './database.js';
 import { DuplicateMessageError, SessionNotFoundError } from './errors.js';
@@ -14,6 +19,14 @@ import { type CheckedMessage, messageRow, uniqueViolationTable } from './message
 const SELECT_SESSION = 'select * from "sessions" where "id" = ?';
 const TOUCH_SESSION =
   'update "sessions" set "updated_at" = ?, "revision" = "revision" + 1 where "id" = ? returning "revision"';
+const SELECT_LEASE =
+  'select "turn_lease_id", "turn_lease_expires_at" from "sessions" where "id" = ?';
+const SET_LEASE =
+  'update "sessions" set "turn_lease_id" = ?, "turn_lease_expires_at" = ? where "id" = ?';
+const RENEW_LEASE =
+  'update "sessions" set "turn_lease_expires_at" = ? where "id" = ? and "turn_lease_id" = ?';
+const RELEASE_LEASE =
+  'update "sessions" set "turn_lease_id" = null, "turn_lease_expires_at" = null where "id" = ? and "turn_lease_id" = ?';
 const INSERT_MESSAGE =
   'insert into "messages" ("id", "session_id", "role", "content_json", "metadata_json", "created_at", "schema_version") values (?, ?, ?, ?, ?, ?, ?)';
 
@@ -60,11 +73,56 @@ export function sqliteDirect(
 }
 
 /** A `sessions` row as the driver reads it. */
-export type SessionRow = Omit<SessionsTable, 'revision'> & { revision: number };
+export type SessionRow = Omit<
+  SessionsTable,
+  'revision' | 'turn_lease_id' | 'turn_lease_expires_at'
+> & {
+  revision: number;
+  turn_lease_id: string | null;
+  turn_lease_expires_at: number | null;
+};
 
 /** The session's row, or undefined. */
 export function selectSession(sqlite: SqliteDatabase, id: string): SessionRow | undefined {
   return sqlite.prepare(SELECT_SESSION).all([id])[0] as SessionRow | undefined;
+}
+
+/**
+ * Thrown inside a direct write whose `take` meets another turn's expired lease: the write is
+ * rolled back and made on the kysely path, which also finishes the dead turn's rows.
+ */
+export class TakeoverNeeded extends Error {}
+
+/**
+ * A write's lease, in the open transaction, as `lease.ts` applies it on the kysely path (the
+ * process's clock: SQLite is one machine's file).
+ * @throws TurnLeaseHeldError, TurnLeaseLostError, SessionNotFoundError, TakeoverNeeded.
+ */
+function applyDirectLease(sqlite: SqliteDatabase, sessionId: string, write: TurnLeaseWrite): void {
+  const now = nowEpochMicros();
+  if ('take' in write) {
+    const { id, ttlMs } = write.take;
+    const [row] = sqlite.prepare(SELECT_LEASE).all([sessionId]) as Array<{
+      turn_lease_id: string | null;
+      turn_lease_expires_at: number | bigint | null;
+    }>;
+    if (!row) throw new SessionNotFoundError(sessionId);
+    if (row.turn_lease_id !== null && row.turn_lease_id !== id) {
+      const until = Number(row.turn_lease_expires_at ?? 0);
+      if (until > now) throw new TurnLeaseHeldError(sessionId, (until - now) / 1000);
+      throw new TakeoverNeeded();
+    }
+    sqlite.prepare(SET_LEASE).run([id, now + ttlMs * 1000, sessionId]);
+    return;
+  }
+  const lease = 'hold' in write ? write.hold : write.release;
+  const changed =
+    'hold' in write
+      ? sqlite.prepare(RENEW_LEASE).run([now + lease.ttlMs * 1000, sessionId, lease.id])
+      : sqlite.prepare(RELEASE_LEASE).run([sessionId, lease.id]);
+  if (Number(changed.changes) > 0) return;
+  if (!selectSession(sqlite, sessionId)) throw new SessionNotFoundError(sessionId);
+  throw new TurnLeaseLostError(sessionId, lease.id);
 }
 
 /** Whether {@link appendPlainMessage} can write `checked` (no tool call rows, no answers). */
@@ -80,8 +138,13 @@ export function isPlainMessage(checked: CheckedMessage): boolean {
  * session's new revision.
  * @throws SessionNotFoundError, DuplicateMessageError.
  */
-export function appendPlainMessage(sqlite: SqliteDatabase, checked: CheckedMessage): number {
+export function appendPlainMessage(
+  sqlite: SqliteDatabase,
+  checked: CheckedMessage,
+  lease?: TurnLeaseWrite,
+): number {
   const { session_id: sessionId, id } = checked.message;
+  if (lease) applyDirectLease(sqlite, sessionId, lease);
   const [touched] = sqlite.prepare(TOUCH_SESSION).all([nowEpochMicros(), sessionId]) as Array<{
     revision: number | bigint;
   }>;

@@ -11,6 +11,8 @@ import type {
   SessionStore,
   ToolCallRecord,
   ToolIdMap,
+  TurnLease,
+  TurnLeaseStore,
   Usage,
 } from '@yourtool/core';
 import type { Kysely } from 'kysely';
@@ -18,6 +20,7 @@ import type { Connection } from './connect.js';
 import { guarded, type StoreContext, storeContext } from './context.js';
 import type { StoreDatabase, StoreDialect } from './database.js';
 import { StoreError } from './errors.js';
+import * as leases from './lease.js';
 import type { IterateMessagesOptions } from './message-reads.js';
 import * as reads from './message-reads.js';
 import * as writes from './message-writes.js';
@@ -48,7 +51,7 @@ type Operation = {
  * message reads and writes, tool calls, migrations) to one private wrapper, the single place
  * that checks the store is open and turns driver failures into `StoreError`s.
  */
-export class SqlSessionStore implements SessionStore {
+export class SqlSessionStore implements SessionStore, TurnLeaseStore {
   /** `sqlite` or `postgres`. */
   readonly dialect: StoreDialect;
   /** The URL the store was opened with, password redacted. */
@@ -291,6 +294,23 @@ export class SqlSessionStore implements SessionStore {
    */
   async loadToolIdMap(sessionId: string): Promise<ToolIdMap> {
     return this.#run('loadToolIdMap', (ctx) => toolCalls.loadToolIdMap(ctx, sessionId));
+  }
+
+  // ------------------------------------------------------------------------- turn leases
+
+  /**
+   * Renews a session's turn lease this turn holds (its heartbeat): it lives `lease.ttlMs` from
+   * now, on the store's clock (decision 0156). Writes take, hold and release leases through
+   * `appendMessage`'s and `updateMessage`'s `lease` option.
+   * @throws TurnLeaseLostError when `lease.id` does not hold it; SessionNotFoundError.
+   */
+  async renewTurnLease(sessionId: string, lease: TurnLease): Promise<void> {
+    return this.#run('renewTurnLease', (ctx) => leases.renewTurnLease(ctx, sessionId, lease));
+  }
+
+  /** Releases a session's turn lease; `false` when `lease.id` did not hold it (no change). */
+  async releaseTurnLease(sessionId: string, lease: TurnLease): Promise<boolean> {
+    return this.#run('releaseTurnLease', (ctx) => leases.releaseTurnLease(ctx, sessionId, lease));
   }
 
   /** Closes the database (the pool, for PostgreSQL). Later calls throw. Idempotent. */

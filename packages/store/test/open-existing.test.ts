@@ -239,7 +239,10 @@ describe.each([
     const before = await fixture.fingerprint(url);
     const error = await refusal(url, READ_ONLY);
     expect(error).toBeInstanceOf(StoreSchemaVersionError);
-    expect(error).toMatchObject({ direction: 'older', pending: ['0002_session_revision'] });
+    expect(error).toMatchObject({
+      direction: 'older',
+      pending: ['0002_session_revision', '0003_session_turn_lease'],
+    });
     expect(await fixture.fingerprint(url)).toBe(before);
 
     const upgraded = await openStore(url, { create: false });

@@ -114,6 +114,7 @@ describe('opening stores', () => {
       expect((await bare.migrate()).applied).toEqual([
         '0001_canonical_tables',
         '0002_session_revision',
+        '0003_session_turn_lease',
       ]);
       await expect(bare.createSession({ workspace_path: '/w' })).resolves.toMatchObject({
         workspace_path: '/w',
