@@ -9,6 +9,7 @@ import {
 } from '@yourtool/core';
 import type { TelemetrySpan } from '@yourtool/core/adapter';
 import { buildUsage, sumCosts } from '@yourtool/pricing';
+import { boundedRouteInput, boundTargetOf } from './bound-targets.js';
 import {
   type CompactionCall,
   CompactionError,
@@ -21,7 +22,8 @@ import {
 } from './compaction.js';
 import { errorText } from './errors.js';
 import type { SessionEvent } from './events.js';
-import { type RoutedStep, routeInputOf, type TurnState, turnStart } from './turn-state.js';
+import { boundToolResults } from './tool-result-bound.js';
+import { type RoutedStep, type TurnState, turnStart } from './turn-state.js';
 
 /** A stored summary and the event that reports it. */
 export interface Compacted {
@@ -92,15 +94,20 @@ class SummaryCalls {
   }
 }
 
-/** What a compaction hook is asked to make room for `target`. */
-function compactionRequest(
+/**
+ * What a compaction hook is asked to make room for `target`; `complete` makes the hook's model
+ * calls. Estimates are of what `target` receives: tool results bounded as for its requests
+ * (decision 0155).
+ */
+export function compactionRequest(
   state: TurnState,
   reason: CompactionReason,
   target: CompactionRequest['target'],
-  calls: SummaryCalls,
+  complete: CompactionRequest['complete'],
 ): CompactionRequest {
-  const { router } = state.manager.settings;
+  const { router, toolResults } = state.manager.settings;
   const adapter = router.registry.adapterFor(target.model);
+  const bound = boundTargetOf(router, target.model);
   return {
     session: state.session,
     messages: [...state.history],
@@ -108,12 +115,16 @@ function compactionRequest(
     reason,
     target,
     estimateTokens: (messages) =>
-      adapter.estimateInputTokens(messages, state.tools, state.systemPrompt),
+      adapter.estimateInputTokens(
+        boundToolResults(messages, toolResults, bound, null),
+        state.tools,
+        state.systemPrompt,
+      ),
     limitsOf: (model) => {
       const caps = router.registry.capabilitiesFor(router.registry.resolve(model));
       return { context_window: caps.max_context_tokens, max_output_tokens: caps.max_output_tokens };
     },
-    complete: (call) => calls.complete(call),
+    complete,
     signal: state.signal,
   };
 }
@@ -135,7 +146,7 @@ async function runHook(hook: CompactionHook, request: CompactionRequest) {
  * user message, so that tool calls keep their results.
  * @throws CompactionError for a cut the session cannot apply.
  */
-function cutIndex(history: readonly Message[], result: CompactionResult, turnStart: number) {
+export function cutIndex(history: readonly Message[], result: CompactionResult, turnStart: number) {
   const at = history.findIndex((m) => m.id === result.through_message_id);
   if (at < 0 || at >= turnStart) {
     throw new CompactionError(
@@ -193,7 +204,7 @@ async function compact(
 ): Promise<Compacted | null> {
   const { reason, target, span } = how;
   const calls = new SummaryCalls(state, span);
-  const request = compactionRequest(state, reason, target, calls);
+  const request = compactionRequest(state, reason, target, (call) => calls.complete(call));
   const result = await runHook(hook, request);
   if (!result) return null;
   const { history } = state;
@@ -275,7 +286,7 @@ export async function retryAfterOverflow(
   if (!done) return { retry: null, compacted: null };
   state.stored.push(done.message);
   try {
-    const input = routeInputOf(state);
+    const input = boundedRouteInput(state, decision.model);
     const again = state.manager.settings.router.route(input);
     failures.push({
       model: decision.model,

@@ -2,6 +2,7 @@ import type { AdapterError, ErrorClass, FallbackAttempt } from '@yourtool/core';
 import type { RouteDecision } from '@yourtool/router';
 import { errorText } from './errors.js';
 import type { SessionEvent } from './events.js';
+import { fallbackToFit } from './history-fit.js';
 import type { RoutedStep, TurnState } from './turn-state.js';
 
 /**
@@ -46,8 +47,7 @@ export function findFallback(
     reason: error.message,
   };
   try {
-    const next = state.manager.settings.router.fallback(input, decision, [...failures, attempt]);
-    return { routed: { input, decision: next }, attempt };
+    return { routed: fallbackToFit(state, routed, [...failures, attempt]), attempt };
   } catch (refused) {
     state.manager.settings.logger.info?.(
       {

@@ -15,15 +15,18 @@ export {
 } from './errors.js';
 export * from './events.js';
 export { FALLBACK_ERROR_CLASSES } from './fallback.js';
+export { type HistoryRecoveryOutcome, HistoryTooLongError } from './history-too-long.js';
 export * from './input.js';
 export { SessionManager } from './manager.js';
 export type {
   ConfirmationRequest,
   ConfirmHook,
+  HistoryRecovery,
   SendOptions,
   SessionManagerOptions,
   SystemPromptContext,
   SystemPromptPart,
+  ToolResultLimits,
 } from './options.js';
 export {
   type InvalidReplyDetails,

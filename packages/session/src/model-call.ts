@@ -7,6 +7,7 @@ import {
   OtherAdapterError,
 } from '@yourtool/core';
 import type { RouteDecision } from '@yourtool/router';
+import { requestMessages } from './bound-targets.js';
 import { CallReport } from './call-report.js';
 import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
@@ -86,7 +87,7 @@ async function* streamCall(
     {
       request_id: report.request_id,
       model: decision.model,
-      messages: [...turn.history],
+      messages: requestMessages(turn, decision),
       tools: settings.tools.definitions(),
       system_prompt: turn.systemPrompt,
       max_output_tokens: settings.maxOutputTokens,

@@ -70,6 +70,21 @@ export interface SessionManagerOptions {
    */
   compaction?: CompactionHook;
   /**
+   * What a turn does when the history (tool results already bounded) is too long for every
+   * model that could take it and no `compaction` hook is set: `'leave_out_oldest_turns'` leaves
+   * the oldest whole turns out of the request (`dropOldestTurns()`'s cut, in memory: nothing is
+   * stored or changed, no model is called), with a `history_turns_left_out` WARN;
+   * `'off'` refuses the turn with `HistoryTooLongError` (a `NoRouteError`) saying what to do.
+   * Default `'off'`; `createRuntime` defaults to `'leave_out_oldest_turns'` (decision 0155).
+   */
+  historyRecovery?: HistoryRecovery;
+  /**
+   * How much of each tool result a model receives (decision 0155). Default: 16,000 tokens per
+   * result and half the target model's context window for all results of one request. The
+   * store keeps every result whole; the bound is applied to each request, per target model.
+   */
+  toolResults?: ToolResultLimits;
+  /**
    * How many sessions' histories the manager keeps between turns, the least recently used
    * dropped first; a dropped session is loaded from the store on its next turn. Default 64; 0
    * keeps none (every turn loads its session, as a stateless server would).
@@ -89,6 +104,26 @@ export interface SessionManagerOptions {
    * peer dependency), with or without this option; see docs/observability.md.
    */
   telemetry?: SessionTelemetryOptions;
+}
+
+/** What a turn does when its history no longer fits any model (see `historyRecovery`). */
+export type HistoryRecovery = 'leave_out_oldest_turns' | 'off';
+
+/**
+ * The bound on what a model receives from tools (decision 0155). Text beyond it is cut, and
+ * images left out, with a marker the model reads saying what was left out and why; a
+ * `tool_result_truncated` WARN names the tool, the tool use and the sizes.
+ */
+export interface ToolResultLimits {
+  /** Tokens one result may take, by the target adapter's estimate: a whole number, 1 or more. Default 16000. */
+  maxTokens?: number;
+  /**
+   * Share of the target model's context window that all tool results of one request may take
+   * together, newer results first: a number above 0, at most 1. Default 0.5.
+   */
+  maxShareOfContext?: number;
+  /** `maxTokens` of single tools, by tool name (e.g. `{ read_file: 50000 }`). */
+  perTool?: Readonly<Record<string, number>>;
 }
 
 /** Options of one turn. */

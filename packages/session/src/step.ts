@@ -1,13 +1,9 @@
 import type { FallbackAttempt } from '@yourtool/core';
-import {
-  compactHistory,
-  contextLimitedTarget,
-  type OverflowRetry,
-  retryAfterOverflow,
-} from './compaction-step.js';
+import { type OverflowRetry, retryAfterOverflow } from './compaction-step.js';
 import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
 import { fallbackEvent, findFallback } from './fallback.js';
+import { retryLeavingOut, routeToFit } from './history-fit.js';
 import { callModel } from './model-call.js';
 import { runToolUse } from './tool-step.js';
 import {
@@ -15,30 +11,17 @@ import {
   keepAssistant,
   keepToolResult,
   type RoutedStep,
-  routeInputOf,
   type TurnState,
 } from './turn-state.js';
 
 /**
- * Routes the turn's next call. When the history is too long for every model that would
- * otherwise take it and a compaction hook is set, compacts (storing the summary, whose event
- * waits in `state.pending`) and routes again, once. A routing error is thrown as it is.
+ * Routes the turn's next call on its history with tool results bounded; a history too long
+ * for every model is compacted (the hook, stored), or its oldest turns left out of the request
+ * (`historyRecovery`, in memory), once, or refused saying what to do (decision 0155). A
+ * compaction's event waits in `state.pending`.
  */
 export async function routeStep(state: TurnState): Promise<RoutedStep> {
-  const { router } = state.manager.settings;
-  const first = routeInputOf(state);
-  try {
-    return { input: first, decision: router.route(first) };
-  } catch (error) {
-    const target = contextLimitedTarget(error);
-    if (!target || !state.manager.settings.compaction) throw error;
-    const done = await compactHistory(state, 'context_window', target);
-    if (!done) throw error;
-    state.stored.push(done.message);
-    state.pending.push(done.event);
-    const again = routeInputOf(state);
-    return { input: again, decision: router.route(again) };
-  }
+  return routeToFit(state);
 }
 
 /** Yields the events a compaction left while routing. */
@@ -75,8 +58,8 @@ export async function* runStep(state: TurnState): AsyncGenerator<SessionEvent, C
     const overflow =
       !fallback && outcome.error?.error_class === 'context_overflow' ? outcome.error : null;
     const again: OverflowRetry | null =
-      overflow && state.manager.settings.compaction && !overflowCompacted
-        ? await retryAfterOverflow(state, routed, failures, overflow)
+      overflow && !overflowCompacted
+        ? await afterOverflow(state, routed, failures, overflow)
         : null;
     overflowCompacted ||= again !== null;
     if (outcome.message) {
@@ -99,6 +82,23 @@ export async function* runStep(state: TurnState): AsyncGenerator<SessionEvent, C
     });
     routed = fallback.routed;
   }
+}
+
+/**
+ * What a context overflow no fallback takes leads to: the compaction hook's retry when one is
+ * set, else (with `historyRecovery`) a retry with the oldest turns left out, else nothing.
+ */
+async function afterOverflow(
+  state: TurnState,
+  routed: RoutedStep,
+  failures: FallbackAttempt[],
+  overflow: { message: string },
+): Promise<OverflowRetry | null> {
+  const { compaction, historyRecovery } = state.manager.settings;
+  if (compaction) return retryAfterOverflow(state, routed, failures, overflow);
+  if (historyRecovery === 'off') return null;
+  const retry = await retryLeavingOut(state, routed, failures, overflow);
+  return retry ? { retry, compacted: null } : null;
 }
 
 /** Runs the call, tracked on the turn so that a turn left early can end it. */

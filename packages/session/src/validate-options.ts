@@ -9,8 +9,15 @@ import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
 import type { CompactionHook } from './compaction.js';
 import { InvalidManagerOptionError } from './errors.js';
-import type { ConfirmHook, SessionManagerOptions, SystemPromptPart } from './options.js';
+import type {
+  ConfirmHook,
+  HistoryRecovery,
+  SessionManagerOptions,
+  SystemPromptPart,
+  ToolResultLimits,
+} from './options.js';
 import type { SessionTelemetryOptions } from './telemetry.js';
+import type { ResolvedToolResultLimits } from './tool-result-bound.js';
 import { ToolRegistry } from './tools.js';
 
 /** The options of a manager once checked, with their defaults filled in. */
@@ -26,6 +33,8 @@ export interface ManagerSettings {
   readonly maxSteps: number;
   readonly maxOutputTokens: number;
   readonly compaction: CompactionHook | undefined;
+  readonly historyRecovery: HistoryRecovery;
+  readonly toolResults: ResolvedToolResultLimits;
   readonly keptSessions: number;
   readonly partialRowAfterMs: number;
   readonly logger: Logger;
@@ -40,6 +49,10 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 const DEFAULT_KEPT_SESSIONS = 64;
 /** How long a reply streams before its `partial` row is stored, unless told otherwise. */
 const DEFAULT_PARTIAL_ROW_AFTER_MS = 1000;
+/** Tokens one tool result may take in a request unless told otherwise (decision 0155). */
+const DEFAULT_TOOL_RESULT_TOKENS = 16_000;
+/** Share of the target's window all tool results of a request may take unless told otherwise. */
+const DEFAULT_TOOL_RESULTS_SHARE = 0.5;
 /** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -137,6 +150,45 @@ function telemetryProblem(value: unknown): string | null {
   return null;
 }
 
+const HISTORY_RECOVERIES: readonly HistoryRecovery[] = ['leave_out_oldest_turns', 'off'];
+
+/** The options of `toolResults` (every one: the compiler holds the list to the type). */
+const TOOL_RESULT_OPTIONS = Object.keys({
+  maxTokens: true,
+  maxShareOfContext: true,
+  perTool: true,
+} satisfies { [K in keyof ToolResultLimits]-?: true });
+
+function toolResultsProblem(value: unknown): string | null {
+  if (!isObject(value)) {
+    return `toolResults must be an object ({ maxTokens, maxShareOfContext, perTool }), got ${shown(value)}`;
+  }
+  const unknown = Object.keys(value).filter((k) => !TOOL_RESULT_OPTIONS.includes(k));
+  if (unknown.length > 0) {
+    return unknownNameMessage('option', unknown, TOOL_RESULT_OPTIONS, 'toolResults.');
+  }
+  const { maxTokens, maxShareOfContext, perTool } = value;
+  if (maxTokens !== undefined) {
+    const problem = wholeNumberProblem('toolResults.maxTokens', maxTokens, 1, 'tokens');
+    if (problem) return problem;
+  }
+  if (
+    maxShareOfContext !== undefined &&
+    !(typeof maxShareOfContext === 'number' && maxShareOfContext > 0 && maxShareOfContext <= 1)
+  ) {
+    return `toolResults.maxShareOfContext must be a number above 0 and at most 1, got ${shown(maxShareOfContext)}`;
+  }
+  if (perTool === undefined) return null;
+  if (!isObject(perTool)) {
+    return `toolResults.perTool must be an object of token limits by tool name, got ${shown(perTool)}`;
+  }
+  for (const [name, tokens] of Object.entries(perTool)) {
+    const problem = wholeNumberProblem(`toolResults.perTool.${name}`, tokens, 1, 'tokens');
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /** The check of each option, for a value that is not `undefined`. */
 const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string | null } = {
   store: (v) =>
@@ -170,6 +222,11 @@ const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string
   maxSteps: (v) => wholeNumberProblem('maxSteps', v, 1, 'model calls'),
   maxOutputTokens: (v) => wholeNumberProblem('maxOutputTokens', v, 1, 'tokens'),
   compaction: (v) => optionalFunction('compaction', v, 'a CompactionHook'),
+  historyRecovery: (v) =>
+    HISTORY_RECOVERIES.includes(v as HistoryRecovery)
+      ? null
+      : `historyRecovery must be ${HISTORY_RECOVERIES.map((r) => `'${r}'`).join(' or ')}, got ${shown(v)}`,
+  toolResults: toolResultsProblem,
   keptSessions: (v) => wholeNumberProblem('keptSessions', v, 0, 'sessions'),
   partialRowAfterMs: (v) =>
     wholeNumberProblem('partialRowAfterMs', v, 0, 'milliseconds') ??
@@ -241,6 +298,12 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
     maxSteps: given.maxSteps ?? DEFAULT_MAX_STEPS,
     maxOutputTokens: given.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     compaction: given.compaction,
+    historyRecovery: given.historyRecovery ?? 'off',
+    toolResults: {
+      maxTokens: given.toolResults?.maxTokens ?? DEFAULT_TOOL_RESULT_TOKENS,
+      maxShareOfContext: given.toolResults?.maxShareOfContext ?? DEFAULT_TOOL_RESULTS_SHARE,
+      perTool: { ...given.toolResults?.perTool },
+    },
     keptSessions: given.keptSessions ?? DEFAULT_KEPT_SESSIONS,
     partialRowAfterMs: given.partialRowAfterMs ?? DEFAULT_PARTIAL_ROW_AFTER_MS,
     logger: given.logger ?? silentLogger,
@@ -255,6 +318,6 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
 function optionOf(problem: string, name: string): string {
   const named =
     /^unknown options? "([^"]+)"/.exec(problem)?.[1] ??
-    /^([A-Za-z]+(?:\[\d+\]|\.[A-Za-z]+)?) /.exec(problem)?.[1];
+    /^([A-Za-z]+(?:\[\d+\]|\.[A-Za-z_][\w-]*)*) /.exec(problem)?.[1];
   return named?.startsWith(name) ? named : name;
 }

@@ -1,0 +1,63 @@
+import type { Message } from '@yourtool/core';
+import { estimateRequestTokens } from '@yourtool/core/adapter';
+import type { RouteDecision, RouteInput, Router } from '@yourtool/router';
+import { type BoundTarget, boundToolResults } from './tool-result-bound.js';
+import { routeInputOf, type TurnState } from './turn-state.js';
+
+/**
+ * The target of routing's first pass (decision 0155): no model chosen yet, so each result is
+ * held to its one-result limit by core's token heuristic, and no share of a window applies.
+ */
+export const ROUTING_TARGET: BoundTarget = {
+  model: 'any model',
+  estimator: estimateRequestTokens,
+  estimate: (messages: readonly Message[]) => estimateRequestTokens(messages),
+  context_window: null,
+};
+
+/** A configured model as a bound target: its adapter's estimate and its context window. */
+export function boundTargetOf(router: Router, model: string): BoundTarget {
+  const id = router.registry.resolve(model);
+  const adapter = router.registry.adapterFor(id);
+  return {
+    model: id,
+    estimator: adapter,
+    estimate: (messages) => adapter.estimateInputTokens(messages, [], null),
+    context_window: router.registry.capabilitiesFor(id).max_context_tokens,
+  };
+}
+
+/** The model a routing decision chose, as a bound target. */
+export function decisionTarget(decision: RouteDecision): BoundTarget {
+  const { adapter } = decision;
+  return {
+    model: decision.model,
+    estimator: adapter,
+    estimate: (messages) => adapter.estimateInputTokens(messages, [], null),
+    context_window: decision.capabilities.max_context_tokens,
+  };
+}
+
+/**
+ * The route input of the turn's next call, its tool results bounded for `model` (its
+ * estimate, its window's share), or for routing's first pass when `model` is null.
+ */
+export function boundedRouteInput(state: TurnState, model: string | null): RouteInput {
+  const input = routeInputOf(state);
+  const { router, toolResults } = state.manager.settings;
+  const target = model ? boundTargetOf(router, model) : ROUTING_TARGET;
+  return { ...input, messages: boundToolResults(input.messages, toolResults, target, null) };
+}
+
+/**
+ * The messages a call to `decision`'s model sends: the turn's history with its tool results
+ * bounded for that model, each cut reported (`tool_result_truncated`). The history and the
+ * store keep every result whole.
+ */
+export function requestMessages(state: TurnState, decision: RouteDecision): Message[] {
+  const { toolResults, logger } = state.manager.settings;
+  return boundToolResults(state.history, toolResults, decisionTarget(decision), {
+    logger,
+    session_id: state.session.id,
+  });
+}

@@ -1,0 +1,150 @@
+import {
+  type ContentBlock,
+  CURRENT_SCHEMA_VERSION,
+  type Message,
+  type ToolResultContentBlock,
+} from '@yourtool/core';
+
+/**
+ * What a bound is measured with: an adapter's input-token estimate (decision 0155). `estimator`
+ * identifies it in the caches (the adapter object; one shared object for routing's estimate).
+ */
+export interface ResultEstimator {
+  readonly estimator: object;
+  /** The estimate of a request holding `messages` alone (no tools, no system prompt). */
+  estimate(messages: readonly Message[]): number;
+}
+
+/** Why a result was cut: its own limit, or the share of the window all results get together. */
+export type CutReason = 'result_limit' | 'context_share';
+
+/** How a limit is described in the marker the model reads. */
+export interface CutLimit {
+  reason: CutReason;
+  /** The tokens the result was allowed. */
+  tokens: number;
+  /** The limit that applied: the one-result limit, or the share's total. */
+  limit_tokens: number;
+  /** For `context_share`: the share of the window and the model. */
+  share?: { ratio: number; context_window: number; model: string };
+}
+
+/** A result's content once cut, and what was left out. */
+export interface CutContent {
+  content: ToolResultContentBlock[];
+  kept_tokens: number;
+  original_tokens: number;
+  original_characters: number;
+  left_out_characters: number;
+  left_out_tokens: number;
+  left_out_images: number;
+}
+
+/** Tokens kept aside for the marker itself. */
+const MARKER_TOKENS = 64;
+/** Less text than this is not worth keeping before a marker: the part is left out whole. */
+const MIN_KEPT_TEXT_TOKENS = 32;
+
+/** A message that only carries blocks to an estimator (never stored or sent). */
+const PROBE: Message = {
+  id: 'msg_00000000000000000000000000',
+  session_id: 'ses_00000000000000000000000000',
+  role: 'user',
+  content: [],
+  metadata: { status: 'complete' },
+  created_at: '2026-01-01T00:00:00.000000Z',
+  schema_version: CURRENT_SCHEMA_VERSION,
+};
+
+/** The estimator's tokens for each of `blocks`, as a message of its own less the empty one. */
+export function blockTokens(by: ResultEstimator, blocks: readonly ContentBlock[]): number[] {
+  const base = by.estimate([PROBE]);
+  return blocks.map((block) => Math.max(0, by.estimate([{ ...PROBE, content: [block] }]) - base));
+}
+
+const textTokens = (by: ResultEstimator, text: string): number =>
+  blockTokens(by, [{ type: 'text', text }])[0] as number;
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** The marker the model reads where a result was cut: what was left out, how much, and why. */
+export function markerText(cut: Omit<CutContent, 'content' | 'kept_tokens'>, limit: CutLimit) {
+  const what: string[] = [];
+  if (cut.left_out_characters > 0) {
+    what.push(`${count(cut.left_out_characters)} characters`);
+  }
+  if (cut.left_out_images > 0) {
+    what.push(cut.left_out_images === 1 ? '1 image' : `${count(cut.left_out_images)} images`);
+  }
+  const why =
+    limit.reason === 'result_limit'
+      ? `it exceeded the ${count(limit.limit_tokens)}-token limit for one result`
+      : `the tool results of one request may take ${count(limit.limit_tokens)} tokens together (${Math.round((limit.share?.ratio ?? 0) * 100)}% of ${limit.share?.model ?? 'the model'}'s ${count(limit.share?.context_window ?? 0)}-token context window), newer results first`;
+  return `[… ${what.join(' and ')} (about ${count(cut.left_out_tokens)} tokens) of this tool result were left out: ${why}]`;
+}
+
+/** How far into `text` to cut so that at most `room` tokens are kept (a line end preferred). */
+function cutPoint(by: ResultEstimator, text: string, room: number, tokens: number): number {
+  let at = Math.floor((text.length * room) / Math.max(1, tokens));
+  for (let tries = 0; tries < 8 && at > 0; tries++) {
+    // never between the two halves of a surrogate pair
+    const code = text.charCodeAt(at - 1);
+    if (code >= 0xd800 && code <= 0xdbff) at--;
+    const kept = textTokens(by, text.slice(0, at));
+    if (kept <= room) break;
+    at = Math.floor(at * (room / kept) * 0.97);
+  }
+  const lineEnd = text.lastIndexOf('\n', at);
+  return lineEnd > at * 0.9 ? lineEnd : Math.max(0, at);
+}
+
+/**
+ * `parts` (a tool result's content, with each part's tokens) cut to `limit.tokens`: parts are
+ * kept in order while they fit; the first that does not is cut (text) or left out (an image),
+ * and every part after it is left out; a marker saying what and why ends the content.
+ */
+export function cutResultContent(
+  by: ResultEstimator,
+  parts: readonly ToolResultContentBlock[],
+  tokens: readonly number[],
+  limit: CutLimit,
+): CutContent {
+  let room = Math.max(0, limit.tokens - MARKER_TOKENS);
+  const content: ToolResultContentBlock[] = [];
+  const cut = {
+    kept_tokens: 0,
+    original_tokens: tokens.reduce((sum, t) => sum + t, 0),
+    original_characters: 0,
+    left_out_characters: 0,
+    left_out_tokens: 0,
+    left_out_images: 0,
+  };
+  let ended = false;
+  parts.forEach((part, i) => {
+    const own = tokens[i] as number;
+    if (part.type === 'text') cut.original_characters += part.text.length;
+    if (!ended && own <= room) {
+      content.push(part);
+      room -= own;
+      cut.kept_tokens += own;
+      return;
+    }
+    ended = true;
+    if (part.type !== 'text') {
+      cut.left_out_images++;
+      cut.left_out_tokens += own;
+      return;
+    }
+    const at = room >= MIN_KEPT_TEXT_TOKENS ? cutPoint(by, part.text, room, own) : 0;
+    const keptTokens = at > 0 ? textTokens(by, part.text.slice(0, at)) : 0;
+    if (at > 0) content.push({ ...part, text: part.text.slice(0, at) });
+    room = Math.max(0, room - keptTokens);
+    cut.kept_tokens += keptTokens;
+    cut.left_out_characters += part.text.length - at;
+    cut.left_out_tokens += Math.max(0, own - keptTokens);
+  });
+  const marker = markerText(cut, limit);
+  content.push({ type: 'text', text: marker });
+  cut.kept_tokens += textTokens(by, marker);
+  return { content, ...cut };
+}
