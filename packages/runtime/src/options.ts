@@ -80,6 +80,8 @@ const MANAGER_OPTIONS = [
   'maxSteps',
   'maxOutputTokens',
   'compaction',
+  'historyRecovery',
+  'toolResults',
   'partialRowAfterMs',
 ] as const satisfies ReadonlyArray<keyof RuntimeOptions>;
 

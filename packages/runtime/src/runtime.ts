@@ -24,10 +24,12 @@ import {
 import {
   type CompactionHook,
   type ConfirmHook,
+  type HistoryRecovery,
   SessionManager,
   type SystemPromptPart,
   type ToolHandler,
   ToolRegistry,
+  type ToolResultLimits,
 } from '@yourtool/session';
 import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
 import { checkRuntimeOptions } from './options.js';
@@ -117,10 +119,24 @@ export interface RuntimeOptions {
   maxOutputTokens?: number;
   /**
    * Opt-in compaction of histories too long for the models (`summarizeOlderTurns({ model })`,
-   * `dropOldestTurns()` from `@yourtool/session`, or your own hook). Default: none, such a turn
-   * is refused with the router's `NoRouteError`.
+   * `dropOldestTurns()` from `@yourtool/session`, or your own hook): a stored summary or note
+   * replaces the oldest turns. Default: none, and `historyRecovery` applies.
    */
   compaction?: CompactionHook;
+  /**
+   * What a turn does when the history is too long for every model that could take it and no
+   * `compaction` is set. Default `'leave_out_oldest_turns'`: the oldest whole turns are left
+   * out of that request (nothing stored changes, no model is called), with a
+   * `history_turns_left_out` WARN. `'off'` refuses the turn with `HistoryTooLongError` (a
+   * `NoRouteError`) saying what to do (decision 0155).
+   */
+  historyRecovery?: HistoryRecovery;
+  /**
+   * How much of each tool result a model receives. Default: 16,000 tokens per result and half
+   * the target model's context window for all results of a request; the store keeps every
+   * result whole (decision 0155).
+   */
+  toolResults?: ToolResultLimits;
   /**
    * How long a reply streams before its `partial` row is stored (ms). Default 1000; 0 stores it
    * at the first event (decision 0148).
@@ -304,6 +320,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
+    historyRecovery: options.historyRecovery ?? 'leave_out_oldest_turns',
+    ...(options.toolResults ? { toolResults: options.toolResults } : {}),
     ...(options.partialRowAfterMs !== undefined
       ? { partialRowAfterMs: options.partialRowAfterMs }
       : {}),
