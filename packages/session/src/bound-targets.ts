@@ -1,8 +1,13 @@
 import type { Message } from '@yourtool/core';
 import { estimateRequestTokens } from '@yourtool/core/adapter';
 import type { RouteDecision, RouteInput, Router } from '@yourtool/router';
-import { type BoundTarget, boundToolResults } from './tool-result-bound.js';
+import {
+  type BoundTarget,
+  boundToolResults,
+  type ResolvedToolResultLimits,
+} from './tool-result-bound.js';
 import { routeInputOf, type TurnState } from './turn-state.js';
+import type { ManagerSettings } from './validate-options.js';
 
 /**
  * The target of routing's first pass (decision 0155): no model chosen yet, so each result is
@@ -39,14 +44,29 @@ export function decisionTarget(decision: RouteDecision): BoundTarget {
 }
 
 /**
+ * The manager's tool-result limits with each registered tool's own `max_result_tokens` (the
+ * manager's `toolResults.perTool` wins over it).
+ */
+export function toolResultLimits(settings: ManagerSettings): ResolvedToolResultLimits {
+  const own: Record<string, number> = {};
+  for (const definition of settings.tools.definitions()) {
+    const limit = settings.tools.get(definition.name)?.max_result_tokens;
+    if (limit !== undefined) own[definition.name] = limit;
+  }
+  const { toolResults } = settings;
+  return { ...toolResults, perTool: { ...own, ...toolResults.perTool } };
+}
+
+/**
  * The route input of the turn's next call, its tool results bounded for `model` (its
  * estimate, its window's share), or for routing's first pass when `model` is null.
  */
 export function boundedRouteInput(state: TurnState, model: string | null): RouteInput {
   const input = routeInputOf(state);
-  const { router, toolResults } = state.manager.settings;
-  const target = model ? boundTargetOf(router, model) : ROUTING_TARGET;
-  return { ...input, messages: boundToolResults(input.messages, toolResults, target, null) };
+  const { settings } = state.manager;
+  const target = model ? boundTargetOf(settings.router, model) : ROUTING_TARGET;
+  const limits = toolResultLimits(settings);
+  return { ...input, messages: boundToolResults(input.messages, limits, target, null) };
 }
 
 /**
@@ -55,9 +75,9 @@ export function boundedRouteInput(state: TurnState, model: string | null): Route
  * store keep every result whole.
  */
 export function requestMessages(state: TurnState, decision: RouteDecision): Message[] {
-  const { toolResults, logger } = state.manager.settings;
-  return boundToolResults(state.history, toolResults, decisionTarget(decision), {
-    logger,
+  const { settings } = state.manager;
+  return boundToolResults(state.history, toolResultLimits(settings), decisionTarget(decision), {
+    logger: settings.logger,
     session_id: state.session.id,
   });
 }

@@ -9,7 +9,7 @@ import {
 } from '@yourtool/core';
 import type { TelemetrySpan } from '@yourtool/core/adapter';
 import { buildUsage, sumCosts } from '@yourtool/pricing';
-import { boundedRouteInput, boundTargetOf } from './bound-targets.js';
+import { boundedRouteInput, boundTargetOf, toolResultLimits } from './bound-targets.js';
 import {
   type CompactionCall,
   CompactionError,
@@ -105,7 +105,8 @@ export function compactionRequest(
   target: CompactionRequest['target'],
   complete: CompactionRequest['complete'],
 ): CompactionRequest {
-  const { router, toolResults } = state.manager.settings;
+  const { router } = state.manager.settings;
+  const toolResults = toolResultLimits(state.manager.settings);
   const adapter = router.registry.adapterFor(target.model);
   const bound = boundTargetOf(router, target.model);
   return {

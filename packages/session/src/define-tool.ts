@@ -9,6 +9,7 @@ import {
   YourtoolError,
 } from '@yourtool/core';
 import { z } from 'zod';
+import { checkMaxResultTokens } from './tool-result-limit.js';
 import type { ToolCallContext, ToolHandler, ToolOutput } from './tools.js';
 
 /** The JSON types of the tool-schema subset (canonical-format §5.4). */
@@ -124,6 +125,8 @@ interface ToolSpecBase {
   side_effects: SideEffects;
   /** Whether the tool needs the session's workspace (default true). */
   requires_workspace?: boolean;
+  /** Tokens of the tool's result a model receives at most; default the manager's `toolResults` (decision 0155). */
+  max_result_tokens?: number;
 }
 
 /** A tool whose input is described by a JSON-Schema literal (`as const`). */
@@ -309,5 +312,8 @@ export function defineTool(
     if (!checked.ok) throw new ToolInputError(definition.name, checked.issues);
     return userRun(input, context);
   };
-  return { definition, run };
+  checkMaxResultTokens(definition.name, spec.max_result_tokens);
+  const limit =
+    spec.max_result_tokens === undefined ? {} : { max_result_tokens: spec.max_result_tokens };
+  return { definition, run, ...limit };
 }

@@ -7,6 +7,7 @@ import {
   validateToolDefinition,
   YourtoolError,
 } from '@yourtool/core';
+import { checkMaxResultTokens } from './tool-result-limit.js';
 
 /**
  * What a tool handler may return: text, result blocks (text and images), or a JSON value (an
@@ -52,6 +53,8 @@ export interface ToolCallContext {
  */
 export interface ToolHandler {
   definition: ToolDefinitionInput;
+  /** Tokens of this tool's result a model receives at most; default the manager's `toolResults` (decision 0155). */
+  max_result_tokens?: number;
   run(input: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutput> | ToolOutput;
 }
 
@@ -59,6 +62,8 @@ export interface ToolHandler {
 export interface RegisteredTool {
   definition: Readonly<ToolDefinition>;
   run: ToolHandler['run'];
+  /** The handler's `max_result_tokens`, when it set one. */
+  max_result_tokens?: number;
 }
 
 /** Thrown when two tools are registered under one name. */
@@ -95,7 +100,10 @@ export class ToolRegistry {
       structuredClone(validateToolDefinition(tool.definition)),
     );
     if (this.#tools.has(definition.name)) throw new DuplicateToolError(definition.name);
-    this.#tools.set(definition.name, { definition, run: tool.run });
+    checkMaxResultTokens(definition.name, tool.max_result_tokens);
+    const limit =
+      tool.max_result_tokens === undefined ? {} : { max_result_tokens: tool.max_result_tokens };
+    this.#tools.set(definition.name, { definition, run: tool.run, ...limit });
     return this;
   }
 

@@ -2,7 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnthropicAdapter } from '@yourtool/anthropic';
-import { createMemoryLogger, type Message, type ToolResultContentBlock } from '@yourtool/core';
+import {
+  createMemoryLogger,
+  type Message,
+  ToolDefinitionError,
+  type ToolResultContentBlock,
+} from '@yourtool/core';
 import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
@@ -10,6 +15,7 @@ import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  defineTool,
   InvalidManagerOptionError,
   SessionManager,
   type SessionManagerOptions,
@@ -182,6 +188,39 @@ describe('the bound on a tool result (decision 0155)', () => {
     await manager.sendAndWait(session.id, 'Thanks.');
     expect(sentText(3)).toBe(forSonnet);
     expect((await storedResult(store, session.id)).content).toEqual([{ type: 'text', text }]);
+  });
+
+  it("a tool's own max_result_tokens (defineTool, a handler) bounds its results; the manager's perTool wins; a bad value is refused when defined", async () => {
+    const spec = {
+      name: 'read_file',
+      description: 'Read a file of the workspace.',
+      side_effects: 'read',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+      run: () => words(3000),
+    } as const;
+    const own = defineTool({ ...spec, max_result_tokens: 1000 });
+    for (const [extra, limit] of [
+      [{}, '1,000'],
+      [{ toolResults: { perTool: { read_file: 2000 } } }, '2,000'],
+    ] as const) {
+      const { manager } = await harness('unused', { ...extra, tools: new ToolRegistry([own]) });
+      const session = await manager.createSession({ workspace_path: '/w' });
+      loopback.server.reset();
+      loopback.server.enqueue(
+        ...requireFixture(anthropic, 'tool-call-stream'),
+        ...requireFixture(anthropic, 'text-stream'),
+      );
+      await manager.sendAndWait(session.id, 'Read it.');
+      expect(sentText(1)).toMatch(
+        new RegExp(`exceeded the ${limit}-token limit for one result\\]$`),
+      );
+    }
+    expect(() => defineTool({ ...spec, max_result_tokens: 0 })).toThrow(
+      'tool "read_file" is invalid: max_result_tokens: must be a whole number of tokens, 1 or more (got 0)',
+    );
+    expect(
+      () => new ToolRegistry([{ definition: spec, run: spec.run, max_result_tokens: 1.5 }]),
+    ).toThrow(ToolDefinitionError);
   });
 
   it.each([
