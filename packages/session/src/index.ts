@@ -36,4 +36,10 @@ export {
 } from './reply-check.js';
 export type { SessionTelemetryOptions, ToolOutcome } from './telemetry.js';
 export * from './tools.js';
+export {
+  DEFAULT_TURN_LEASE_HEARTBEAT_MS,
+  DEFAULT_TURN_LEASE_TTL_MS,
+  type TurnLeaseOptions,
+  type WaitForTurnOptions,
+} from './turn-lease-options.js';
 export { managerOptionProblem, type OptionProblem } from './validate-options.js';

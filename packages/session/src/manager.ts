@@ -7,12 +7,15 @@ import type { SendOptions, SessionManagerOptions } from './options.js';
 import { RouterPreparation } from './prepare.js';
 import type { ToolRegistry } from './tools.js';
 import { runTurn } from './turn.js';
+import { isLeaseHeld, TurnLeaseHolder } from './turn-lease.js';
+import { waitForTurnMs } from './turn-lease-options.js';
 import {
   type ActiveTurn,
   composeSystemPrompt,
   type ManagerContext,
   sessionOf,
 } from './turn-state.js';
+import { TurnWait } from './turn-wait.js';
 import { TurnWrites } from './turn-writes.js';
 import { resolveManagerOptions } from './validate-options.js';
 
@@ -87,7 +90,11 @@ export class SessionManager {
     return settings.store.updateSession(sessionId, { active_model: id });
   }
 
-  /** Cancels the running turn of a session; `true` if one was running. */
+  /**
+   * Cancels the running turn of a session in this manager; `true` if one was running. A turn
+   * running in another process (or another manager) is not reached: cancel it where it runs
+   * (decision 0156).
+   */
   cancel(sessionId: string): boolean {
     const turn = this.#active.get(sessionId);
     if (!turn) return false;
@@ -156,24 +163,58 @@ export class SessionManager {
     options: SendOptions = {},
   ): AsyncGenerator<SessionEvent, void, undefined> {
     checkUserInput(input);
-    if (this.#active.has(sessionId)) throw new TurnInProgressError(sessionId);
+    const waitMs = waitForTurnMs(options.waitForTurn);
+    const wait = waitMs === null ? null : new TurnWait(sessionId, waitMs, options.signal);
+    for (;;) {
+      // a turn of this manager, or (with a store that keeps leases) of any process
+      if (!this.#active.has(sessionId) && (yield* this.#runOnce(sessionId, input, options))) {
+        return;
+      }
+      if (!wait) throw new TurnInProgressError(sessionId);
+      await wait.pause();
+    }
+  }
+
+  /**
+   * Runs the turn; resolves to false, before any event, when another turn holds the session's
+   * lease (decision 0156).
+   */
+  async *#runOnce(
+    sessionId: string,
+    input: string | ContentBlock[],
+    options: SendOptions,
+  ): AsyncGenerator<SessionEvent, boolean, undefined> {
     const { settings, histories } = this.#context;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    // a heartbeat that finds the lease taken ends the turn: the session is another turn's now
+    const lease = TurnLeaseHolder.for(
+      settings.store,
+      sessionId,
+      settings.turnLease,
+      settings.logger,
+      (error) => controller.abort(error),
+    );
     const turn: ActiveTurn = {
       controller,
       confirmations: new Map(),
-      writes: new TurnWrites(settings.store),
+      writes: new TurnWrites(settings.store, lease),
     };
     this.#active.set(sessionId, turn);
     try {
       yield* runTurn(this.#context, turn, { sessionId, input, options });
+      return true;
+    } catch (error) {
+      // thrown only before the turn's first write, so before its first event
+      if (isLeaseHeld(error)) return false;
+      throw error;
     } finally {
       turn.confirmations.clear();
       options.signal?.removeEventListener('abort', onAbort);
       histories.settle(sessionId, turn.writes);
+      await lease?.end();
       this.#active.delete(sessionId);
     }
   }

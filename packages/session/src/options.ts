@@ -4,6 +4,7 @@ import type { Router } from '@yourtool/router';
 import type { CompactionHook } from './compaction.js';
 import type { SessionTelemetryOptions } from './telemetry.js';
 import type { RegisteredTool, ToolRegistry } from './tools.js';
+import type { TurnLeaseOptions, WaitForTurnOptions } from './turn-lease-options.js';
 
 /** A request to run a tool whose side effects need consent. */
 export interface ConfirmationRequest {
@@ -104,6 +105,11 @@ export interface SessionManagerOptions {
    * peer dependency), with or without this option; see docs/observability.md.
    */
   telemetry?: SessionTelemetryOptions;
+  /**
+   * The turn lease's time to live and heartbeat (defaults 30000 and 10000 ms), with a store
+   * that keeps leases: one turn at a time per session across processes (decision 0156).
+   */
+  turnLease?: TurnLeaseOptions;
 }
 
 /** What a turn does when its history no longer fits any model (see `historyRecovery`). */
@@ -156,4 +162,11 @@ export interface SendOptions {
    * this option with `InvalidSendOptionError` rather than wait for an answer that cannot come.
    */
   confirmFromStream?: boolean;
+  /**
+   * When the session has a turn running (here, or in another process sharing the store), wait
+   * for it up to `timeoutMs` (and while `signal` has not aborted) instead of throwing
+   * `TurnInProgressError` at once; the turn then runs on the history the other one left
+   * (decision 0156).
+   */
+  waitForTurn?: WaitForTurnOptions;
 }

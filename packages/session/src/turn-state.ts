@@ -10,6 +10,7 @@ import {
   type ToolDefinition,
   type ToolIdMap,
   type ToolUseBlock,
+  TurnLeaseHeldError,
 } from '@yourtool/core';
 import type { RouteDecision, RouteInput } from '@yourtool/router';
 import { UnknownSessionError } from './errors.js';
@@ -133,6 +134,11 @@ export async function openTurn(
 ): Promise<TurnState> {
   const { settings } = manager;
   const session = await sessionOf(manager, request.sessionId);
+  // another turn holds the session (decision 0156): refused before loading and routing
+  const held = session.turn_lease;
+  if (held && held.expires_in_ms > 0 && held.id !== active.writes.lease?.lease.id) {
+    throw new TurnLeaseHeldError(session.id, held.expires_in_ms);
+  }
   const loaded = await manager.histories.load(session);
   active.writes.start = loaded.revision;
   const userChecked = typeof request.input === 'string';

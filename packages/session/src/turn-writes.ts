@@ -5,6 +5,7 @@ import {
   type SessionStore,
   sealMessage,
 } from '@yourtool/core';
+import type { TurnLeaseHolder } from './turn-lease.js';
 
 /**
  * Every write of one turn to its session goes through here, so that at the end of the turn the
@@ -27,10 +28,16 @@ export class TurnWrites {
   lastRevision: number | null = null;
   /** The stored state of every message written, by id, sealed. */
   readonly messages = new Map<string, Message>();
+  /**
+   * The turn's lease on its session, when the store keeps leases: each write takes, holds or
+   * releases it in its own transaction (decision 0156).
+   */
+  readonly lease: TurnLeaseHolder | null;
   readonly #store: SessionStore;
 
-  constructor(store: SessionStore) {
+  constructor(store: SessionStore, lease: TurnLeaseHolder | null = null) {
     this.#store = store;
+    this.lease = lease;
   }
 
   /** Appends a message; resolves to the message as stored (sealed). */
@@ -50,7 +57,8 @@ export class TurnWrites {
   ): Promise<Message> {
     if (kind === 'update' && !this.messages.has(message.id)) this.failed = true;
     let revision: number | null = null;
-    const heard = { ...options, onRevision: (r: number) => (revision = r) };
+    const lease = this.lease?.writeFor(message);
+    const heard = { ...options, onRevision: (r: number) => (revision = r), lease };
     let result: unknown;
     try {
       result =
@@ -60,8 +68,9 @@ export class TurnWrites {
     } catch (error) {
       // whether the store counted it is unknown: the next turn loads the session again
       this.failed = true;
-      throw error;
+      throw lease && this.lease ? this.lease.failed(lease, error) : error;
     }
+    if (lease) this.lease?.wrote(lease);
     const stored = storedMessage(result, message);
     this.lastRevision = revision;
     this.count++;

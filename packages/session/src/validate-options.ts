@@ -19,6 +19,8 @@ import type {
 import type { SessionTelemetryOptions } from './telemetry.js';
 import type { ResolvedToolResultLimits } from './tool-result-bound.js';
 import { ToolRegistry } from './tools.js';
+import type { TurnLeaseSettings } from './turn-lease.js';
+import { resolveTurnLease, turnLeaseProblem } from './turn-lease-options.js';
 
 /** The options of a manager once checked, with their defaults filled in. */
 export interface ManagerSettings {
@@ -39,6 +41,7 @@ export interface ManagerSettings {
   readonly partialRowAfterMs: number;
   readonly logger: Logger;
   readonly telemetry: SessionTelemetryOptions | undefined;
+  readonly turnLease: TurnLeaseSettings;
 }
 
 /** Model calls a turn may make unless told otherwise. */
@@ -235,6 +238,7 @@ const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string
       : null),
   logger: loggerProblem,
   telemetry: telemetryProblem,
+  turnLease: turnLeaseProblem,
 };
 
 /** Options a manager cannot run without. */
@@ -308,6 +312,7 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
     partialRowAfterMs: given.partialRowAfterMs ?? DEFAULT_PARTIAL_ROW_AFTER_MS,
     logger: given.logger ?? silentLogger,
     telemetry: given.telemetry,
+    turnLease: resolveTurnLease(given.turnLease),
   };
 }
 
