@@ -42,8 +42,10 @@ export interface CutContent {
 
 /** Tokens kept aside for the marker itself. */
 const MARKER_TOKENS = 64;
-/** Less text than this is not worth keeping before a marker: the part is left out whole. */
+/** Less text than this is not worth keeping beside a marker: that end is left out whole. */
 const MIN_KEPT_TEXT_TOKENS = 32;
+/** The share of a cut text's room kept from its start; the rest is kept from its end. */
+const HEAD_SHARE = 0.75;
 
 /** A message that only carries blocks to an estimator (never stored or sent). */
 const PROBE: Message = {
@@ -98,10 +100,45 @@ function cutPoint(by: ResultEstimator, text: string, room: number, tokens: numbe
   return lineEnd > at * 0.9 ? lineEnd : Math.max(0, at);
 }
 
+/** Where the kept end of `text` starts so that at most `room` tokens are kept (a line start preferred). */
+function tailPoint(by: ResultEstimator, text: string, room: number, tokens: number): number {
+  let at = text.length - Math.floor((text.length * room) / Math.max(1, tokens));
+  for (let tries = 0; tries < 8 && at < text.length; tries++) {
+    // never between the two halves of a surrogate pair
+    const code = text.charCodeAt(at);
+    if (code >= 0xdc00 && code <= 0xdfff) at++;
+    const kept = textTokens(by, text.slice(at));
+    if (kept <= room) break;
+    at = text.length - Math.floor((text.length - at) * (room / kept) * 0.97);
+  }
+  const lineStart = text.indexOf('\n', at);
+  const length = text.length - at;
+  return lineStart >= 0 && lineStart + 1 - at < length * 0.1
+    ? lineStart + 1
+    : Math.min(at, text.length);
+}
+
+/** A text cut to `room` tokens: its start and its end kept, the middle left out. */
+function cutText(by: ResultEstimator, text: string, room: number, tokens: number) {
+  const headRoom = Math.floor(room * HEAD_SHARE);
+  const head = headRoom >= MIN_KEPT_TEXT_TOKENS ? cutPoint(by, text, headRoom, tokens) : 0;
+  const tailRoom = room - headRoom;
+  const tail = Math.max(
+    head,
+    tailRoom >= MIN_KEPT_TEXT_TOKENS ? tailPoint(by, text, tailRoom, tokens) : text.length,
+  );
+  const start = text.slice(0, head);
+  const end = text.slice(tail);
+  const kept = (start ? textTokens(by, start) : 0) + (end ? textTokens(by, end) : 0);
+  return { start, end, left_out: tail - head, kept };
+}
+
 /**
  * `parts` (a tool result's content, with each part's tokens) cut to `limit.tokens`: parts are
- * kept in order while they fit; the first that does not is cut (text) or left out (an image),
- * and every part after it is left out; a marker saying what and why ends the content.
+ * kept in order while they fit; the first that does not is cut if it is text (its start and
+ * its end kept, the marker between them) or left out if it is an image, and every part after
+ * it is left out. The marker, saying what was left out and why, follows the last part kept
+ * from the start.
  */
 export function cutResultContent(
   by: ResultEstimator,
@@ -120,6 +157,7 @@ export function cutResultContent(
     left_out_images: 0,
   };
   let ended = false;
+  let end: ToolResultContentBlock | null = null;
   parts.forEach((part, i) => {
     const own = tokens[i] as number;
     if (part.type === 'text') cut.original_characters += part.text.length;
@@ -135,16 +173,17 @@ export function cutResultContent(
       cut.left_out_tokens += own;
       return;
     }
-    const at = room >= MIN_KEPT_TEXT_TOKENS ? cutPoint(by, part.text, room, own) : 0;
-    const keptTokens = at > 0 ? textTokens(by, part.text.slice(0, at)) : 0;
-    if (at > 0) content.push({ ...part, text: part.text.slice(0, at) });
-    room = Math.max(0, room - keptTokens);
-    cut.kept_tokens += keptTokens;
-    cut.left_out_characters += part.text.length - at;
-    cut.left_out_tokens += Math.max(0, own - keptTokens);
+    const kept = cutText(by, part.text, room, own);
+    if (kept.start) content.push({ ...part, text: kept.start });
+    if (kept.end) end = { ...part, text: kept.end };
+    room = Math.max(0, room - kept.kept);
+    cut.kept_tokens += kept.kept;
+    cut.left_out_characters += kept.left_out;
+    cut.left_out_tokens += Math.max(0, own - kept.kept);
   });
   const marker = markerText(cut, limit);
   content.push({ type: 'text', text: marker });
+  if (end) content.push(end);
   cut.kept_tokens += textTokens(by, marker);
   return { content, ...cut };
 }
