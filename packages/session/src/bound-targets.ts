@@ -81,3 +81,22 @@ export function requestMessages(state: TurnState, decision: RouteDecision): Mess
     session_id: state.session.id,
   });
 }
+
+/**
+ * The history a `/model` swap to `model` is checked with: its tool results bounded as that
+ * model would receive them (by routing's first pass when `model` names no configured model;
+ * the router's check then says why).
+ */
+export function swapMessages(
+  settings: ManagerSettings,
+  messages: readonly Message[],
+  model: string,
+): Message[] {
+  let target = ROUTING_TARGET;
+  try {
+    target = boundTargetOf(settings.router, model);
+  } catch {
+    // an unknown or unconfigured name: checkSwap refuses it with its own error
+  }
+  return boundToolResults(messages, toolResultLimits(settings), target, null);
+}

@@ -1,4 +1,5 @@
 import { type ContentBlock, type Message, type SessionRecord, YourtoolError } from '@yourtool/core';
+import { swapMessages } from './bound-targets.js';
 import { InvalidSendOptionError, TurnInProgressError } from './errors.js';
 import type { SessionEvent, TurnResult } from './events.js';
 import { HistoryCache } from './history-cache.js';
@@ -82,7 +83,7 @@ export class SessionManager {
     const messages = [...(await histories.load(session)).conversation];
     const id = settings.router.checkSwap(model, {
       session_id: sessionId,
-      messages,
+      messages: swapMessages(settings, messages, model),
       tools: settings.tools.definitions(),
       system_prompt: composeSystemPrompt(settings.systemPrompt, session),
       max_output_tokens: settings.maxOutputTokens,

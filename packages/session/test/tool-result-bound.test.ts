@@ -192,6 +192,25 @@ describe('the bound on a tool result (decision 0155)', () => {
     expect((await storedResult(store, session.id)).content).toEqual([{ type: 'text', text }]);
   });
 
+  it('a /model swap after a big tool result is checked against what that model would receive', async () => {
+    const text = words(60_000);
+    const { manager, store } = await harness(text);
+    const session = await manager.createSession({ workspace_path: '/w' });
+    loopback.server.enqueue(
+      ...requireFixture(anthropic, 'tool-call-stream'),
+      ...requireFixture(anthropic, 'text-stream'),
+    );
+    await manager.sendAndWait(session.id, 'Read it.');
+    // about 120,000 tokens stored; the 40,000-token Haiku receives 16,000 of them
+    const swapped = await manager.swapModel(session.id, 'smallhaiku');
+    expect(swapped.active_model).toBe('anthropic:claude-haiku-4-5-small');
+    loopback.server.enqueue(...requireFixture(anthropic, 'text-stream'));
+    const next = await manager.sendAndWait(session.id, 'Go on.');
+    expect(next.messages.at(-1)?.metadata.model).toBe('anthropic:claude-haiku-4-5-small');
+    expect(sentText(2)).toMatch(/it exceeded the 16,000-token limit for one result\]/);
+    expect((await storedResult(store, session.id)).content).toEqual([{ type: 'text', text }]);
+  });
+
   it("a tool's own max_result_tokens (defineTool, a handler) bounds its results; the manager's perTool wins; a bad value is refused when defined", async () => {
     const spec = {
       name: 'read_file',
