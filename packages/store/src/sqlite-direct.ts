@@ -21,12 +21,13 @@ const TOUCH_SESSION =
   'update "sessions" set "updated_at" = ?, "revision" = "revision" + 1 where "id" = ? returning "revision"';
 const SELECT_LEASE =
   'select "turn_lease_id", "turn_lease_expires_at" from "sessions" where "id" = ?';
-const SET_LEASE =
-  'update "sessions" set "turn_lease_id" = ?, "turn_lease_expires_at" = ? where "id" = ?';
-const RENEW_LEASE =
-  'update "sessions" set "turn_lease_expires_at" = ? where "id" = ? and "turn_lease_id" = ?';
-const RELEASE_LEASE =
-  'update "sessions" set "turn_lease_id" = null, "turn_lease_expires_at" = null where "id" = ? and "turn_lease_id" = ?';
+// the session's touch and its lease in one statement: a turn's write costs no statement more
+const TOUCH_TAKE =
+  'update "sessions" set "updated_at" = ?, "revision" = "revision" + 1, "turn_lease_id" = ?, "turn_lease_expires_at" = ? where "id" = ? and ("turn_lease_id" is null or "turn_lease_id" = ?) returning "revision"';
+const TOUCH_HOLD =
+  'update "sessions" set "updated_at" = ?, "revision" = "revision" + 1, "turn_lease_expires_at" = ? where "id" = ? and "turn_lease_id" = ? returning "revision"';
+const TOUCH_RELEASE =
+  'update "sessions" set "updated_at" = ?, "revision" = "revision" + 1, "turn_lease_id" = null, "turn_lease_expires_at" = null where "id" = ? and "turn_lease_id" = ? returning "revision"';
 const INSERT_MESSAGE =
   'insert into "messages" ("id", "session_id", "role", "content_json", "metadata_json", "created_at", "schema_version") values (?, ?, ?, ?, ?, ?, ?)';
 
@@ -94,35 +95,40 @@ export function selectSession(sqlite: SqliteDatabase, id: string): SessionRow | 
 export class TakeoverNeeded extends Error {}
 
 /**
- * A write's lease, in the open transaction, as `lease.ts` applies it on the kysely path (the
- * process's clock: SQLite is one machine's file).
- * @throws TurnLeaseHeldError, TurnLeaseLostError, SessionNotFoundError, TakeoverNeeded.
+ * Bumps the session's `updated_at` and `revision` and applies the write's lease, in one
+ * statement, as `lease.ts` applies it on the kysely path (the process's clock: SQLite is one
+ * machine's file). Returns the session's new revision.
+ * @throws SessionNotFoundError, TurnLeaseHeldError, TurnLeaseLostError, TakeoverNeeded.
  */
-function applyDirectLease(sqlite: SqliteDatabase, sessionId: string, write: TurnLeaseWrite): void {
+function touchSession(
+  sqlite: SqliteDatabase,
+  sessionId: string,
+  write: TurnLeaseWrite | undefined,
+): number {
   const now = nowEpochMicros();
-  if ('take' in write) {
+  let rows: unknown[];
+  if (!write) rows = sqlite.prepare(TOUCH_SESSION).all([now, sessionId]);
+  else if ('take' in write) {
     const { id, ttlMs } = write.take;
-    const [row] = sqlite.prepare(SELECT_LEASE).all([sessionId]) as Array<{
-      turn_lease_id: string | null;
-      turn_lease_expires_at: number | bigint | null;
-    }>;
-    if (!row) throw new SessionNotFoundError(sessionId);
-    if (row.turn_lease_id !== null && row.turn_lease_id !== id) {
-      const until = Number(row.turn_lease_expires_at ?? 0);
-      if (until > now) throw new TurnLeaseHeldError(sessionId, (until - now) / 1000);
-      throw new TakeoverNeeded();
-    }
-    sqlite.prepare(SET_LEASE).run([id, now + ttlMs * 1000, sessionId]);
-    return;
+    rows = sqlite.prepare(TOUCH_TAKE).all([now, id, now + ttlMs * 1000, sessionId, id]);
+  } else if ('hold' in write) {
+    const { id, ttlMs } = write.hold;
+    rows = sqlite.prepare(TOUCH_HOLD).all([now, now + ttlMs * 1000, sessionId, id]);
+  } else rows = sqlite.prepare(TOUCH_RELEASE).all([now, sessionId, write.release.id]);
+  const [touched] = rows as Array<{ revision: number | bigint }>;
+  if (touched) return Number(touched.revision);
+  // nothing touched: no such session, or the lease is not this turn's to take, hold or release
+  const [row] = sqlite.prepare(SELECT_LEASE).all([sessionId]) as Array<{
+    turn_lease_id: string | null;
+    turn_lease_expires_at: number | bigint | null;
+  }>;
+  if (!row || !write) throw new SessionNotFoundError(sessionId);
+  if (!('take' in write)) {
+    throw new TurnLeaseLostError(sessionId, ('hold' in write ? write.hold : write.release).id);
   }
-  const lease = 'hold' in write ? write.hold : write.release;
-  const changed =
-    'hold' in write
-      ? sqlite.prepare(RENEW_LEASE).run([now + lease.ttlMs * 1000, sessionId, lease.id])
-      : sqlite.prepare(RELEASE_LEASE).run([sessionId, lease.id]);
-  if (Number(changed.changes) > 0) return;
-  if (!selectSession(sqlite, sessionId)) throw new SessionNotFoundError(sessionId);
-  throw new TurnLeaseLostError(sessionId, lease.id);
+  const until = Number(row.turn_lease_expires_at ?? 0);
+  if (until > now) throw new TurnLeaseHeldError(sessionId, (until - now) / 1000);
+  throw new TakeoverNeeded();
 }
 
 /** Whether {@link appendPlainMessage} can write `checked` (no tool call rows, no answers). */
@@ -134,9 +140,10 @@ export function isPlainMessage(checked: CheckedMessage): boolean {
 
 /**
  * Appends one plain message in the open transaction, as `appendMessages` does: the session's
- * `updated_at` and `revision` bumped first (which proves it exists), then the row. Returns the
- * session's new revision.
- * @throws SessionNotFoundError, DuplicateMessageError.
+ * `updated_at` and `revision` bumped first with the write's turn lease applied (which proves it
+ * exists and the lease is the turn's), then the row. Returns the session's new revision.
+ * @throws SessionNotFoundError, DuplicateMessageError, TurnLeaseHeldError, TurnLeaseLostError,
+ * TakeoverNeeded.
  */
 export function appendPlainMessage(
   sqlite: SqliteDatabase,
@@ -144,11 +151,7 @@ export function appendPlainMessage(
   lease?: TurnLeaseWrite,
 ): number {
   const { session_id: sessionId, id } = checked.message;
-  if (lease) applyDirectLease(sqlite, sessionId, lease);
-  const [touched] = sqlite.prepare(TOUCH_SESSION).all([nowEpochMicros(), sessionId]) as Array<{
-    revision: number | bigint;
-  }>;
-  if (!touched) throw new SessionNotFoundError(sessionId);
+  const revision = touchSession(sqlite, sessionId, lease);
   const row = messageRow(checked);
   try {
     sqlite
@@ -166,5 +169,5 @@ export function appendPlainMessage(
     if (uniqueViolationTable(error) === 'messages') throw new DuplicateMessageError(id);
     throw error;
   }
-  return Number(touched.revision);
+  return revision;
 }
