@@ -285,11 +285,7 @@ async function* streamBatches<Chunk>(
     const { deadline, context } = opened;
     deadline.armIdle();
     const waiter = new ChunkWaiter(opened.source, deadline.signal);
-    const reads = new ReadMapper(
-      (chunk: Chunk) => spec.onChunk(chunk, builder, context),
-      builder,
-      signal,
-    );
+    const reads = new ReadMapper(spec, builder, context, signal);
     let failure: AdapterError | undefined;
     try {
       reads.load(opened.first, builder.start());

@@ -1,4 +1,6 @@
+import type { CallAttemptContext } from '../call-runner.js';
 import type { StreamEvent } from '../schemas/stream.js';
+import type { StreamCallSpec } from '../stream-call.js';
 import type { StreamBuilder } from './builder.js';
 import type { EventPuller } from './flat-stream.js';
 
@@ -10,18 +12,25 @@ import type { EventPuller } from './flat-stream.js';
  * @internal
  */
 export class ReadMapper<Chunk> {
-  readonly #map: (chunk: Chunk) => StreamEvent[];
+  readonly #spec: StreamCallSpec<Chunk>;
   readonly #builder: StreamBuilder;
+  readonly #context: CallAttemptContext;
   readonly #signal: AbortSignal;
   #chunks: Chunk[] = [];
   #next = 0;
   #first: StreamEvent | undefined;
   #failure: { error: unknown } | undefined;
 
-  /** `map`: the adapter's mapper for one chunk, building on `builder`. */
-  constructor(map: (chunk: Chunk) => StreamEvent[], builder: StreamBuilder, signal: AbortSignal) {
-    this.#map = map;
+  /** The adapter's `spec.onChunk` maps each chunk on `builder`; `signal` is the call's. */
+  constructor(
+    spec: StreamCallSpec<Chunk>,
+    builder: StreamBuilder,
+    context: CallAttemptContext,
+    signal: AbortSignal,
+  ) {
+    this.#spec = spec;
     this.#builder = builder;
+    this.#context = context;
     this.#signal = signal;
   }
 
@@ -42,7 +51,7 @@ export class ReadMapper<Chunk> {
     const chunks = this.#chunks;
     if (this.#next >= chunks.length || this.#builder.finished || this.#signal.aborted) return null;
     try {
-      return this.#map(chunks[this.#next++] as Chunk);
+      return this.#spec.onChunk(chunks[this.#next++] as Chunk, this.#builder, this.#context);
     } catch (error) {
       this.#failure = { error };
       this.#next = chunks.length;
