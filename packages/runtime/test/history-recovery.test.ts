@@ -133,11 +133,17 @@ describe('a history that outgrew the model (decision 0155)', () => {
       expect(after.filter((m) => m.role === 'system')).toEqual([]);
       expect(validateHistory(after).ok).toBe(true);
 
-      // and the turn after that recovers the same way
+      // the turn after that leaves out the same turns (the request starts alike), without a WARN
+      const firstSent = JSON.stringify(body.messages[0]);
       server.enqueue(...textStream());
       const again = await runtime.sessions.sendAndWait(sessionId, paragraph(8));
       expect(again.end).toBe('end_turn');
       expect(JSON.stringify(lastBody().messages)).toContain('Paragraph 8.');
+      expect(JSON.stringify(lastBody().messages[0])).toBe(firstSent);
+      expect(systemText(lastBody())).toBe(systemText(body));
+      expect(
+        logger.warnings().filter((w) => w.obj.event === 'history_turns_left_out'),
+      ).toHaveLength(1);
     } finally {
       await runtime.close();
     }

@@ -21,6 +21,7 @@ import {
 } from './compaction-step.js';
 import { errorText } from './errors.js';
 import { type HistoryRecoveryOutcome, HistoryTooLongError } from './history-too-long.js';
+import { rememberCut, reuseLastCut } from './remembered-cuts.js';
 import { type RoutedStep, type TurnState, turnStart } from './turn-state.js';
 
 /** A model and the window its history overshoots. */
@@ -65,8 +66,13 @@ async function makeRoom(state: TurnState, refused: unknown, target: Target): Pro
     state.pending.push(done.event);
   } else if (historyRecovery === 'off') {
     throw tooLong(state, refused, target, 'off');
-  } else if (!(await leaveOutOldestTurns(state, 'context_window', target))) {
-    throw tooLong(state, refused, target, 'not_enough');
+  } else {
+    // the same messages as the last turn left out, while that still fits
+    const reused = reuseLastCut(state, target.model);
+    if (reused) return reused;
+    if (!(await leaveOutOldestTurns(state, 'context_window', target))) {
+      throw tooLong(state, refused, target, 'not_enough');
+    }
   }
   const input = boundedRouteInput(state, target.model);
   try {
@@ -130,13 +136,11 @@ export async function leaveOutOldestTurns(
     tokens_before: request.estimateTokens(history),
     tokens_after: request.estimateTokens([note, ...kept]),
   };
-  // never stored: the record only lets a second cut in this turn carry the note forward
-  history.splice(
-    0,
-    history.length,
-    { ...note, metadata: { ...note.metadata, compaction: record } },
-    ...kept,
-  );
+  // never stored: the record lets a second cut carry the note forward, and the next turns
+  // leave out the same messages while that fits
+  const placed = { ...note, metadata: { ...note.metadata, compaction: record } };
+  history.splice(0, history.length, placed, ...kept);
+  rememberCut(state, cutAt.id, placed);
   const turns = left.filter((m) => m.role === 'user').length;
   state.manager.settings.logger.warn(
     {

@@ -98,6 +98,33 @@ describe("the SessionManager's default (decision 0155)", () => {
 });
 
 describe("historyRecovery: 'leave_out_oldest_turns' (decision 0155)", () => {
+  it('turn after turn: the same turns are left out while that fits, a new cut (and WARN) when it no longer does; every turn runs', async () => {
+    const { manager, store, logger } = await harness(6000, 'leave_out_oldest_turns');
+    const session = await manager.createSession({ workspace_path: '/w' });
+    const firstSent: number[] = [];
+    for (let n = 1; n <= 14; n++) {
+      loopback.server.enqueue(...text());
+      const result = await manager.sendAndWait(session.id, paragraph(n));
+      expect(result.end, `turn ${n}`).toBe('end_turn');
+      const body = loopback.server.requests.at(-1)?.body as { messages: unknown[] };
+      firstSent.push(Number(/Paragraph (\d+)\./.exec(JSON.stringify(body.messages[0]))?.[1]));
+    }
+    // where each request starts: 1 until the window is full, then cuts that hold for turns
+    const starts = [...new Set(firstSent)];
+    expect(starts[0]).toBe(1);
+    expect(starts.length).toBeGreaterThanOrEqual(3);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    // each cut but the last served more than one turn
+    for (const start of starts.slice(1, -1)) {
+      expect(firstSent.filter((first) => first === start).length).toBeGreaterThan(1);
+    }
+    const warned = logger.warnings().filter((w) => w.obj.event === 'history_turns_left_out');
+    expect(warned).toHaveLength(starts.length - 1);
+    const rows = (await store.loadMessages(session.id)).messages;
+    expect(rows).toHaveLength(28);
+    expect(validateHistory(rows).ok).toBe(true);
+  });
+
   it("a provider's context overflow no fallback takes: the oldest turns are left out and the step retried once", async () => {
     const { manager, store, logger } = await harness(200_000, 'leave_out_oldest_turns');
     const session = await manager.createSession({ workspace_path: '/w' });
