@@ -59,19 +59,21 @@ export async function routeToFit(state: TurnState): Promise<RoutedStep> {
 /** Compacts, or leaves out the oldest turns, and routes again; else throws what to do. */
 async function makeRoom(state: TurnState, refused: unknown, target: Target): Promise<RoutedStep> {
   const { compaction, historyRecovery, router } = state.manager.settings;
+  // whether anything before the turn's message could be left out (before any is)
+  const older = state.history.slice(0, Math.max(0, turnStart(state))).some((m) => !compactionOf(m));
   if (compaction) {
     const done = await compactHistory(state, 'context_window', target);
     if (!done) throw refused;
     state.stored.push(done.message);
     state.pending.push(done.event);
   } else if (historyRecovery === 'off') {
-    throw tooLong(state, refused, target, 'off');
+    throw tooLong(older, refused, target, 'off');
   } else {
     // the same messages as the last turn left out, while that still fits
     const reused = reuseLastCut(state, target.model);
     if (reused) return reused;
     if (!(await leaveOutOldestTurns(state, 'context_window', target))) {
-      throw tooLong(state, refused, target, 'not_enough');
+      throw tooLong(older, refused, target, 'not_enough');
     }
   }
   const input = boundedRouteInput(state, target.model);
@@ -79,24 +81,24 @@ async function makeRoom(state: TurnState, refused: unknown, target: Target): Pro
     return { input, decision: router.route(input) };
   } catch (error) {
     const again = compaction ? null : contextLimitedTarget(error);
-    throw again ? tooLong(state, error, again, 'not_enough') : error;
+    throw again ? tooLong(older, error, again, 'not_enough') : error;
   }
 }
 
 /**
- * The refusal with what to do (a {@link HistoryTooLongError}) when older turns could make room:
- * the router's own error when nothing before the turn's message could be left out (the message
- * alone is too long) or a strict rule refused the turn.
+ * The refusal with what to do (a {@link HistoryTooLongError}) when `older` turns could make
+ * room: the router's own error when nothing before the turn's message could be left out (the
+ * message alone is too long) or a strict rule refused the turn.
  */
 function tooLong(
-  state: TurnState,
+  older: boolean,
   refused: unknown,
   target: Target,
   recovery: HistoryRecoveryOutcome,
 ): unknown {
-  if (!(refused instanceof NoRouteError) || refused instanceof StrictRuleError) return refused;
-  const older = state.history.slice(0, Math.max(0, turnStart(state)));
-  if (!older.some((m) => !compactionOf(m))) return refused;
+  if (!older || !(refused instanceof NoRouteError) || refused instanceof StrictRuleError) {
+    return refused;
+  }
   return new HistoryTooLongError(refused.trace, target, recovery);
 }
 

@@ -125,6 +125,25 @@ describe("historyRecovery: 'leave_out_oldest_turns' (decision 0155)", () => {
     expect(validateHistory(rows).ok).toBe(true);
   });
 
+  it('a message that does not fit even with every older turn left out: HistoryTooLongError saying so, nothing stored', async () => {
+    const { manager, store } = await harness(6000, 'leave_out_oldest_turns');
+    const session = await manager.createSession({ workspace_path: '/w' });
+    loopback.server.enqueue(...text());
+    await manager.sendAndWait(session.id, 'Hello.');
+    loopback.server.reset();
+    const refused = await manager.sendAndWait(session.id, paragraph(2).repeat(7)).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(HistoryTooLongError);
+    expect((refused as HistoryTooLongError).recovery).toBe('not_enough');
+    expect((refused as Error).message).toMatch(
+      /Even with every older turn left out it needs about \d+ input tokens for anthropic:claude-sonnet-4-6's context window of 6000: swap to a model with a larger context window/,
+    );
+    expect(loopback.server.requests).toHaveLength(0);
+    expect((await store.loadMessages(session.id)).messages).toHaveLength(2);
+  });
+
   it("a provider's context overflow no fallback takes: the oldest turns are left out and the step retried once", async () => {
     const { manager, store, logger } = await harness(200_000, 'leave_out_oldest_turns');
     const session = await manager.createSession({ workspace_path: '/w' });
