@@ -85,17 +85,20 @@ export function markerText(cut: Omit<CutContent, 'content' | 'kept_tokens'>, lim
   return `[… ${what.join(' and ')} (about ${count(cut.left_out_tokens)} tokens) of this tool result were left out: ${why}]`;
 }
 
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
 /** How far into `text` to cut so that at most `room` tokens are kept (a line end preferred). */
 function cutPoint(by: ResultEstimator, text: string, room: number, tokens: number): number {
   let at = Math.floor((text.length * room) / Math.max(1, tokens));
   for (let tries = 0; tries < 8 && at > 0; tries++) {
     // never between the two halves of a surrogate pair
-    const code = text.charCodeAt(at - 1);
-    if (code >= 0xd800 && code <= 0xdbff) at--;
+    if (isHighSurrogate(text.charCodeAt(at - 1))) at--;
     const kept = textTokens(by, text.slice(0, at));
     if (kept <= room) break;
     at = Math.floor(at * (room / kept) * 0.97);
   }
+  if (at > 0 && isHighSurrogate(text.charCodeAt(at - 1))) at--;
   const lineEnd = text.lastIndexOf('\n', at);
   return lineEnd > at * 0.9 ? lineEnd : Math.max(0, at);
 }
@@ -105,12 +108,12 @@ function tailPoint(by: ResultEstimator, text: string, room: number, tokens: numb
   let at = text.length - Math.floor((text.length * room) / Math.max(1, tokens));
   for (let tries = 0; tries < 8 && at < text.length; tries++) {
     // never between the two halves of a surrogate pair
-    const code = text.charCodeAt(at);
-    if (code >= 0xdc00 && code <= 0xdfff) at++;
+    if (isLowSurrogate(text.charCodeAt(at))) at++;
     const kept = textTokens(by, text.slice(at));
     if (kept <= room) break;
     at = text.length - Math.floor((text.length - at) * (room / kept) * 0.97);
   }
+  if (at < text.length && isLowSurrogate(text.charCodeAt(at))) at++;
   const lineStart = text.indexOf('\n', at);
   const length = text.length - at;
   return lineStart >= 0 && lineStart + 1 - at < length * 0.1

@@ -151,6 +151,26 @@ describe('the bound on a tool result (decision 0155)', () => {
     });
   });
 
+  it('a text of emoji without line breaks is cut between characters, never inside one', async () => {
+    const text = `${'🚀é'.repeat(20_000)}`;
+    const { manager } = await harness(text, { toolResults: { maxTokens: 1000 } });
+    const session = await manager.createSession({ workspace_path: '/w' });
+    loopback.server.enqueue(
+      ...requireFixture(anthropic, 'tool-call-stream'),
+      ...requireFixture(anthropic, 'text-stream'),
+    );
+    await manager.sendAndWait(session.id, 'Read it.');
+    const [start, marker, end] = sentResult(1).map((b) => b.text ?? '');
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    for (const piece of [start, end]) {
+      expect(piece?.length).toBeGreaterThan(0);
+      expect(piece).not.toMatch(lone);
+    }
+    expect(text.startsWith(start ?? 'x') && text.endsWith(end ?? 'x')).toBe(true);
+    const left = Number(/\[… ([\d,]+) characters/.exec(marker ?? '')?.[1]?.replaceAll(',', ''));
+    expect((start?.length ?? 0) + left + (end?.length ?? 0)).toBe(text.length);
+  });
+
   it("a fallback to a model with a smaller window gets its own projection: the results' share of that window", async () => {
     const text = words(60_000);
     const { manager, store, logger } = await harness(
