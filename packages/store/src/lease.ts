@@ -56,26 +56,51 @@ export function checkLeaseWrite(write: TurnLeaseWrite | undefined): TurnLeaseWri
 }
 
 /**
- * Applies a write's lease to its session inside the write's transaction, before the write's
- * rows: a `take` over another turn's expired lease finishes that turn's `partial` rows first.
- * Resolves to whether rows were finished (the session's revision then moves once more).
+ * Bumps the session's `updated_at` and `revision` as every write does, and applies the write's
+ * lease, inside the write's transaction: a hold or release in the same statement (no statement
+ * more), a take after reading the row (locked, on PostgreSQL), finishing the `partial` rows of
+ * another turn whose lease expired first. Resolves to the session's new revision.
  * @throws TurnLeaseHeldError, TurnLeaseLostError, SessionNotFoundError.
  */
-export async function applyLease(
+export async function touchWithLease(
   trx: Kysely<StoreDatabase>,
   dialect: StoreDialect,
   sessionId: string,
   write: TurnLeaseWrite,
-): Promise<boolean> {
-  if ('take' in write) return takeLease(trx, dialect, sessionId, write.take);
-  const lease = 'hold' in write ? write.hold : write.release;
+): Promise<number> {
+  const taken = 'take' in write ? await takeLease(trx, dialect, sessionId, write.take) : null;
+  const lease = 'take' in write ? write.take : 'hold' in write ? write.hold : write.release;
+  const row = await trx
+    .updateTable('sessions')
+    .set((eb) => ({
+      updated_at: nowEpochMicros(),
+      revision: eb('revision', '+', 1),
+      ...(taken !== null
+        ? { turn_lease_id: lease.id, turn_lease_expires_at: taken + lease.ttlMs * 1000 }
+        : 'release' in write
+          ? { turn_lease_id: null, turn_lease_expires_at: null }
+          : { turn_lease_expires_at: expiresAt(dialect, lease) }),
+    }))
+    .where('id', '=', sessionId)
+    // a take checked the (locked) row already
+    .$if(taken === null, (q) => q.where('turn_lease_id', '=', lease.id))
+    .returning('revision')
+    .executeTakeFirst();
+  if (row) return Number(row.revision);
+  await requireSession(trx, sessionId);
+  throw new TurnLeaseLostError(sessionId, lease.id);
+}
+
+/** Renews a lease in the open transaction. @throws TurnLeaseLostError, SessionNotFoundError. */
+async function renewLease(
+  trx: Kysely<StoreDatabase>,
+  dialect: StoreDialect,
+  sessionId: string,
+  lease: TurnLease,
+): Promise<void> {
   const changed = await trx
     .updateTable('sessions')
-    .set(
-      'hold' in write
-        ? { turn_lease_expires_at: expiresAt(dialect, lease) }
-        : { turn_lease_id: null, turn_lease_expires_at: null },
-    )
+    .set({ turn_lease_expires_at: expiresAt(dialect, lease) })
     .where('id', '=', sessionId)
     .where('turn_lease_id', '=', lease.id)
     .executeTakeFirst();
@@ -83,7 +108,6 @@ export async function applyLease(
     await requireSession(trx, sessionId);
     throw new TurnLeaseLostError(sessionId, lease.id);
   }
-  return false;
 }
 
 /** `lease.ttlMs` from now on the store's clock, as SQL. */
@@ -91,12 +115,17 @@ function expiresAt(dialect: StoreDialect, lease: TurnLease): RawBuilder<number> 
   return sql<number>`${storeNow(dialect)} + ${lease.ttlMs * 1000}`;
 }
 
+/**
+ * Checks a take against the session's (locked) row, finishing the rows of another turn whose
+ * lease expired; the touch that follows sets the lease. Resolves to the store's time, in epoch
+ * microseconds. @throws TurnLeaseHeldError, SessionNotFoundError.
+ */
 async function takeLease(
   trx: Kysely<StoreDatabase>,
   dialect: StoreDialect,
   sessionId: string,
   lease: TurnLease,
-): Promise<boolean> {
+): Promise<number> {
   // PostgreSQL: the row is locked until the write commits, so two takers take turns
   const row = await trx
     .selectFrom('sessions')
@@ -108,15 +137,11 @@ async function takeLease(
   const now = Number(row.now);
   const holder = row.turn_lease_id;
   const until = row.turn_lease_expires_at === null ? 0 : Number(row.turn_lease_expires_at);
-  if (holder !== null && holder !== lease.id && until > now) {
-    throw new TurnLeaseHeldError(sessionId, (until - now) / 1000);
+  if (holder !== null && holder !== lease.id) {
+    if (until > now) throw new TurnLeaseHeldError(sessionId, (until - now) / 1000);
+    await finishAbandoned(trx, sessionId);
   }
-  await trx
-    .updateTable('sessions')
-    .set({ turn_lease_id: lease.id, turn_lease_expires_at: now + lease.ttlMs * 1000 })
-    .where('id', '=', sessionId)
-    .execute();
-  return holder !== null && holder !== lease.id && (await finishAbandoned(trx, sessionId)) > 0;
+  return now;
 }
 
 /**
@@ -183,7 +208,7 @@ export async function renewTurnLease(
   lease: TurnLease,
 ): Promise<void> {
   checkLease(lease, 'lease');
-  await ctx.write((trx) => applyLease(trx, ctx.dialect, sessionId, { hold: lease }));
+  await ctx.write((trx) => renewLease(trx, ctx.dialect, sessionId, lease));
 }
 
 /** Releases a lease; false when `lease.id` did not hold it. */

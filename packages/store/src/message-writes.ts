@@ -21,7 +21,7 @@ import {
   MessageNotFoundError,
   type StoreInputIssue,
 } from './errors.js';
-import { applyLease, checkLeaseWrite } from './lease.js';
+import { checkLeaseWrite, touchWithLease } from './lease.js';
 import {
   type CheckedMessage,
   checkMessage,
@@ -84,9 +84,12 @@ export async function appendMessages(
     }
   }
   const revisions = await ctx.write(async (trx) => {
-    if (lease) await applyLease(trx, ctx.dialect, sessionIds[0] as string, lease);
-    // Bumping updated_at first also proves the sessions exist: one statement, not two.
-    const touched = await touchSessions(trx, sessionIds, true);
+    // Bumping updated_at first also proves the sessions exist (and applies the turn lease):
+    // one statement, not two.
+    const only = sessionIds[0] as string;
+    const touched = lease
+      ? new Map([[only, await touchWithLease(trx, ctx.dialect, only, lease)]])
+      : await touchSessions(trx, sessionIds, true);
     await insertMessages(trx, [...seen], checked);
     await insertToolCalls(trx, toolCalls);
     for (const c of checked) await recordAnswers(trx, c, ctx.logger);
@@ -163,7 +166,11 @@ export async function updateMessage(
   const next = checked.message;
   const lease = leaseOf(options, [next.session_id]);
   const written = await ctx.write(async (trx) => {
-    if (lease) await applyLease(trx, ctx.dialect, next.session_id, lease);
+    // the turn lease first (PostgreSQL locks the session row before the message rows, as an
+    // append does); the touch then comes with it
+    const leased = lease
+      ? await touchWithLease(trx, ctx.dialect, next.session_id, lease)
+      : undefined;
     const stored = await trx
       .selectFrom('messages')
       .select(['id', 'session_id', 'role', 'created_at'])
@@ -190,7 +197,10 @@ export async function updateMessage(
     const placed = { ...checked, createdAt: Number(stored.created_at) };
     await updateToolCalls(trx, placed, options);
     await recordAnswers(trx, placed, ctx.logger);
-    const revisions = await touchSessions(trx, [next.session_id]);
+    const revisions =
+      leased === undefined
+        ? await touchSessions(trx, [next.session_id])
+        : new Map([[next.session_id, leased]]);
     return { createdAt: placed.createdAt, revisions };
   });
   reportRevision(options, [next.session_id], written.revisions);
