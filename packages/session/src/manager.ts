@@ -157,6 +157,14 @@ export class SessionManager {
    * `cancelled` with the usage reported so far and its cost, unanswered tool uses get a
    * "not run" result, nothing more runs, and the session is free for the next turn once the
    * loop has exited (docs/decisions/0066).
+   *
+   * One turn runs at a time per session: in this manager, and with a store that keeps turn
+   * leases (`@yourtool/store`, `MemorySessionStore`) in every process sharing the store. A send
+   * to a session whose turn runs throws `TurnInProgressError` before anything is stored, or,
+   * with `options.waitForTurn`, waits for it (until its deadline or its signal) and runs on the
+   * history it left (docs/decisions/0156).
+   * @throws TurnInProgressError; CancelledError when the signal aborts a wait;
+   * InvalidSendOptionError for a `waitForTurn` that is not `{ timeoutMs }`.
    */
   async *send(
     sessionId: string,
