@@ -17,7 +17,7 @@ import { scriptedManager } from './fixtures/lease-world.js';
 const noRequests = { eventGapMs: 1, onRequest: () => undefined };
 
 /** A manager whose model stalls after its first event until `release` is called. */
-function stalledManager(store: SessionStore, lease = { ttlMs: 300, heartbeatMs: 100 }) {
+function stalledManager(store: SessionStore, lease = { ttlMs: 1_000, heartbeatMs: 200 }) {
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -48,9 +48,9 @@ describe('the turn lease in one process', () => {
     const first = stalledManager(store);
     const running = first.manager.sendAndWait(id, 'turn of first');
     await first.started;
-    const second = scriptedManager(store, noRequests, { ttlMs: 300, heartbeatMs: 100 });
+    const second = scriptedManager(store, noRequests, { ttlMs: 1_000, heartbeatMs: 200 });
     // the heartbeat keeps the lease past its TTL
-    await sleep(700);
+    await sleep(1_500);
     await expect(second.sendAndWait(id, 'turn of second')).rejects.toThrow(TurnInProgressError);
     const waiting = second.sendAndWait(id, 'turn of second', {
       waitForTurn: { timeoutMs: 10_000 },
@@ -77,11 +77,11 @@ describe('the turn lease in one process', () => {
   it('a turn waiting for a confirmation keeps its lease by the heartbeat', async () => {
     const store = new MemorySessionStore();
     const { id } = await store.createSession({ workspace_path: '/w' });
-    const lease = { ttlMs: 300, heartbeatMs: 100 };
-    const asking = scriptedManager(store, { ...noRequests, confirmAfterMs: 1_000 }, lease);
+    const lease = { ttlMs: 1_000, heartbeatMs: 200 };
+    const asking = scriptedManager(store, { ...noRequests, confirmAfterMs: 3_000 }, lease);
     const running = asking.sendAndWait(id, 'turn of asking');
     const other = scriptedManager(store, noRequests, lease);
-    await sleep(800); // the confirmation has waited more than twice the TTL
+    await sleep(2_200); // the confirmation has waited more than twice the TTL
     await expect(other.sendAndWait(id, 'turn of other')).rejects.toThrow(TurnInProgressError);
     expect((await running).end).toBe('end_turn');
     await other.sendAndWait(id, 'turn of other');

@@ -90,13 +90,13 @@ describe.each(targets())('turn leases on $name', ({ make }) => {
 
   it('a heartbeat renews the lease; a lost lease cannot be renewed; release says whether it held', async () => {
     const { id } = await store.createSession({ workspace_path: '/w' });
-    const short = { id: 'turn_short', ttlMs: 300 };
+    const short = { id: 'turn_short', ttlMs: 800 };
     await store.appendMessage(sealMessage(userText(id, 'q')), { lease: { take: short } });
     for (let i = 0; i < 4; i++) {
-      await sleep(150);
+      await sleep(300);
       await store.renewTurnLease(id, short);
     }
-    // 600 ms after the take, still held thanks to the renewals
+    // 1.2 s after the take, still held thanks to the renewals
     await expect(
       other.appendMessage(sealMessage(userText(id, 'x')), { lease: { take: b } }),
     ).rejects.toThrow(TurnLeaseHeldError);
@@ -114,7 +114,8 @@ describe.each(targets())('turn leases on $name', ({ make }) => {
     "a take over an expired lease finishes the dead turn's partial row (%s)",
     async (_name, next) => {
       const { id } = await store.createSession({ workspace_path: '/w' });
-      const dead = { id: 'turn_dead', ttlMs: 100 };
+      // long enough that the writes below (on a loaded machine) all come before it expires
+      const dead = { id: 'turn_dead', ttlMs: 1_500 };
       await store.appendMessage(sealMessage(userText(id, 'q')), { lease: { take: dead } });
       const partial = assistantWithTools(id, [{ name: 'write_file' }], { status: 'partial' });
       await store.appendMessage(partial, { lease: { hold: dead } });
@@ -124,7 +125,7 @@ describe.each(targets())('turn leases on $name', ({ make }) => {
       await expect(other.appendMessage(next(id), { lease: { take: b } })).rejects.toThrow(
         TurnLeaseHeldError,
       );
-      await sleep(150);
+      await sleep(1_600);
       const before = (await store.getSession(id))?.revision as number;
       expect((await store.getSession(id))?.turn_lease?.expires_in_ms).toBeLessThanOrEqual(0);
       const revisions: number[] = [];
