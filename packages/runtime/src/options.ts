@@ -83,6 +83,7 @@ const MANAGER_OPTIONS = [
   'historyRecovery',
   'toolResults',
   'partialRowAfterMs',
+  'turnLease',
 ] as const satisfies ReadonlyArray<keyof RuntimeOptions>;
 
 /**

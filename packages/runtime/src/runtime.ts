@@ -30,6 +30,7 @@ import {
   type ToolHandler,
   ToolRegistry,
   type ToolResultLimits,
+  type TurnLeaseOptions,
 } from '@yourtool/session';
 import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
 import { checkRuntimeOptions } from './options.js';
@@ -142,6 +143,12 @@ export interface RuntimeOptions {
    * at the first event (decision 0148).
    */
   partialRowAfterMs?: number;
+  /**
+   * The turn lease on a stored session (stores that support it: SQLite, PostgreSQL, memory):
+   * how long it lives without a heartbeat and how often the heartbeat renews it. Default 30 s
+   * and 10 s (decision 0156).
+   */
+  turnLease?: TurnLeaseOptions;
 }
 
 /** Everything {@link createRuntime} wired, ready to use. */
@@ -325,6 +332,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.partialRowAfterMs !== undefined
       ? { partialRowAfterMs: options.partialRowAfterMs }
       : {}),
+    ...(options.turnLease ? { turnLease: options.turnLease } : {}),
   });
 
   const sessionStats = (sessionId: string): Promise<SessionStats> =>

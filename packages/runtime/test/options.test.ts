@@ -62,6 +62,8 @@ const CASES: Array<[string, keyof RuntimeOptions, unknown, string]> = [
   ['maxOutputTokens', 'maxOutputTokens', 2.5, '1 or more (got 2.5)'],
   ['compaction', 'compaction', 'summarize', 'compaction must be a CompactionHook'],
   ['partialRowAfterMs', 'partialRowAfterMs', -1, 'partialRowAfterMs'],
+  // passed on to the session manager, which checks it
+  ['turnLease', 'turnLease', 30, 'turnLease must be an object'],
   ['logger', 'logger', true, 'logger must be a Logger'],
   ['env', 'env', 'production', 'env must be an object'],
   ['env.KEY', 'env', { KEY: 1 }, 'env.KEY must be a string'],
