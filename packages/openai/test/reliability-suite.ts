@@ -25,6 +25,7 @@ import {
   ServerError,
   type StreamEvent,
 } from '@yourtool/core';
+import { chatChunkEvent } from '@yourtool/testkit/chat-chunks';
 import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -157,16 +158,7 @@ export function describeChatCompletionsReliability(options: {
   });
 
   describe(`${options.name}: an abort that came first wins (issue 35)`, () => {
-    /** A chunk of the tool-call-stream fixture's reply, with `delta` as its delta. */
-    const chunk = (delta: Record<string, unknown>) =>
-      `data: ${JSON.stringify({
-        id: 'chatcmpl-burst',
-        object: 'chat.completion.chunk',
-        created: 1763800013,
-        model: 'gpt-5-2025-08-07',
-        choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
-        usage: null,
-      })}\n\n`;
+    const chunk = chatChunkEvent;
     /** Text, one tool call opened, then 400 text deltas: no finish, no [DONE], all in one write. */
     const burst = (): ScriptedResponse => ({
       type: 'stream',

@@ -28,6 +28,7 @@ import {
 } from '@yourtool/router';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
+import { chatChunkEvent } from '@yourtool/testkit/chat-chunks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type ConfirmationRequest,
@@ -413,15 +414,7 @@ describe('SessionManager', () => {
     const h = await harness({}, 'global_default: gpt5\nfallbacks:\n  gpt5: [sonnet]\n');
     // text, an open tool call, then 400 text deltas held behind it (decision 0137), in one write,
     // closed without the finish: uncancelled, a network failure that falls back to Claude
-    const chunk = (delta: Record<string, unknown>) =>
-      `data: ${JSON.stringify({
-        id: 'chatcmpl-burst',
-        object: 'chat.completion.chunk',
-        created: 1763800013,
-        model: 'gpt-5-2025-08-07',
-        choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
-        usage: null,
-      })}\n\n`;
+    const chunk = chatChunkEvent;
     const call = { index: 0, id: 'call_burst', type: 'function', function: { name: 'read_file' } };
     server.enqueue(
       {
