@@ -15,16 +15,32 @@ export interface ToolNameRules {
   pattern: RegExp;
   /** Longest name accepted. */
   maxLength: number;
+  /** What the rule allows, in words, for error messages. */
+  description?: string;
 }
 
 /**
+ * The canonical `tool-name-format` rule, what a stored or imported history may hold: any
+ * non-empty name of at most 256 characters without control characters. Names no provider takes
+ * (`fs.read`, MCP-style `server.tool`, over 64 characters) stay as they came; adapters send the
+ * name {@link wireToolName} derives (decisions 0140, 0159).
+ */
+export const CANONICAL_TOOL_NAME_RULES: ToolNameRules = {
+  pattern: /^[^\p{Cc}]+$/u,
+  maxLength: 256,
+  description: '1-256 characters, no control characters',
+};
+
+/**
  * The rule of Anthropic, OpenAI (Chat Completions and Responses), Mistral, DeepSeek, Groq and
- * most Chat Completions servers: 1-64 letters, digits, `_` or `-`. It is also the canonical
- * `tool-name-format` rule, so a name that keeps it is sent as it is.
+ * most Chat Completions servers: 1-64 letters, digits, `_` or `-`. The session holds a model's
+ * reply to it (decision 0135: `functions.read_file` is an invalid reply); a stored history only
+ * to {@link CANONICAL_TOOL_NAME_RULES}.
  */
 export const STRICT_TOOL_NAME_RULES: ToolNameRules = {
   pattern: /^[a-zA-Z0-9_-]+$/,
   maxLength: 64,
+  description: '1-64 letters, digits, "_" or "-"',
 };
 
 /** Gemini's rule: starts with a letter or `_`, then letters, digits, `_`, `.`, `-` or `:`, at most 64. */

@@ -11,6 +11,7 @@ import {
 import type { ToolDefinition } from './schemas/tool.js';
 import { isSealedMessage } from './sealed.js';
 import { SealedPrefixMemo } from './sealed-prefix.js';
+import { CANONICAL_TOOL_NAME_RULES, fitsToolNameRules, type ToolNameRules } from './tool-names.js';
 import { validateToolInput } from './tool-schema.js';
 
 /**
@@ -25,7 +26,8 @@ export const MESSAGE_RULES = {
   'content-non-empty': '(complete) content is non-empty for non-system messages',
   'role-block-allowed':
     'blocks fit the role: user text/image; assistant text/tool_use/thinking/redacted_thinking; system text; tool tool_result',
-  'tool-name-format': 'tool use names are 1-64 characters of letters, digits, "_" or "-"',
+  'tool-name-format':
+    'tool use names are 1-256 characters without control characters (a model reply in a session: 1-64 letters, digits, "_" or "-")',
   'tool-use-id-unique': 'tool use ids are unique within the message',
   'tool-input-schema': '(complete) tool use input validates against its tool definition',
   'tool-parent-id': 'every tool message has metadata.parent_tool_use_id',
@@ -62,6 +64,13 @@ export interface ValidationResult {
 export interface ValidateMessageOptions {
   /** Tool definitions by name; when given, tool use inputs are checked against their schemas. */
   tools?: ReadonlyMap<string, Pick<ToolDefinition, 'input_schema'>> | readonly ToolDefinition[];
+  /**
+   * The rule tool use names must keep (`tool-name-format`). By default the canonical one,
+   * {@link CANONICAL_TOOL_NAME_RULES}: a stored or imported history keeps names such as `fs.read`
+   * as they came, and adapters derive the wire name (decisions 0140, 0159). The session checks a
+   * model's reply with core's `STRICT_TOOL_NAME_RULES` (decision 0135).
+   */
+  toolNameRules?: ToolNameRules;
 }
 
 const ALLOWED_BLOCKS: Record<Role, ReadonlySet<ContentBlock['type']>> = {
@@ -71,7 +80,6 @@ const ALLOWED_BLOCKS: Record<Role, ReadonlySet<ContentBlock['type']>> = {
   tool: new Set(['tool_result']),
 };
 
-const TOOL_USE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A value quoted for an error message, cut after 60 characters (image data can be megabytes). */
@@ -142,6 +150,7 @@ interface BlockCheck {
   complete: boolean;
   schemas: ReadonlyMap<string, Pick<ToolDefinition, 'input_schema'>> | undefined;
   seenToolUseIds: Set<string>;
+  toolNameRules: ToolNameRules;
   violations: MessageViolation[];
 }
 
@@ -172,11 +181,11 @@ function checkEnvelope(message: Message, complete: boolean, violations: MessageV
 
 function checkToolUse(check: BlockCheck, block: ToolUseBlock, path: string): void {
   const { violations, seenToolUseIds } = check;
-  if (!TOOL_USE_NAME.test(block.name)) {
+  if (!fitsToolNameRules(block.name, check.toolNameRules)) {
     violations.push({
       rule: 'tool-name-format',
       path: `${path}.name`,
-      message: `tool name "${block.name}" is not 1-64 letters, digits, "_" or "-"`,
+      message: `tool name ${quoteStart(JSON.stringify(block.name).slice(1, -1))} is not ${check.toolNameRules.description ?? `${check.toolNameRules.pattern} of at most ${check.toolNameRules.maxLength} characters`}`,
     });
   }
   if (seenToolUseIds.has(block.id)) {
@@ -328,6 +337,7 @@ export function validateMessage(
     complete,
     schemas: toolSchemas(options.tools),
     seenToolUseIds: new Set<string>(),
+    toolNameRules: options.toolNameRules ?? CANONICAL_TOOL_NAME_RULES,
     violations,
   };
   message.content.forEach((block, index) => {

@@ -4,6 +4,7 @@ import {
   MESSAGE_RULES,
   type Message,
   type MessageRule,
+  STRICT_TOOL_NAME_RULES,
   validateHistory,
   validateMessage,
 } from './exports.js';
@@ -58,7 +59,7 @@ const cases: Record<MessageRule, { pass: () => unknown; fail: () => unknown; opt
     fail: () =>
       msg(
         'assistant',
-        [{ type: 'tool_use', id: 'tu_1', name: 'read file!', input: {} }],
+        [{ type: 'tool_use', id: 'tu_1', name: 'read\nfile', input: {} }],
         completeAssistantMeta(),
       ),
   },
@@ -214,6 +215,27 @@ describe('validateMessage: every invariant of canonical-format §5', () => {
       'assistant-routing',
       'assistant-usage',
     ]);
+  });
+
+  it('keeps tool names no provider takes (fs.read, MCP-style, over 64), holds a reply to the strict rule (0140, 0159)', () => {
+    const calling = (name: string) =>
+      msg(
+        'assistant',
+        [{ type: 'tool_use', id: 'tu_1', name, input: {} }],
+        completeAssistantMeta(),
+      );
+    const names = ['fs.read', 'github.search_issues', `server.${'tool'.repeat(20)}`, 'run shell'];
+    for (const name of names) {
+      expect(rulesOf(calling(name))).toEqual([]);
+      const strict = validateMessage(calling(name), { toolNameRules: STRICT_TOOL_NAME_RULES });
+      expect(strict.violations).toMatchObject([
+        { rule: 'tool-name-format', path: 'content[0].name' },
+      ]);
+      expect(strict.violations[0]?.message).toContain('1-64 letters, digits');
+    }
+    expect(rulesOf(calling('read_file'))).toEqual([]);
+    expect(rulesOf(calling('x'.repeat(257)))).toEqual(['tool-name-format']);
+    expect(rulesOf(calling('read\u0000file'))).toEqual(['tool-name-format']);
   });
 
   it('rejects invalid base64 and non-http urls', () => {

@@ -9,7 +9,7 @@ import {
   type StopReason,
   validateMessage,
 } from '@yourtool/core';
-import { checkJsonDepth } from '@yourtool/core/adapter';
+import { checkJsonDepth, STRICT_TOOL_NAME_RULES } from '@yourtool/core/adapter';
 
 /**
  * A rule a reply broke: a canonical invariant (core's `validateMessage`), or `json-depth` (a
@@ -125,7 +125,11 @@ export function checkReply(message: Message): CheckedReply {
     const schema = validateMessage(message).violations.some((v) => v.rule === 'schema');
     return { message, violations: [], valid: !schema };
   }
-  const violations: ReplyViolation[] = deep.length > 0 ? deep : validateMessage(message).violations;
+  // a reply's tool names are held to what every provider takes (a stored history is not: 0159)
+  const violations: ReplyViolation[] =
+    deep.length > 0
+      ? deep
+      : validateMessage(message, { toolNameRules: STRICT_TOOL_NAME_RULES }).violations;
   if (violations.length === 0) return { message, violations, valid: true };
   return { message: reducedReply(message, violations), violations, valid: false };
 }
