@@ -86,12 +86,73 @@ export interface RouteDecidedEvent {
   timestamp: string;
 }
 
+/** One way a tool call's input breaks its tool's schema. */
+export interface ToolInputViolation {
+  /** Where in the input, as a JSON path (`input.path`, `input.items[2]`). */
+  path: string;
+  /** What is wrong there. */
+  message: string;
+}
+
+/**
+ * Emitted when a model calls a tool with input its schema refuses (canonical-format §5.3). The
+ * session answers the call with an error result naming the violations, so the model can correct
+ * itself; the tool does not run.
+ */
+export interface ToolInputInvalidEvent {
+  type: 'tool_input_invalid';
+  session_id: string | null;
+  /** The canonical id of the refused tool use (`tu_<ulid>`). */
+  tool_use_id: string;
+  /** The tool's canonical name. */
+  tool_name: string;
+  /** The model that made the call, as a canonical id, when known. */
+  model: string | null;
+  /** Every violation found, each with its path. */
+  violations: ToolInputViolation[];
+  timestamp: string;
+}
+
+/** What the router refused: a manual swap (`/model`) or the routing of a turn. */
+export type RoutingConstraintFailureKind = 'swap' | 'turn';
+
+/**
+ * Emitted when the router refuses a swap or a turn because no model it may use can take the
+ * history or the turn (canonical-format §9.4). The active model is left unchanged, and the
+ * refusal is also thrown as a typed error, whose `code` this event repeats.
+ */
+export interface RoutingConstraintFailureEvent {
+  type: 'routing_constraint_failure';
+  session_id: string | null;
+  /** A refused `/model` swap, or a refused routed turn (including its fallbacks). */
+  kind: RoutingConstraintFailureKind;
+  /**
+   * The model that was asked for (the swap's target, or the explicit `@model` / `/model`
+   * choice that was refused); null when routing had no explicit choice.
+   */
+  requested_model: string | null;
+  /**
+   * The thrown error's code: `swap_refused`, `choice_unavailable`, `strict_rule` or
+   * `no_route`.
+   */
+  code: string;
+  /** Every reason given, human-readable. */
+  reasons: string[];
+  /** The thrown error's message. */
+  message: string;
+  /** The candidates considered, with why each was rejected (empty for a swap). */
+  trace: RouteTraceEntry[];
+  timestamp: string;
+}
+
 /** Every event on the bus. */
 export type BusEvent =
   | LlmCallStartedEvent
   | LlmCallCompletedEvent
   | LlmCallFailedEvent
-  | RouteDecidedEvent;
+  | RouteDecidedEvent
+  | ToolInputInvalidEvent
+  | RoutingConstraintFailureEvent;
 /** The `type` of a bus event. */
 export type BusEventType = BusEvent['type'];
 /** The bus event with a given `type`. */

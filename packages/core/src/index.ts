@@ -23,6 +23,10 @@ export {
   type LlmCallFailedEvent,
   type RouteDecidedEvent,
   type RouteTraceEntry,
+  type RoutingConstraintFailureEvent,
+  type RoutingConstraintFailureKind,
+  type ToolInputInvalidEvent,
+  type ToolInputViolation,
 } from './bus.js';
 export {
   numberToDecimalString,
@@ -85,6 +89,7 @@ export {
   type CanonicalRequest,
   type CanonicalRequestInput,
   type CanonicalResponse,
+  CanonicalResponseSchema,
   type StopReason,
   type TokenUsage,
 } from './schemas/adapter.js';
@@ -120,6 +125,8 @@ export type {
   MessageCompleteEvent,
   StreamEvent,
 } from './schemas/stream.js';
+/** The canonical stream event union, for reading events sent across a process boundary. */
+export { StreamEventSchema } from './schemas/stream.js';
 export type {
   SideEffects,
   ToolDefinition,
