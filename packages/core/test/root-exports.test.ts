@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT_EXPORT_CAP = 125;
 
 describe("core's root entry", () => {
-  it('exports the canonical stream event and response schemas', () => {
+  it(`exports the canonical stream event and response schemas, within ${ROOT_EXPORT_CAP} names`, () => {
     const event = {
       type: 'text.delta',
       content_block_index: 0,
@@ -25,9 +25,7 @@ describe("core's root entry", () => {
     });
     expect(response.stop_reason).toBe('end_turn');
     expect(core.StreamEventSchema.safeParse({ type: 'usage_update' }).success).toBe(false);
-  });
-
-  it(`exports at most ${ROOT_EXPORT_CAP} names`, () => {
+    // 71 today; the sealed-prefix names leave with the shape issue's cache-ownership work
     expect(Object.keys(core).length).toBeLessThanOrEqual(ROOT_EXPORT_CAP);
   });
 });
