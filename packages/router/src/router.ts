@@ -8,6 +8,7 @@ import {
   nowTimestamp,
   type ProviderAdapter,
   type RouteTraceEntry,
+  type RoutingConstraintFailureKind,
   type RoutingDecisionRecord,
   type RoutingPolicy,
   routingModeForPolicy,
@@ -26,6 +27,7 @@ import {
   UnknownModelError,
 } from './errors.js';
 import { compileMessagePattern } from './message-pattern.js';
+import { routingConstraintFailure } from './refusal-event.js';
 import type { ModelRegistry } from './registry.js';
 import { capabilityProblems, type TurnNeeds, turnNeeds } from './requirements.js';
 import type { RoutingConfig, RoutingRule, RuleCondition } from './routing-config.js';
@@ -58,6 +60,12 @@ export interface RouteInput {
   fallthrough?: boolean;
 }
 
+/** What {@link Router.checkSwap} reads: the history and what the turns ask of a model. */
+export type SwapInput = Omit<
+  RouteInput,
+  'override' | 'sticky' | 'tier' | 'delegate' | 'workspace_path' | 'fallthrough'
+>;
+
 /** A pluggable recommendation from past patterns, with a confidence in [0, 1]. */
 export type PatternRecommender = (
   input: RouteInput,
@@ -88,7 +96,7 @@ export interface RouterOptions {
   config: RoutingConfig | (() => RoutingConfig);
   availability?: AvailabilityTracker;
   recommender?: PatternRecommender;
-  /** Receives `route.decided`. */
+  /** Receives `route.decided`, and `routing_constraint_failure` for each refusal. */
   bus?: EventBus;
   logger?: Logger;
   /**
@@ -371,6 +379,11 @@ export class Router {
    * and {@link NoRouteError} (with the trace) when no candidate passes.
    */
   route(input: RouteInput): RouteDecision {
+    return this.#reportingRefusal('turn', input, () => this.#route(input));
+  }
+
+  /** {@link route}'s chain, before a refusal is reported. */
+  #route(input: RouteInput): RouteDecision {
     const config = this.#config();
     const needs = turnNeeds(input);
     const trace: RouteTraceEntry[] = [];
@@ -469,6 +482,15 @@ export class Router {
    * strict rule) when no fallback passes or none is configured.
    */
   fallback(
+    input: RouteInput,
+    previous: RouteDecision,
+    failures: readonly FallbackAttempt[],
+  ): RouteDecision {
+    return this.#reportingRefusal('turn', input, () => this.#fallback(input, previous, failures));
+  }
+
+  /** {@link fallback}'s search, before a refusal is reported. */
+  #fallback(
     input: RouteInput,
     previous: RouteDecision,
     failures: readonly FallbackAttempt[],
@@ -586,13 +608,30 @@ export class Router {
    * configured, or its capabilities are not detected yet; an unknown name throws
    * `UnknownModelError` with suggestions. Returns the canonical id to make sticky.
    */
-  checkSwap(
-    model: string,
-    input: Omit<
-      RouteInput,
-      'override' | 'sticky' | 'tier' | 'delegate' | 'workspace_path' | 'fallthrough'
-    >,
-  ): string {
+  checkSwap(model: string, input: SwapInput): string {
+    return this.#reportingRefusal('swap', input, () => this.#checkSwap(model, input));
+  }
+
+  /**
+   * Runs `fn`; a refusal it throws (a swap the history cannot survive, a turn no model may
+   * take) is emitted as `routing_constraint_failure` before it propagates.
+   */
+  #reportingRefusal<T>(
+    kind: RoutingConstraintFailureKind,
+    input: { session_id?: string | null },
+    fn: () => T,
+  ): T {
+    try {
+      return fn();
+    } catch (error) {
+      const event = routingConstraintFailure(error, kind, input.session_id ?? null);
+      if (event) this.#bus?.emit(event);
+      throw error;
+    }
+  }
+
+  /** {@link checkSwap}'s checks, before a refusal is reported. */
+  #checkSwap(model: string, input: SwapInput): string {
     const registered = this.#registry.get(model);
     const reasons: string[] = [];
     if (registered.status === 'not_configured') {
