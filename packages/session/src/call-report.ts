@@ -33,6 +33,8 @@ export class CallReport {
   readonly #step: number;
   /** Whether the adapter reported the attempt that gave up (the bus then has its failure). */
   #finalFailureEmitted = false;
+  /** Retries made before the latest attempt the adapter started (0 until one retries). */
+  #retries = 0;
 
   constructor(state: TurnState, decision: RouteDecision) {
     this.#state = state;
@@ -59,6 +61,7 @@ export class CallReport {
       delay_ms: failed?.delay_ms ?? null,
     });
     if (attempt.type === 'attempt.start') {
+      this.#retries = attempt.retry_count;
       this.#emit({
         type: 'llm.call_started',
         ...this.#ids(),
@@ -90,14 +93,14 @@ export class CallReport {
         stop_reason: complete.stop_reason,
         usage: complete.usage,
         latency_ms: complete.latency_ms,
-        retry_count: 0,
+        retry_count: this.#retries,
         timestamp: nowTimestamp(),
       });
     } else if (this.#state.signal.aborted) {
       const message = 'cancelled';
       this.#failed({
         error_class: 'cancelled',
-        retry_count: 0,
+        retry_count: this.#retries,
         final: true,
         provider_status: null,
         message,

@@ -51,7 +51,11 @@ export interface SessionManagerOptions {
   pricing: PriceTable;
   /** Cost options (e.g. the cache write TTL your prompts use). */
   costOptions?: CostOptions;
-  /** Receives `llm.call_started`, `llm.call_completed`, `llm.call_failed` (and the router's `route.decided`). */
+  /**
+   * Receives `llm.call_started`, `llm.call_completed`, `llm.call_failed` and
+   * `tool_input_invalid` (and, from a router given the same bus, `route.decided` and
+   * `routing_constraint_failure`).
+   */
   bus?: EventBus;
   /** The tools offered to every turn. */
   tools?: ToolRegistry;

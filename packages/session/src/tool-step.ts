@@ -1,6 +1,7 @@
 import {
   createMessage,
   type Message,
+  nowTimestamp,
   type SessionRecord,
   type ToolResultContentBlock,
   type ToolUseBlock,
@@ -77,6 +78,7 @@ export async function runToolUse(
   if (!tool) return refuse(`There is no tool named "${use.name}".`, 'unknown_tool');
   const checked = validateToolInput(tool.definition, use.input);
   if (!checked.ok) {
+    reportInvalidInput(state, use, checked.issues);
     const issues = checked.issues.map((i) => `${i.path} ${i.message}`).join('; ');
     return refuse(`Invalid input for ${use.name}: ${issues}`, 'invalid_input');
   }
@@ -86,6 +88,29 @@ export async function runToolUse(
     if (signal.aborted) return notRunReply(session, use);
   }
   return runTool(state, use, tool, span);
+}
+
+/**
+ * Puts `tool_input_invalid` on the bus: the tool, the call, the model that made it (the stored
+ * reply holding the use) and every violation with its path.
+ */
+function reportInvalidInput(
+  state: TurnState,
+  use: ToolUseBlock,
+  issues: readonly { path: string; message: string }[],
+): void {
+  const reply = state.stored.findLast((m) =>
+    m.content.some((b) => b.type === 'tool_use' && b.id === use.id),
+  );
+  state.manager.settings.bus?.emit({
+    type: 'tool_input_invalid',
+    session_id: state.session.id,
+    tool_use_id: use.id,
+    tool_name: use.name,
+    model: reply?.metadata.model ?? null,
+    violations: issues.map(({ path, message }) => ({ path, message })),
+    timestamp: nowTimestamp(),
+  });
 }
 
 /** Runs a tool that may run, reporting its start and progress through the turn's events. */
