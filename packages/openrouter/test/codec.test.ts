@@ -11,7 +11,7 @@ import { StreamBuilder } from '@yourtool/core/adapter';
 import { createOpenAIStreamMapper, OPENAI_TOOL_ERROR_PREFIX } from '@yourtool/openai/codec';
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   anthropicHistory,
   assistant,
@@ -401,6 +401,8 @@ describe('OpenRouterAdapter', () => {
     server = await startLoopbackServer();
   });
   afterAll(() => server.close());
+  // each run counts its own requests (vitest --repeats runs a test again on the same server)
+  beforeEach(() => server.reset());
 
   it('sends attribution headers, the slug, and the reasoning and provider fields', async () => {
     const adapter = new OpenRouterAdapter({

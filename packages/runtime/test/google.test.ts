@@ -5,7 +5,7 @@ import {
   startLoopbackServer,
 } from '@yourtool/conformance';
 import { validateHistory } from '@yourtool/core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createRuntime, KNOWN_ADAPTER_PACKAGES } from '../src/index.js';
 import { servedAs } from './served-as.js';
 
@@ -18,6 +18,8 @@ beforeAll(async () => {
   server = await startLoopbackServer();
 });
 afterAll(() => server.close());
+// each run counts its own requests (vitest --repeats runs a test again on the same server)
+beforeEach(() => server.reset());
 
 it('builds a `google` adapter by type from @yourtool/google and runs a priced Gemini turn', async () => {
   expect(KNOWN_ADAPTER_PACKAGES.google).toEqual({

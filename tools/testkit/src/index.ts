@@ -60,6 +60,9 @@ export interface RunReadmeExampleOptions {
   rewrite?: Record<string, string>;
 }
 
+/** How many README examples this process ran (each import is a new module). */
+let exampleRuns = 0;
+
 /**
  * Runs a package's README example (see {@link materializeReadmeExample}) from its test folder:
  * the package's own name resolves to its source, sibling packages to their builds. Resolves to
@@ -75,7 +78,10 @@ export async function runReadmeExample(options: RunReadmeExampleOptions): Promis
       `./.generated/readme-${(options.heading ?? 'example').replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.ts`,
     ),
   });
-  const module = (await import(/* @vite-ignore */ file)) as { checks: number };
+  // a fresh module each run: a test run again in one process (vitest --repeats) runs it again
+  const module = (await import(/* @vite-ignore */ `${file}?run=${++exampleRuns}`)) as {
+    checks: number;
+  };
   return module.checks;
 }
 
