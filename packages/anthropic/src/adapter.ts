@@ -122,6 +122,11 @@ export class AnthropicAdapter extends WireAdapter<
     return anthropicCredentialProblem(this.config);
   }
 
+  /** Where calls go (telemetry's `server.address`): the SDK client's base URL. */
+  protected override serverUrl(): string {
+    return this.#client.baseURL;
+  }
+
   /** What is redacted from errors and SDK log lines: the API key and custom header values. */
   #secrets(): Array<string | undefined> {
     return [

@@ -23,6 +23,7 @@ import {
 import type { Message } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { ToolDefinition } from './schemas/tool.js';
+import { type ServerAddress, serverAddressOf } from './telemetry/server.js';
 import { estimateRequestTokens } from './tokens.js';
 
 /**
@@ -60,6 +61,8 @@ export abstract class AdapterBase implements ProviderAdapter {
   protected readonly inflight = new InflightCalls();
   readonly #label: string;
   #closed = false;
+  /** Where calls go, read once at the first call (`undefined` until then). */
+  #server: ServerAddress | null | undefined;
 
   /**
    * Validates `config`; throws `InvalidRequestError` naming each bad field, with `label` (the
@@ -233,9 +236,52 @@ export abstract class AdapterBase implements ProviderAdapter {
       idleTimeoutMs: this.config.idle_timeout_seconds * 1000,
       secrets: [this.config.api_key, ...Object.values(this.config.extra_headers)],
       wireName: (model) => this.wireName(model),
+      server: this.#serverAddress(),
+      wireFinishReason: (raw) => this.wireFinishReason(raw),
     };
   }
+
+  /** Where calls go, read from {@link serverUrl} at the first call. */
+  #serverAddress(): ServerAddress | null {
+    if (this.#server === undefined) this.#server = serverAddressOf(this.serverUrl());
+    return this.#server;
+  }
+
+  /**
+   * The base URL calls go to, for the `server.address` and `server.port` of their telemetry:
+   * `base_url` by default. Adapters whose SDK has a default host (or reads one from the
+   * environment) return what the SDK uses.
+   */
+  protected serverUrl(): string | undefined {
+    return this.config.base_url ?? undefined;
+  }
+
+  /**
+   * The provider's own finish reason of a reply (`gen_ai.response.finish_reasons`), read from
+   * the reply's `provider_raw` under this adapter's key: its `finish_reason`, `stop_reason`,
+   * `done_reason`, `incomplete_reason` or `status`, the first one set. Adapters that keep it
+   * elsewhere override this.
+   */
+  protected wireFinishReason(providerRaw: Record<string, unknown>): string | undefined {
+    const own = providerRaw[this.name];
+    if (typeof own !== 'object' || own === null) return undefined;
+    const raw = own as Record<string, unknown>;
+    for (const key of WIRE_FINISH_KEYS) {
+      const value = raw[key];
+      if (typeof value === 'string' && value !== '') return value;
+    }
+    return undefined;
+  }
 }
+
+/** Where adapters keep the provider's finish reason in `provider_raw`, in order of preference. */
+const WIRE_FINISH_KEYS = [
+  'finish_reason',
+  'stop_reason',
+  'done_reason',
+  'incomplete_reason',
+  'status',
+] as const;
 
 /**
  * The message of an unknown option: each key with the nearest one its object knows

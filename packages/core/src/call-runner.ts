@@ -15,7 +15,7 @@ import type {
   CanonicalRequestInput,
   CanonicalResponse,
 } from './schemas/adapter.js';
-import { type CallTrace, openCallTrace } from './telemetry/call-trace.js';
+import { type CallTrace, type CallTraceSetup, openCallTrace } from './telemetry/call-trace.js';
 
 /** What every call of an adapter shares: its name, in-flight registry, retry and error mapping. */
 export interface AdapterCallSetup {
@@ -55,6 +55,10 @@ export interface AdapterCallSetup {
    * default: the canonical id's name after its provider key.
    */
   wireName?: (model: string) => string;
+  /** Where the adapter sends (`server.address` and `server.port` of the call's telemetry). */
+  server?: CallTraceSetup['server'];
+  /** The provider's finish reason of a reply, read from its `provider_raw` (telemetry). */
+  wireFinishReason?: CallTraceSetup['wireFinishReason'];
 }
 
 /** Context handed to an adapter's transport for one attempt. */

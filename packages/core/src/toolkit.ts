@@ -60,7 +60,14 @@ export {
 } from './telemetry/content.js';
 export { getTelemetry, type LibraryTelemetry } from './telemetry/library.js';
 export type { CallEnd, CallTelemetryOptions } from './telemetry/options.js';
-export type { SpanStart, TelemetryContext, TelemetrySpan } from './telemetry/spans.js';
+export { type ServerAddress, serverAddressOf } from './telemetry/server.js';
+export type {
+  SpanStart,
+  TelemetryContext,
+  TelemetryMeterProvider,
+  TelemetrySpan,
+  TelemetryTracerProvider,
+} from './telemetry/spans.js';
 export * from './tokens.js';
 export * from './tool-names.js';
 export * from './wire-adapter.js';

@@ -127,6 +127,7 @@ describe('the call span and metrics', () => {
       'gen_ai.response.model': 'model-2026-01-01',
       'gen_ai.response.id': 'resp_123',
       'gen_ai.response.finish_reasons': ['end_turn'],
+      'yourtool.stop_reason': 'end_turn',
       'gen_ai.usage.input_tokens': 130,
       'gen_ai.usage.output_tokens': 5,
       'gen_ai.usage.cache_read.input_tokens': 100,

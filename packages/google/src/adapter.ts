@@ -94,6 +94,22 @@ export class GoogleAdapter extends WireAdapter<
     return 'no API key: set api_key in the adapter config, or GEMINI_API_KEY (or GOOGLE_API_KEY) in the environment, or use Vertex AI (options.vertexai with project and location)';
   }
 
+  /**
+   * Where calls go (telemetry's `server.address`), as the SDK picks it: `base_url`, else the
+   * SDK's environment variable, else the Gemini API's host or Vertex AI's (regional) one.
+   */
+  protected override serverUrl(): string {
+    const vertex = this.#usesVertex();
+    const env = process.env[vertex ? 'GOOGLE_VERTEX_BASE_URL' : 'GOOGLE_GEMINI_BASE_URL'];
+    const configured = this.config.base_url ?? env;
+    if (configured) return configured;
+    if (!vertex) return 'https://generativelanguage.googleapis.com/';
+    const location = this.#defaults.location ?? process.env.GOOGLE_CLOUD_LOCATION;
+    return location && location !== 'global'
+      ? `https://${location}-aiplatform.googleapis.com/`
+      : 'https://aiplatform.googleapis.com/';
+  }
+
   /** Whether the SDK will talk to Vertex AI (the option, else the SDK's environment variable). */
   #usesVertex(): boolean {
     const option = this.#defaults.vertexai;

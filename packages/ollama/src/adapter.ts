@@ -144,6 +144,12 @@ export class OllamaAdapter extends WireAdapter<OllamaCallPlan, ChatResponse, Cha
     return ollamaCredentialProblem(this.#transport.host, this.config);
   }
 
+  /** Where calls go (telemetry's `server.address`): the host, `http://` when it names no scheme. */
+  protected override serverUrl(): string {
+    const host = this.#transport.host;
+    return host.includes('://') ? host : `http://${host}`;
+  }
+
   protected defaultModel(): string {
     return this.#defaults.defaultModel ?? DEFAULT_OLLAMA_MODEL;
   }

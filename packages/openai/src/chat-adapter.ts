@@ -261,6 +261,11 @@ export abstract class ChatCompletionsAdapter extends WireAdapter<
     return this.#client.setupProblem();
   }
 
+  /** Where calls go (telemetry's `server.address`): the client's base URL. */
+  protected override serverUrl(): string | undefined {
+    return this.#client.baseUrl();
+  }
+
   #context(call: WireCall): ChatCompletionsCallContext {
     return { ...call, wireName: this.wireName(call.request.model) };
   }

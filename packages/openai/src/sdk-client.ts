@@ -72,6 +72,12 @@ export class LazyOpenAIClient {
     return this.#config.api_key ?? process.env[this.#settings.apiKeyEnv] ?? undefined;
   }
 
+  /** The base URL the client sends to: the config's, else the environment's, else the default. */
+  baseUrl(): string | undefined {
+    const settings = this.#settings;
+    return this.#config.base_url ?? process.env[settings.baseUrlEnv] ?? settings.defaultBaseUrl;
+  }
+
   /** What is redacted from errors and SDK log lines: the API key and custom header values. */
   secrets(): Array<string | undefined> {
     return [this.apiKey(), ...Object.values(this.#config.extra_headers)];
@@ -97,7 +103,7 @@ export class LazyOpenAIClient {
     this.#client = this.#create({
       // the SDK insists on a key; a keyless server gets none: the header is removed below
       apiKey: apiKey ?? 'no-key',
-      baseURL: this.#config.base_url ?? process.env[settings.baseUrlEnv] ?? settings.defaultBaseUrl,
+      baseURL: this.baseUrl(),
       organization: settings.organization ?? null,
       project: settings.project ?? null,
       maxRetries: 0,

@@ -263,7 +263,8 @@ describe('a turn with a tool loop and a fallback', () => {
       'gen_ai.request.model': 'gpt-5',
       'gen_ai.response.model': 'gpt-5-2025-08-07',
       'gen_ai.response.id': 'chatcmpl-Conformance0016',
-      'gen_ai.response.finish_reasons': ['end_turn'],
+      'gen_ai.response.finish_reasons': ['stop'],
+      'yourtool.stop_reason': 'end_turn',
       'yourtool.fallback.from_model': 'anthropic:claude-sonnet-4-6',
       'yourtool.fallback.error_type': 'server_error',
       'yourtool.step': 2,
@@ -279,7 +280,11 @@ describe('a turn with a tool loop and a fallback', () => {
     const done = events.at(-1);
     if (done?.type !== 'session.turn_complete') throw new Error('no result');
     const [claude, gpt] = done.result.messages.filter((m) => m.role === 'assistant');
-    const common = { 'gen_ai.operation.name': 'chat' };
+    const common = {
+      'gen_ai.operation.name': 'chat',
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(server.url).port),
+    };
     const claudeAttrs = {
       ...common,
       'gen_ai.provider.name': 'anthropic',

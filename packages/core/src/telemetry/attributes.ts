@@ -51,6 +51,8 @@ export const ATTR = {
   toolCallArguments: 'gen_ai.tool.call.arguments',
   toolCallResult: 'gen_ai.tool.call.result',
   errorType: 'error.type',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
 } as const;
 
 /** The library's own attributes (`yourtool.*`). */
@@ -68,6 +70,8 @@ export const YOURTOOL_ATTR = {
   fallbackErrorType: 'yourtool.fallback.error_type',
   routingMode: 'yourtool.routing.mode',
   routingRule: 'yourtool.routing.rule',
+  stopReason: 'yourtool.stop_reason',
+  toolProviderCallId: 'yourtool.tool.provider_call_id',
 } as const;
 
 /** Metric instrument names of the GenAI semantic conventions. */

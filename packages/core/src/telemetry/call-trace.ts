@@ -37,6 +37,7 @@ import {
 } from './content.js';
 import { type ClientInstruments, clientInstruments } from './metrics.js';
 import type { CallTelemetryOptions } from './options.js';
+import type { ServerAddress } from './server.js';
 import { startSpan, type TelemetrySpan, tracingActive } from './spans.js';
 
 /** What the call trace needs of the adapter's call setup. */
@@ -45,6 +46,13 @@ export interface CallTraceSetup {
   provider: string;
   /** The model's wire name (`wireNames`), when the adapter knows it. */
   wireName?: (model: string) => string;
+  /** Where the adapter sends (`server.address`, `server.port`), when it knows. */
+  server?: ServerAddress | null;
+  /**
+   * The provider's own finish reason of a reply (`stop`, `end_turn`, `STOP`, ...), read by the
+   * adapter from its `provider_raw`, for `gen_ai.response.finish_reasons`.
+   */
+  wireFinishReason?: (providerRaw: Record<string, unknown>) => string | undefined;
 }
 
 /** What a call produced, as far as its telemetry is concerned. */
@@ -114,18 +122,21 @@ export class CallTrace {
     call: { telemetry: CallTelemetryOptions | undefined; stream: boolean },
   ): CallTrace | null {
     const { telemetry, stream } = call;
-    const instruments = clientInstruments(api);
-    const tracing = tracingActive(api, CORE_SCOPE);
+    const instruments = clientInstruments(api, telemetry?.meterProvider);
+    const tracing = tracingActive(api, CORE_SCOPE, telemetry?.tracerProvider);
     if (!tracing && !instruments) return null;
     const requestModel = setup.wireName?.(request.model) ?? providerModelName(request.model);
     const opened = tracing
       ? startSpan(api, CORE_SCOPE, `chat ${requestModel}`, {
           kind: 'client',
           parent: telemetry?.parent,
+          tracerProvider: telemetry?.tracerProvider,
           attributes: () => ({
             [ATTR.operationName]: 'chat',
             [ATTR.providerName]: genAiProviderName(setup.provider),
             [ATTR.requestModel]: requestModel,
+            [ATTR.serverAddress]: setup.server?.address,
+            [ATTR.serverPort]: setup.server?.port,
           }),
         })
       : null;
@@ -247,7 +258,8 @@ export class CallTrace {
       span.setAttributes({
         [ATTR.responseModel]: responseModel,
         [ATTR.responseId]: responseIdOf(result.provider_raw, this.#setup.provider),
-        [ATTR.responseFinishReasons]: result.stop_reason ? [result.stop_reason] : undefined,
+        [ATTR.responseFinishReasons]: this.#finishReasons(result),
+        [YOURTOOL_ATTR.stopReason]: result.stop_reason,
         [ATTR.usageInputTokens]: inputTokens,
         [ATTR.usageOutputTokens]: usage?.output_tokens,
         [ATTR.usageCacheReadInputTokens]: usage?.cached_input_tokens || undefined,
@@ -271,10 +283,12 @@ export class CallTrace {
     }
     const instruments = this.#instruments;
     if (!instruments) return;
+    const server = this.#setup.server;
     const base = {
       [ATTR.operationName]: 'chat',
       [ATTR.providerName]: genAiProviderName(this.#setup.provider),
       [ATTR.requestModel]: this.#requestModel,
+      ...(server ? { [ATTR.serverAddress]: server.address, [ATTR.serverPort]: server.port } : {}),
       ...(responseModel ? { [ATTR.responseModel]: responseModel } : {}),
     };
     instruments.operationDuration.record(
@@ -288,6 +302,18 @@ export class CallTrace {
     if (this.#stream && this.#firstChunkAt !== null) {
       instruments.timeToFirstChunk.record((this.#firstChunkAt - this.#started) / 1000, base);
     }
+  }
+
+  /**
+   * `gen_ai.response.finish_reasons`: the provider's own value, as the conventions ask, when the
+   * adapter reads one from the reply; else the canonical stop reason (a call that failed or was
+   * cancelled before the provider said why it stopped).
+   */
+  #finishReasons(result: CallResult): string[] | undefined {
+    const raw = result.provider_raw;
+    const wire = raw ? this.#setup.wireFinishReason?.(raw) : undefined;
+    if (wire) return [wire];
+    return result.stop_reason ? [result.stop_reason] : undefined;
   }
 
   /** The caller's end-of-call attributes (the session's cost), on a recording span. */

@@ -3,7 +3,13 @@
  * compaction spans): spans through the optional API, typed without it.
  */
 import { captureContentFromEnv, type OtelApi, otelApi } from './api.js';
-import { type SpanStart, startSpan, type TelemetrySpan, tracingActive } from './spans.js';
+import {
+  type SpanStart,
+  startSpan,
+  type TelemetrySpan,
+  type TelemetryTracerProvider,
+  tracingActive,
+} from './spans.js';
 
 /** Spans of the library's packages, over the OpenTelemetry API once it is loaded. */
 export interface LibraryTelemetry {
@@ -12,8 +18,8 @@ export interface LibraryTelemetry {
    * provider is registered: then build nothing.
    */
   startSpan(scope: string, name: string, start?: SpanStart): TelemetrySpan | null;
-  /** Whether spans of `scope` would be recorded by a registered tracer provider. */
-  tracing(scope: string): boolean;
+  /** Whether spans of `scope` would go to `tracerProvider` or a registered tracer provider. */
+  tracing(scope: string, tracerProvider?: TelemetryTracerProvider): boolean;
   /**
    * Whether message content is recorded: `option` when given, else the environment variable
    * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` (`true` or `1`).
@@ -27,7 +33,7 @@ function bridgeOf(api: OtelApi): LibraryTelemetry {
   if (bridge?.api === api) return bridge.telemetry;
   const telemetry: LibraryTelemetry = {
     startSpan: (scope, name, start) => startSpan(api, scope, name, start),
-    tracing: (scope) => tracingActive(api, scope),
+    tracing: (scope, tracerProvider) => tracingActive(api, scope, tracerProvider),
     captureContent: (option) => option ?? captureContentFromEnv(),
   };
   bridge = { api, telemetry };

@@ -1,7 +1,7 @@
 import type { AdapterError } from '../errors.js';
 import type { StopReason, TokenUsage } from '../schemas/adapter.js';
 import type { TelemetryAttributes } from './attributes.js';
-import type { TelemetryContext } from './spans.js';
+import type { TelemetryContext, TelemetryMeterProvider, TelemetryTracerProvider } from './spans.js';
 
 /** How a model call ended, as the call span's {@link CallTelemetryOptions.onEnd} hook sees it. */
 export interface CallEnd {
@@ -31,6 +31,16 @@ export interface CallTelemetryOptions {
   captureContent?: boolean;
   /** The OpenTelemetry `Context` the call span starts in (its parent); default the active one. */
   parent?: TelemetryContext | null;
+  /**
+   * The tracer provider of the call span (an OpenTelemetry SDK `TracerProvider`); default the
+   * globally registered one.
+   */
+  tracerProvider?: TelemetryTracerProvider;
+  /**
+   * The meter provider of the call's client metrics (an OpenTelemetry SDK `MeterProvider`);
+   * default the globally registered one.
+   */
+  meterProvider?: TelemetryMeterProvider;
   /** Attributes added to the call span at its start. */
   attributes?: TelemetryAttributes;
   /**

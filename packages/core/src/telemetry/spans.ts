@@ -20,12 +20,32 @@ import {
  */
 export type TelemetryContext = object;
 
+/**
+ * An OpenTelemetry tracer provider (`TracerProvider` of `@opentelemetry/api`, e.g. the SDK's),
+ * typed by the one method the library calls so that its declarations do not need the API.
+ */
+export interface TelemetryTracerProvider {
+  /** Returns the tracer of an instrumentation scope. */
+  getTracer(name: string, version?: string): object;
+}
+
+/**
+ * An OpenTelemetry meter provider (`MeterProvider` of `@opentelemetry/api`, e.g. the SDK's),
+ * typed by the one method the library calls.
+ */
+export interface TelemetryMeterProvider {
+  /** Returns the meter of an instrumentation scope. */
+  getMeter(name: string, version?: string): object;
+}
+
 /** How a span is started. */
 export interface SpanStart {
   /** Span kind: `client` for a call to a provider, `internal` (default) for in-process work. */
   kind?: 'client' | 'internal';
   /** The context the span starts in; default the active context. */
   parent?: TelemetryContext | null | undefined;
+  /** The tracer provider to use instead of the globally registered one. */
+  tracerProvider?: TelemetryTracerProvider | undefined;
   /** Attributes known at the start (read by samplers); built only when a tracer is registered. */
   attributes?: () => TelemetryAttributes;
 }
@@ -51,8 +71,12 @@ export interface TelemetrySpan {
   run<T>(fn: () => T): T;
 }
 
-/** A registered tracer for `scope`, or null when no tracer provider is registered. */
-function tracerOf(api: OtelApi, scope: string): Tracer | null {
+/**
+ * The tracer for `scope`: of the given provider, else of the registered one, or null when no
+ * tracer provider is registered.
+ */
+function tracerOf(api: OtelApi, scope: string, given?: TelemetryTracerProvider): Tracer | null {
+  if (given) return given.getTracer(scope) as Tracer;
   const provider = api.trace.getTracerProvider() as ReturnType<
     OtelApi['trace']['getTracerProvider']
   > & { getDelegateTracer?: (name: string) => Tracer | undefined };
@@ -63,9 +87,13 @@ function tracerOf(api: OtelApi, scope: string): Tracer | null {
   return provider.getTracer(scope);
 }
 
-/** Whether spans of `scope` would go to a registered tracer provider. */
-export function tracingActive(api: OtelApi, scope: string): boolean {
-  return tracerOf(api, scope) !== null;
+/** Whether spans of `scope` would go to `given` or a registered tracer provider. */
+export function tracingActive(
+  api: OtelApi,
+  scope: string,
+  given?: TelemetryTracerProvider,
+): boolean {
+  return given !== undefined || tracerOf(api, scope) !== null;
 }
 
 class LibrarySpan implements TelemetrySpan {
@@ -120,7 +148,7 @@ export function startSpan(
   name: string,
   start: SpanStart = {},
 ): TelemetrySpan | null {
-  const tracer = tracerOf(api, scope);
+  const tracer = tracerOf(api, scope, start.tracerProvider);
   if (!tracer) return null;
   const parent = (start.parent as Context | null | undefined) ?? api.context.active();
   const attributes = start.attributes ? definedAttributes(start.attributes()) : undefined;

@@ -227,6 +227,11 @@ export class OpenAIResponsesAdapter extends WireAdapter<
   setupProblem(): string | null {
     return this.#client.setupProblem();
   }
+
+  /** Where calls go (telemetry's `server.address`): the client's base URL. */
+  protected override serverUrl(): string | undefined {
+    return this.#client.baseUrl();
+  }
 }
 
 /**
