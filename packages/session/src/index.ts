@@ -34,7 +34,7 @@ export {
   isInvalidReplyError,
   type ReplyViolation,
 } from './reply-check.js';
-export type { SessionTelemetryOptions, ToolOutcome } from './telemetry.js';
+export type { SessionTelemetryOptions, ToolOutcome } from './telemetry-options.js';
 export * from './tools.js';
 export {
   DEFAULT_TURN_LEASE_HEARTBEAT_MS,

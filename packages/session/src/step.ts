@@ -125,7 +125,11 @@ async function* callInTurn(
 export async function* runToolUses(state: TurnState): AsyncGenerator<SessionEvent, void> {
   for (const use of [...state.unanswered.values()]) {
     const span =
-      state.telemetry?.startTool(use, state.manager.settings.tools.get(use.name)) ?? null;
+      state.telemetry?.startTool(
+        use,
+        state.manager.settings.tools.get(use.name),
+        state.toolIdMap,
+      ) ?? null;
     const result = yield* pump(runToolUse(state, use, span), state.queue);
     if (span) state.telemetry?.endTool(span, result.outcome, result.message);
     await keepToolResult(state, use, result.message);

@@ -3,6 +3,7 @@ import {
   type ContentBlock,
   isCancelledError,
   type Message,
+  type ToolIdMap,
   type ToolUseBlock,
   type Usage,
 } from '@yourtool/core';
@@ -16,43 +17,24 @@ import {
   type LibraryTelemetry,
   outputMessagesJson,
   providerModelName,
-  type TelemetryAttributes,
   type TelemetrySpan,
   toolCallValueJson,
   toolResultJson,
   YOURTOOL_ATTRIBUTES as YOURTOOL,
 } from '@yourtool/core/adapter';
-import { buildUsage, sumCosts } from '@yourtool/pricing';
+import { buildUsage } from '@yourtool/pricing';
 import type { RouteDecision } from '@yourtool/router';
 import type { CompactionReason, CompactionRecord } from './compaction.js';
 import { compactionOf } from './compaction.js';
+import type { SessionTelemetryOptions, ToolOutcome, TurnModel } from './telemetry-options.js';
+import { costAttributes, inputTokens, sum } from './telemetry-usage.js';
 import type { RegisteredTool } from './tools.js';
 import type { ManagerSettings } from './validate-options.js';
 
 /** Instrumentation scope of the session's spans. */
 export const SESSION_SCOPE = '@yourtool/session';
 
-/** OpenTelemetry options of a {@link SessionManager} (`SessionManagerOptions.telemetry`). */
-export interface SessionTelemetryOptions {
-  /**
-   * Record message content: the messages and replies of every call, the turn's user input and
-   * final reply, tool arguments and results. Default: the environment variable
-   * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` (`true`), else off. Keys never are.
-   */
-  captureContent?: boolean;
-  /** `gen_ai.agent.name` of the turn spans, which are then named `invoke_agent {name}`. */
-  agentName?: string;
-}
-
-/** How a tool use ended, as its `execute_tool` span reports it (`error.type` unless `ok`). */
-export type ToolOutcome =
-  | 'ok'
-  | 'unknown_tool'
-  | 'invalid_input'
-  | 'refused'
-  | 'not_run'
-  | 'cancelled'
-  | 'failed';
+export type { SessionTelemetryOptions, ToolOutcome, TurnModel };
 
 /** Outcomes that are someone's decision rather than a failure: the span status stays unset. */
 const DECIDED: ReadonlySet<ToolOutcome> = new Set(['refused', 'not_run', 'cancelled']);
@@ -79,6 +61,8 @@ export class TurnTelemetry {
   readonly #captureContent: boolean;
   #routed = false;
   #fallbacks = 0;
+  /** The model of the turn's latest call (its tool uses' provider ids are under its key). */
+  #callModel: string | null = null;
 
   private constructor(
     lib: LibraryTelemetry,
@@ -101,15 +85,18 @@ export class TurnTelemetry {
     settings: ManagerSettings,
     sessionId: string,
     input: string | ContentBlock[],
+    knownModel?: () => Promise<TurnModel | null>,
   ): TurnTelemetry | null | Promise<TurnTelemetry | null> {
     const lib = getTelemetry();
     if (lib === null) return null;
-    if (lib instanceof Promise) {
-      return lib.then(
-        (loaded) => loaded && TurnTelemetry.#start(loaded, settings, sessionId, input),
-      );
-    }
-    return TurnTelemetry.#start(lib, settings, sessionId, input);
+    const start = async (loaded: LibraryTelemetry) => {
+      if (!loaded.tracing(SESSION_SCOPE, settings.telemetry?.tracerProvider)) return null;
+      const model = knownModel ? await knownModel().catch(() => null) : null;
+      return TurnTelemetry.#start(loaded, settings, sessionId, input, model);
+    };
+    if (lib instanceof Promise) return lib.then((loaded) => loaded && start(loaded));
+    if (!knownModel) return TurnTelemetry.#start(lib, settings, sessionId, input, null);
+    return start(lib);
   }
 
   static #start(
@@ -117,14 +104,25 @@ export class TurnTelemetry {
     settings: ManagerSettings,
     sessionId: string,
     input: string | ContentBlock[],
+    model: TurnModel | null,
   ): TurnTelemetry | null {
     const agent = settings.telemetry?.agentName;
     const span = lib.startSpan(SESSION_SCOPE, agent ? `invoke_agent ${agent}` : 'invoke_agent', {
       kind: 'internal',
+      tracerProvider: settings.telemetry?.tracerProvider,
       attributes: () => ({
         [ATTR.operationName]: 'invoke_agent',
         [ATTR.conversationId]: sessionId,
         [ATTR.agentName]: agent,
+        ...(model
+          ? {
+              [ATTR.providerName]: genAiProviderName(
+                model.adapter ?? model.model.split(':')[0] ?? model.model,
+              ),
+              [ATTR.requestModel]: model.wireName ?? providerModelName(model.model),
+              [YOURTOOL.modelId]: model.model,
+            }
+          : {}),
       }),
     });
     if (!span) return null;
@@ -141,6 +139,7 @@ export class TurnTelemetry {
 
   /** A model was routed for a call: the first decision names the turn's provider and routing. */
   routed(decision: RouteDecision): void {
+    this.#callModel = decision.model;
     if (this.#routed || !this.#span.recording) return;
     this.#routed = true;
     this.#span.setAttributes({
@@ -155,6 +154,7 @@ export class TurnTelemetry {
   /** A failed call goes on with a fallback: an event on the turn span. */
   fallback(from: RouteDecision, to: RouteDecision, error: AdapterError): void {
     this.#fallbacks++;
+    this.#callModel = to.model;
     this.#span.addEvent('yourtool.fallback', {
       [YOURTOOL.fallbackFromModel]: from.model,
       'yourtool.fallback.to_model': to.model,
@@ -170,6 +170,7 @@ export class TurnTelemetry {
   callOptions(decision: RouteDecision, step: number): CallTelemetryOptions {
     const failed = decision.record.fallback_from?.at(-1);
     return {
+      ...this.#providers(),
       parent: this.#span.context,
       captureContent: this.#captureContent,
       attributes: {
@@ -196,16 +197,34 @@ export class TurnTelemetry {
   /** The options of a summary call a compaction hook makes, under the compaction's span. */
   summaryCallOptions(span: TelemetrySpan | null): CallTelemetryOptions {
     return {
+      ...this.#providers(),
       parent: (span ?? this.#span).context,
       captureContent: this.#captureContent,
     };
   }
 
-  /** Opens the `execute_tool {name}` span of a tool use, under the turn. */
-  startTool(use: ToolUseBlock, tool: RegisteredTool | undefined): TelemetrySpan | null {
+  /** The tracer and meter providers the manager was given, for a call's options. */
+  #providers(): Pick<CallTelemetryOptions, 'tracerProvider' | 'meterProvider'> {
+    const options = this.#settings.telemetry;
+    return {
+      ...(options?.tracerProvider ? { tracerProvider: options.tracerProvider } : {}),
+      ...(options?.meterProvider ? { meterProvider: options.meterProvider } : {}),
+    };
+  }
+
+  /**
+   * Opens the `execute_tool {name}` span of a tool use, under the turn, with the provider's own
+   * id of the call (from the session's tool id map) beside the canonical one.
+   */
+  startTool(
+    use: ToolUseBlock,
+    tool: RegisteredTool | undefined,
+    toolIdMap?: ToolIdMap,
+  ): TelemetrySpan | null {
     const span = this.#lib.startSpan(SESSION_SCOPE, `execute_tool ${use.name}`, {
       kind: 'internal',
       parent: this.#span.context,
+      tracerProvider: this.#settings.telemetry?.tracerProvider,
       attributes: () => ({
         [ATTR.operationName]: 'execute_tool',
         [ATTR.toolName]: use.name,
@@ -218,10 +237,19 @@ export class TurnTelemetry {
         [ATTR.conversationId]: this.#sessionId,
         [ATTR.toolDescription]: tool?.definition.description,
         'yourtool.tool.side_effects': tool?.definition.side_effects,
+        [YOURTOOL.toolProviderCallId]: this.#providerCallId(use, toolIdMap),
         [ATTR.toolCallArguments]: this.#captureContent ? toolCallValueJson(use.input) : undefined,
       });
     }
     return span;
+  }
+
+  /** The id the model's provider gave a tool use, when the map links one to it. */
+  #providerCallId(use: ToolUseBlock, toolIdMap: ToolIdMap | undefined): string | undefined {
+    const model = this.#callModel;
+    if (!toolIdMap || !model) return undefined;
+    const provider = model.slice(0, Math.max(0, model.indexOf(':')));
+    return provider ? toolIdMap.getProviderId(provider, use.id) : undefined;
   }
 
   /** Ends a tool's span with how the use ended (and its result, when content is captured). */
@@ -249,6 +277,7 @@ export class TurnTelemetry {
     const span = this.#lib.startSpan(SESSION_SCOPE, 'compact_history', {
       kind: 'internal',
       parent: this.#span.context,
+      tracerProvider: this.#settings.telemetry?.tracerProvider,
       attributes: () => ({
         [ATTR.conversationId]: this.#sessionId,
         'yourtool.compaction.reason': reason,
@@ -332,26 +361,4 @@ export class TurnTelemetry {
       span.end();
     }
   }
-}
-
-function sum(usages: readonly Usage[], pick: (u: Usage) => number): number {
-  return usages.reduce((n, u) => n + pick(u), 0);
-}
-
-/** Input tokens as the conventions count them: cache reads and writes included. */
-function inputTokens(usage: Usage): number {
-  return usage.input_tokens + usage.cached_input_tokens + usage.cache_creation_input_tokens;
-}
-
-/**
- * `yourtool.cost_usd` (the exact decimal string) and `yourtool.pricing_version`, or
- * `yourtool.unpriced` when any of the usages has no price (never counted as free).
- */
-function costAttributes(usages: readonly Usage[]): TelemetryAttributes {
-  const costs = usages.map((u) => u.cost_usd);
-  if (costs.includes(null)) return { [YOURTOOL.unpriced]: true };
-  return {
-    [YOURTOOL.costUsd]: sumCosts(costs as string[]),
-    [YOURTOOL.pricingVersion]: usages.find((u) => u.pricing_version)?.pricing_version ?? undefined,
-  };
 }

@@ -5,6 +5,7 @@ import { errorText } from './errors.js';
 import type { SessionEvent, TurnResult } from './events.js';
 import { flushPending, routeStep, runStep, runToolUses } from './step.js';
 import { TurnTelemetry } from './telemetry.js';
+import { knownTurnModel } from './telemetry-model.js';
 import {
   type ActiveTurn,
   answerUnanswered,
@@ -29,7 +30,9 @@ export async function* runTurn(
   active: ActiveTurn,
   request: TurnRequest,
 ): AsyncGenerator<SessionEvent, void> {
-  const opening = TurnTelemetry.open(manager.settings, request.sessionId, request.input);
+  const opening = TurnTelemetry.open(manager.settings, request.sessionId, request.input, () =>
+    knownTurnModel(manager, request),
+  );
   const telemetry = opening instanceof Promise ? await opening : opening;
   // the turn's span (when traced) ends however the turn does: finished, thrown, left early
   let state: TurnState | null = null;

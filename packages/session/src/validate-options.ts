@@ -135,11 +135,14 @@ function loggerProblem(value: unknown): string | null {
 const TELEMETRY_OPTIONS = Object.keys({
   captureContent: true,
   agentName: true,
+  tracerProvider: true,
+  meterProvider: true,
 } satisfies { [K in keyof SessionTelemetryOptions]-?: true });
 
 function telemetryProblem(value: unknown): string | null {
-  if (!isObject(value))
-    return `telemetry must be an object ({ captureContent, agentName }), got ${shown(value)}`;
+  if (!isObject(value)) {
+    return `telemetry must be an object ({ captureContent, agentName, tracerProvider, meterProvider }), got ${shown(value)}`;
+  }
   const unknown = Object.keys(value).filter((k) => !TELEMETRY_OPTIONS.includes(k));
   if (unknown.length > 0)
     return unknownNameMessage('option', unknown, TELEMETRY_OPTIONS, 'telemetry.');
@@ -149,6 +152,16 @@ function telemetryProblem(value: unknown): string | null {
   }
   if (agentName !== undefined && (typeof agentName !== 'string' || agentName.trim() === '')) {
     return `telemetry.agentName must be a non-empty string, got ${shown(agentName)}`;
+  }
+  for (const [option, method] of [
+    ['tracerProvider', 'getTracer'],
+    ['meterProvider', 'getMeter'],
+  ] as const) {
+    const provider = value[option];
+    if (provider === undefined) continue;
+    if (!isObject(provider) || typeof provider[method] !== 'function') {
+      return `telemetry.${option} must be an OpenTelemetry ${option === 'tracerProvider' ? 'TracerProvider' : 'MeterProvider'} (an object with ${method}()), got ${shown(provider)}`;
+    }
   }
   return null;
 }
