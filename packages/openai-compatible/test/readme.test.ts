@@ -5,7 +5,7 @@ import {
   startLoopbackServer,
 } from '@yourtool/conformance';
 import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 
 const vllm = loadFixtureDirectory(fileURLToPath(new URL('./fixtures-vllm', import.meta.url)));
 const mistral = loadFixtureDirectory(fileURLToPath(new URL('./fixtures-mistral', import.meta.url)));
@@ -15,6 +15,8 @@ beforeAll(async () => {
   server = await startLoopbackServer();
 });
 afterAll(() => server.close());
+// each run counts its own requests (vitest --repeats runs a test again on the same server)
+beforeEach(() => server.reset());
 
 it('the README example runs against recorded responses and prints what it says', async () => {
   server.enqueue(...(vllm.text ?? []), ...(vllm['thinking-stream'] ?? []));

@@ -8,13 +8,15 @@ import {
   startLoopbackServer,
 } from '@yourtool/conformance';
 import { materializeReadmeExample, runReadmeExample } from '@yourtool/testkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 
 let server: LoopbackServer;
 beforeAll(async () => {
   server = await startLoopbackServer();
 });
 afterAll(() => server.close());
+// each run counts its own requests (vitest --repeats runs a test again on the same server)
+beforeEach(() => server.reset());
 
 const fixtures = (name: string) =>
   loadFixtureDirectory(fileURLToPath(new URL(`../../${name}/test/fixtures`, import.meta.url)));
@@ -61,7 +63,10 @@ it("the root README's twenty lines run as written, their tool reading the worksp
       },
       outFile: fileURLToPath(new URL('./.generated/root-readme-twenty-lines.ts', import.meta.url)),
     });
-    const module = (await import(/* @vite-ignore */ file)) as { checks: number };
+    // a fresh module each run (vitest --repeats runs the test again in this process)
+    const module = (await import(/* @vite-ignore */ `${file}?run=${Date.now()}`)) as {
+      checks: number;
+    };
     expect(module.checks).toBe(1);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,9 @@ import {
 } from '../src/index.js';
 import { POSTGRES_URL, postgresTarget, sqliteTarget } from './helpers/targets.js';
 
+/** A new file name each run: a test run again (vitest --repeats) starts from no file. */
+let runs = 0;
+
 describe('store URLs', () => {
   it('parses SQLite and PostgreSQL URLs', () => {
     expect(parseStoreUrl('sqlite:./data/app.db')).toEqual({
@@ -108,7 +111,7 @@ describe('opening stores', () => {
   });
 
   it('can skip migrations, and fails clearly on a database without tables', async () => {
-    const bare = await openStore(`sqlite:${sqlite.dir}/bare.db`, { migrate: false });
+    const bare = await openStore(`sqlite:${sqlite.dir}/bare-${++runs}.db`, { migrate: false });
     try {
       await expect(bare.createSession({ workspace_path: '/w' })).rejects.toThrow(/no such table/);
       expect((await bare.migrate()).applied).toEqual([
@@ -125,7 +128,7 @@ describe('opening stores', () => {
   });
 
   it('upgrades a database written before the revision column (0001 only) in place', async () => {
-    const path = `${sqlite.dir}/upgrade.db`;
+    const path = `${sqlite.dir}/upgrade-${++runs}.db`;
     const old = await openStore(`sqlite:${path}`, { migrate: false });
     try {
       const migrator = new Migrator({
@@ -180,7 +183,7 @@ describe('opening stores', () => {
   });
 
   it('creates missing directories for a SQLite file', async () => {
-    const store = await openStore(`sqlite:${sqlite.dir}/nested/deeper/app.db`);
+    const store = await openStore(`sqlite:${sqlite.dir}/nested-${++runs}/deeper/app.db`);
     await store.close();
   });
 });
