@@ -84,6 +84,7 @@ const MANAGER_OPTIONS = [
   'toolResults',
   'partialRowAfterMs',
   'turnLease',
+  'telemetry',
 ] as const satisfies ReadonlyArray<keyof RuntimeOptions>;
 
 /**

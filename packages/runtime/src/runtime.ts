@@ -26,6 +26,7 @@ import {
   type ConfirmHook,
   type HistoryRecovery,
   SessionManager,
+  type SessionTelemetryOptions,
   type SystemPromptPart,
   type ToolHandler,
   ToolRegistry,
@@ -149,6 +150,12 @@ export interface RuntimeOptions {
    * and 10 s (decision 0156).
    */
   turnLease?: TurnLeaseOptions;
+  /**
+   * OpenTelemetry options of the session manager: `agentName`, `captureContent`, and the
+   * `tracerProvider` / `meterProvider` to use instead of the globally registered ones
+   * (docs/observability.md).
+   */
+  telemetry?: SessionTelemetryOptions;
 }
 
 /** Everything {@link createRuntime} wired, ready to use. */
@@ -333,6 +340,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ? { partialRowAfterMs: options.partialRowAfterMs }
       : {}),
     ...(options.turnLease ? { turnLease: options.turnLease } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
 
   const sessionStats = (sessionId: string): Promise<SessionStats> =>

@@ -100,3 +100,43 @@ export function spanText(span: ReadableSpan): string {
 export function parentOf(span: ReadableSpan): string | undefined {
   return span.parentSpanContext?.spanId;
 }
+
+/** A tracer and a meter provider with in-memory exporters, registered nowhere: to hand in. */
+export interface OtelProviders {
+  tracerProvider: TracerProvider;
+  meterProvider: MeterProvider;
+  spans(): ReadableSpan[];
+  /** Every metric point's name and attributes. */
+  metricPoints(): Promise<Array<{ name: string; attributes: Record<string, unknown> }>>;
+  shutdown(): Promise<void>;
+}
+
+/** Creates {@link OtelProviders}: nothing global is touched. */
+export function createOtelProviders(): OtelProviders {
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new TracerProvider({
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+  });
+  const reader = new TestMetricReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  return {
+    tracerProvider,
+    meterProvider,
+    spans: () => exporter.getFinishedSpans(),
+    metricPoints: async () => {
+      const { resourceMetrics } = await reader.collect();
+      return resourceMetrics.scopeMetrics.flatMap((s) =>
+        s.metrics.flatMap((m) =>
+          (m.dataPoints as DataPoint<unknown>[]).map((p) => ({
+            name: m.descriptor.name,
+            attributes: { ...p.attributes },
+          })),
+        ),
+      );
+    },
+    shutdown: async () => {
+      await tracerProvider.shutdown();
+      await meterProvider.shutdown();
+    },
+  };
+}
