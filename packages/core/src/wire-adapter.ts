@@ -48,6 +48,8 @@ export interface DecodedReply {
   /** `null` when the provider sent none: the template estimates it (flagged, with a WARN). */
   usage: TokenUsage | null;
   provider_raw?: Record<string, unknown> | null;
+  /** The provider's own id of the reply, when it sent one. */
+  provider_response_id?: string | null;
   /** The model that answered, as a canonical id, when the provider named it. */
   served_model?: string | null;
   /** The provider's refusal text, when it sends one apart from the content. */
@@ -153,6 +155,9 @@ export abstract class WireAdapter<Encoded, Reply, Chunk> extends AdapterBase {
       usage: decoded.usage ?? this.#estimatedUsage(call, decoded.content),
       latency_ms: latency,
       ...(decoded.provider_raw ? { provider_raw: decoded.provider_raw } : {}),
+      ...(decoded.provider_response_id
+        ? { provider_response_id: decoded.provider_response_id }
+        : {}),
       ...(decoded.served_model ? { served_model: decoded.served_model } : {}),
       ...(decoded.refusal ? { refusal: decoded.refusal } : {}),
     };

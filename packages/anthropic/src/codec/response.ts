@@ -106,6 +106,8 @@ export interface AnthropicResponseDecoding {
   stop_reason: StopReason;
   usage: TokenUsage;
   provider_raw: Record<string, unknown>;
+  /** The reply's id (`msg_...`), when it has one. */
+  provider_response_id?: string;
   /** The canonical id of the model the reply names (see {@link anthropicServedModel}). */
   served_model?: string;
 }
@@ -201,6 +203,7 @@ export function fromAnthropicMessage(
     stop_reason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
     provider_raw: anthropicProviderRaw(message),
+    ...(message.id ? { provider_response_id: message.id } : {}),
     ...(served ? { served_model: served } : {}),
   };
 }

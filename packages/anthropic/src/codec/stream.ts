@@ -122,6 +122,7 @@ function onMessageStart(
     );
   }
   state.messageId = event.message.id;
+  builder.providerResponseId(event.message.id);
   state.model = event.message.model;
   if (state.requestModel !== undefined)
     builder.servedModel(anthropicServedModel(state.requestModel, event.message.model));

@@ -107,6 +107,12 @@ export const CanonicalResponseSchema = z.object({
   /** Adapter-private round-trip data for this reply, stored as `metadata.provider_raw`. */
   provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
   /**
+   * The provider's own id of this reply (Anthropic's `msg_...`, Chat Completions' `chatcmpl-...`,
+   * the Responses API's `resp_...`, Gemini's `responseId`), when it sends one: for matching a
+   * call with the provider's logs. Canonical, so nothing but the adapter reads `provider_raw`.
+   */
+  provider_response_id: z.string().nullable().optional(),
+  /**
    * The model that answered, as a canonical id (`provider:name-the-provider-reported`), when the
    * provider says; it differs from `model` behind routers, aliases and deployments.
    */

@@ -79,6 +79,8 @@ export const MessageCompleteEventSchema = z.object({
   usage: TokenUsageSchema,
   latency_ms: z.number().int().nonnegative(),
   provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** The provider's own id of the reply, when it sends one (see CanonicalResponse). */
+  provider_response_id: z.string().nullable().optional(),
   /** The model that answered, as a canonical id, when the provider says (see CanonicalResponse). */
   served_model: z.string().nullable().optional(),
   /** The provider's refusal explanation, when it sends one (see CanonicalResponse). */

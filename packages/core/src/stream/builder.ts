@@ -61,6 +61,7 @@ export class StreamBuilder {
   #latest: OpenBlock | undefined;
   readonly #held = new HeldBlocks();
   #servedModel: string | null = null;
+  #providerResponseId: string | null = null;
   #refusal = '';
   #nextIndex = 0;
   #started = false;
@@ -128,6 +129,14 @@ export class StreamBuilder {
    */
   servedModel(model: string | null | undefined): void {
     if (model) this.#servedModel = model;
+  }
+
+  /**
+   * Records the provider's own id of the reply (it goes on
+   * `message.complete.provider_response_id`). Empty or `null` leaves it unknown.
+   */
+  providerResponseId(id: string | null | undefined): void {
+    if (id) this.#providerResponseId = id;
   }
 
   /**
@@ -304,6 +313,7 @@ export class StreamBuilder {
       usage: this.usage,
       latency_ms: Math.max(0, Math.round(this.#now() - this.#startedAt)),
       ...(providerRaw ? { provider_raw: providerRaw } : {}),
+      ...(this.#providerResponseId ? { provider_response_id: this.#providerResponseId } : {}),
       ...(this.#servedModel ? { served_model: this.#servedModel } : {}),
       ...(this.#refusal !== '' ? { refusal: this.#refusal } : {}),
     };

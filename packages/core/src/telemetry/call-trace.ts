@@ -62,6 +62,7 @@ interface CallResult {
   usage?: TokenUsage;
   served_model?: string | null;
   provider_raw?: Record<string, unknown> | null;
+  provider_response_id?: string | null;
   latency_ms?: number;
 }
 
@@ -75,6 +76,7 @@ function resultOf(event: MessageCompleteEvent): CallResult {
     usage: event.usage,
     served_model: event.served_model ?? null,
     provider_raw: event.provider_raw ?? null,
+    provider_response_id: event.provider_response_id ?? null,
     latency_ms: event.latency_ms,
   };
 }
@@ -257,7 +259,9 @@ export class CallTrace {
       const adapterError = isAdapterError(error) ? error : null;
       span.setAttributes({
         [ATTR.responseModel]: responseModel,
-        [ATTR.responseId]: responseIdOf(result.provider_raw, this.#setup.provider),
+        // the canonical field; provider_raw only for adapters built before it (decision 0157)
+        [ATTR.responseId]:
+          result.provider_response_id ?? responseIdOf(result.provider_raw, this.#setup.provider),
         [ATTR.responseFinishReasons]: this.#finishReasons(result),
         [YOURTOOL_ATTR.stopReason]: result.stop_reason,
         [ATTR.usageInputTokens]: inputTokens,

@@ -109,7 +109,10 @@ export class GeminiReplyAssembler {
       this.#modelVersion = chunk.modelVersion;
       builder.servedModel(geminiServedModel(this.#options.model, chunk.modelVersion));
     }
-    if (chunk.responseId) this.#responseId = chunk.responseId;
+    if (chunk.responseId) {
+      this.#responseId = chunk.responseId;
+      builder.providerResponseId(chunk.responseId);
+    }
     if (chunk.usageMetadata) builder.updateUsage(mapGeminiUsage(chunk.usageMetadata));
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) events.push(...this.#part(part, builder));
@@ -285,6 +288,8 @@ export interface GeminiResponseDecoding {
   stop_reason: StopReason;
   usage: TokenUsage;
   provider_raw: Record<string, unknown>;
+  /** The reply's `responseId`, when it has one. */
+  provider_response_id?: string;
   /** The canonical id of the model that answered, when `options.model` and the reply say. */
   served_model?: string;
 }
@@ -317,6 +322,9 @@ export function fromGeminiResponse(
     stop_reason: complete.stop_reason,
     usage: complete.usage,
     provider_raw: complete.provider_raw ?? assembler.providerRaw(),
+    ...(complete.provider_response_id
+      ? { provider_response_id: complete.provider_response_id }
+      : {}),
     ...(complete.served_model ? { served_model: complete.served_model } : {}),
   };
 }

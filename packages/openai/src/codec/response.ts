@@ -113,6 +113,8 @@ export interface OpenAIResponseDecoding {
   stop_reason: StopReason;
   usage: TokenUsage | null;
   provider_raw: Record<string, unknown>;
+  /** The reply's id (`chatcmpl-...`, OpenRouter's `gen-...`), when it has one. */
+  provider_response_id?: string | null;
   /** The model the reply says answered, as a canonical id ({@link servedModelId}). */
   served_model?: string | null;
   /** The provider's refusal explanation (also the reply's last text), when it sent one. */
@@ -169,6 +171,7 @@ export function fromOpenAIChatCompletion(
       },
       options.provider ?? OPENAI,
     ),
+    ...(completion.id ? { provider_response_id: completion.id } : {}),
     ...(served !== null ? { served_model: served } : {}),
     ...(refusal !== null ? { refusal } : {}),
   };

@@ -165,6 +165,7 @@ export function createOpenAIStreamMapper(
   return (item, builder) => {
     if (isOpenAIStreamEnd(item)) return finished && !builder.finished ? complete(builder) : [];
     summary.id ??= item.id ?? null;
+    builder.providerResponseId(summary.id);
     // the first chunk that names a model (Azure's first chunk names none)
     if (summary.model === null && item.model) {
       summary.model = item.model;

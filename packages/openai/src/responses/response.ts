@@ -287,6 +287,7 @@ export function fromOpenAIResponse(
       },
       options.provider ?? OPENAI,
     ),
+    ...(response.id ? { provider_response_id: response.id } : {}),
     ...(served !== null ? { served_model: served } : {}),
     ...(decoded.refusal !== undefined ? { refusal: decoded.refusal } : {}),
   };

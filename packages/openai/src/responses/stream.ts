@@ -245,6 +245,7 @@ export function createOpenAIResponsesStreamMapper(
       );
     }
     summary.id = response.id ?? summary.id;
+    builder.providerResponseId(summary.id);
     noteModel(builder, response.model);
     summary.status = response.status ?? null;
     summary.incomplete_reason = response.incomplete_details?.reason ?? null;
@@ -265,6 +266,7 @@ export function createOpenAIResponsesStreamMapper(
       case 'response.in_progress':
       case 'response.queued':
         summary.id ??= event.response.id ?? null;
+        builder.providerResponseId(summary.id);
         if (summary.model === null) noteModel(builder, event.response.model);
         summary.service_tier ??= event.response.service_tier ?? null;
         return [];

@@ -113,6 +113,7 @@ export function fromOpenRouterChatCompletion(
     }),
     usage: usage ? mapOpenRouterUsage(usage) : null,
     provider_raw: { [OPENROUTER]: raw },
+    ...(completion.id ? { provider_response_id: completion.id } : {}),
     served_model: servedModelId(OPENROUTER, completion.model),
     ...(refusal !== null ? { refusal } : {}),
   };
