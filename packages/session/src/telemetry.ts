@@ -95,6 +95,8 @@ export class TurnTelemetry {
       return TurnTelemetry.#start(loaded, settings, sessionId, input, model);
     };
     if (lib instanceof Promise) return lib.then((loaded) => loaded && start(loaded));
+    // nothing registered: answered at once, without a promise or a read of the session
+    if (!lib.tracing(SESSION_SCOPE, settings.telemetry?.tracerProvider)) return null;
     if (!knownModel) return TurnTelemetry.#start(lib, settings, sessionId, input, null);
     return start(lib);
   }
