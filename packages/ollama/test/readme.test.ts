@@ -5,7 +5,7 @@ import {
   startLoopbackServer,
 } from '@yourtool/conformance';
 import { runReadmeCommonJsExample, runReadmeExample } from '@yourtool/testkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { showFixture } from './show.js';
 
 let server: LoopbackServer;
@@ -18,6 +18,9 @@ afterAll(async () => {
   else process.env.OLLAMA_HOST = previousHost;
   await server.close();
 });
+
+// each run counts its own requests (vitest --repeats runs a test again on the same server)
+beforeEach(() => server.reset());
 
 it('the README example runs against recorded responses and prints what it says', async () => {
   const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
