@@ -9,6 +9,7 @@ import type {
 } from '../schemas/stream.js';
 import { StreamAccumulator } from './accumulator.js';
 import { HeldBlocks, type ProviderBlockKey } from './held-blocks.js';
+import { ReplyFacts } from './reply-facts.js';
 import { readToolInputJson, warnToolInputInvalid } from './tool-input.js';
 
 export type { ProviderBlockKey } from './held-blocks.js';
@@ -60,20 +61,11 @@ export class StreamBuilder {
   readonly #blocks = new Map<ProviderBlockKey, OpenBlock>();
   #latest: OpenBlock | undefined;
   readonly #held = new HeldBlocks();
-  #servedModel: string | null = null;
-  #providerResponseId: string | null = null;
-  #refusal = '';
+  readonly #facts = new ReplyFacts();
   #nextIndex = 0;
   #started = false;
   #finished = false;
-  #usageReported = false;
   #completion: MessageCompleteEvent | null = null;
-  #usage: TokenUsage = {
-    input_tokens: 0,
-    output_tokens: 0,
-    cached_input_tokens: 0,
-    cache_creation_input_tokens: 0,
-  };
 
   constructor(options: StreamBuilderOptions) {
     this.#options = options;
@@ -99,12 +91,12 @@ export class StreamBuilder {
 
   /** Whether the provider reported any usage yet (`updateUsage` was called). */
   get usageReported(): boolean {
-    return this.#usageReported;
+    return this.#facts.usageReported;
   }
 
   /** Usage gathered so far. */
   get usage(): TokenUsage {
-    return { ...this.#usage };
+    return { ...this.#facts.usage };
   }
 
   /** The content built so far. */
@@ -128,7 +120,7 @@ export class StreamBuilder {
    * `message.complete.served_model`). Empty or `null` leaves it unknown.
    */
   servedModel(model: string | null | undefined): void {
-    if (model) this.#servedModel = model;
+    if (model) this.#facts.servedModel = model;
   }
 
   /**
@@ -136,7 +128,7 @@ export class StreamBuilder {
    * `message.complete.provider_response_id`). Empty or `null` leaves it unknown.
    */
   providerResponseId(id: string | null | undefined): void {
-    if (id) this.#providerResponseId = id;
+    if (id) this.#facts.responseId = id;
   }
 
   /**
@@ -144,17 +136,13 @@ export class StreamBuilder {
    * block `key`, and also collected for `message.complete.refusal`.
    */
   refusal(key: ProviderBlockKey, text: string): StreamEvent[] {
-    this.#refusal += text;
+    this.#facts.refusal += text;
     return this.text(key, text);
   }
 
   /** Merges usage figures as they arrive (e.g. input at the start, output at the end). */
   updateUsage(update: Partial<TokenUsage>): void {
-    this.#usageReported = true;
-    for (const [key, value] of Object.entries(update) as Array<[keyof TokenUsage, unknown]>) {
-      if (value !== undefined && value !== null)
-        (this.#usage as Record<string, unknown>)[key] = value;
-    }
+    this.#facts.updateUsage(update);
   }
 
   /** A piece of text for the provider's block `key`. Empty text yields nothing. */
@@ -313,9 +301,7 @@ export class StreamBuilder {
       usage: this.usage,
       latency_ms: Math.max(0, Math.round(this.#now() - this.#startedAt)),
       ...(providerRaw ? { provider_raw: providerRaw } : {}),
-      ...(this.#providerResponseId ? { provider_response_id: this.#providerResponseId } : {}),
-      ...(this.#servedModel ? { served_model: this.#servedModel } : {}),
-      ...(this.#refusal !== '' ? { refusal: this.#refusal } : {}),
+      ...this.#facts.completionFields(),
     };
     this.#completion = complete;
     events.push(complete);
