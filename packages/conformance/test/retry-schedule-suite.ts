@@ -9,11 +9,7 @@
  */
 
 import { createServer } from 'node:net';
-import {
-  type LoopbackServer,
-  type ScriptedResponse,
-  startLoopbackServer,
-} from '@yourtool/conformance';
+import { type ScriptedResponse, startLoopbackServer } from '@yourtool/conformance';
 import type {
   AdapterConfigInput,
   AttemptEvent,
@@ -105,115 +101,61 @@ export function describeRetrySchedule(options: RetryScheduleOptions): void {
   const adapterAt = (base_url: string) =>
     options.createAdapter({ api_key: 'retry-schedule-key', base_url });
 
-  /** Runs `body` with a loopback server answering every request with `reply`. */
-  async function withServer(
-    reply: () => ScriptedResponse,
-    body: (server: LoopbackServer) => Promise<void>,
-  ): Promise<void> {
-    const server = await startLoopbackServer();
+  /**
+   * Calls `complete()` or drains `stream()` against `url`: the attempt events and what it threw,
+   * and (for a stream) that it yielded no event.
+   */
+  async function schedule(url: string, call: 'complete' | 'stream') {
+    const adapter = adapterAt(url);
+    const events: StreamEvent[] = [];
     try {
-      server.enqueue(reply(), reply(), reply(), reply());
-      await body(server);
+      const outcome = await attempted((onAttempt) =>
+        call === 'complete'
+          ? adapter.complete(ask(false), { onAttempt })
+          : drain(adapter.stream(ask(true), { onAttempt }), events),
+      );
+      expect(events).toEqual([]);
+      return outcome;
     } finally {
-      await server.close();
+      await adapter.close();
     }
   }
 
+  /** Where a fault comes from: a closed port, or a loopback server answering with `reply`. */
+  type Fault = { name: string; call: 'complete' | 'stream'; reply?: () => ScriptedResponse };
+  const hangup = (): ScriptedResponse => ({ type: 'hangup' });
+  const cutBody = (): ScriptedResponse => ({
+    type: 'stream',
+    contentType: 'application/json',
+    chunks: ['{"id":"cut-short","text":"Hel'],
+    ending: 'destroy',
+  });
+  const faults: Fault[] = [
+    { name: 'connection refused, complete()', call: 'complete' },
+    { name: 'connection refused, stream() (no event)', call: 'stream' },
+    { name: 'connection closed before any reply, complete()', call: 'complete', reply: hangup },
+    { name: 'connection closed before the first event, stream()', call: 'stream', reply: hangup },
+    { name: 'connection reset mid-body, complete()', call: 'complete', reply: cutBody },
+  ];
+
   describe.concurrent(`${options.name}: default retries of refused and cut connections`, () => {
-    const timeout = 20_000;
-
-    it('connection refused, complete(): 3 attempts, waits of 1-2 s and 2-3 s', {
-      timeout,
-    }, async () => {
-      const adapter = adapterAt(`http://127.0.0.1:${await closedPort()}`);
-      try {
-        expectDefaultSchedule(
-          await attempted((onAttempt) => adapter.complete(ask(false), { onAttempt })),
-        );
-      } finally {
-        await adapter.close();
-      }
-    });
-
-    it('connection refused, stream(): 3 attempts, the same waits, no event', {
-      timeout,
-    }, async () => {
-      const adapter = adapterAt(`http://127.0.0.1:${await closedPort()}`);
-      const events: StreamEvent[] = [];
-      try {
-        expectDefaultSchedule(
-          await attempted((onAttempt) => drain(adapter.stream(ask(true), { onAttempt }), events)),
-        );
-        expect(events).toEqual([]);
-      } finally {
-        await adapter.close();
-      }
-    });
-
-    it('connection closed before any reply, complete(): 3 requests, the same waits', {
-      timeout,
-    }, async () => {
-      await withServer(
-        () => ({ type: 'hangup' }),
-        async (server) => {
-          const adapter = adapterAt(server.url);
-          try {
-            expectDefaultSchedule(
-              await attempted((onAttempt) => adapter.complete(ask(false), { onAttempt })),
-            );
-            expect(server.requests).toHaveLength(3);
-          } finally {
-            await adapter.close();
-          }
-        },
-      );
-    });
-
-    it('connection closed before the first event, stream(): 3 requests, no event', {
-      timeout,
-    }, async () => {
-      await withServer(
-        () => ({ type: 'hangup' }),
-        async (server) => {
-          const adapter = adapterAt(server.url);
-          const events: StreamEvent[] = [];
-          try {
-            expectDefaultSchedule(
-              await attempted((onAttempt) =>
-                drain(adapter.stream(ask(true), { onAttempt }), events),
-              ),
-            );
-            expect(events).toEqual([]);
-            expect(server.requests).toHaveLength(3);
-          } finally {
-            await adapter.close();
-          }
-        },
-      );
-    });
-
-    it('connection reset mid-body, complete(): 3 requests, the same waits', {
-      timeout,
-    }, async () => {
-      await withServer(
-        () => ({
-          type: 'stream',
-          contentType: 'application/json',
-          chunks: ['{"id":"cut-short","text":"Hel'],
-          ending: 'destroy',
-        }),
-        async (server) => {
-          const adapter = adapterAt(server.url);
-          try {
-            expectDefaultSchedule(
-              await attempted((onAttempt) => adapter.complete(ask(false), { onAttempt })),
-            );
-            expect(server.requests).toHaveLength(3);
-          } finally {
-            await adapter.close();
-          }
-        },
-      );
-    });
+    it.each(faults)(
+      '$name: 3 attempts, waits of 1-2 s then 2-3 s',
+      { timeout: 20_000 },
+      async ({ call, reply }) => {
+        if (!reply) {
+          expectDefaultSchedule(await schedule(`http://127.0.0.1:${await closedPort()}`, call));
+          return;
+        }
+        const server = await startLoopbackServer();
+        try {
+          server.enqueue(reply(), reply(), reply(), reply());
+          expectDefaultSchedule(await schedule(server.url, call));
+          expect(server.requests).toHaveLength(3);
+        } finally {
+          await server.close();
+        }
+      },
+    );
   });
 }
