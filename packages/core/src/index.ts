@@ -180,6 +180,7 @@ export {
   validateToolInput,
 } from './tool-schema.js';
 export {
+  imageBlockViolations,
   type MessageViolation,
   validateHistory,
   validateMessage,

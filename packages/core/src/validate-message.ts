@@ -82,11 +82,35 @@ const ALLOWED_BLOCKS: Record<Role, ReadonlySet<ContentBlock['type']>> = {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Why image data is not standard, padded base64, naming the first character at fault; or null. */
+function base64Problem(data: string): string | null {
+  if (BASE64.test(data) && data.length % 4 === 0) return null;
+  if (/^data:/i.test(data))
+    return 'base64 image data must be the bare base64 text, without a "data:...;base64," prefix';
+  const bad = /[^A-Za-z0-9+/=]|=(?!=?$)/.exec(data);
+  if (bad) {
+    const shown = /\s/.test(bad[0]) ? 'whitespace' : JSON.stringify(bad[0]);
+    return `base64 image data is not valid base64: ${shown} at offset ${bad.index}`;
+  }
+  return `base64 image data is not valid base64: its length ${data.length} is not a multiple of 4`;
+}
+
 /** A value quoted for an error message, cut after 60 characters (image data can be megabytes). */
 function quoteStart(value: string): string {
   return value.length > 60
     ? `"${value.slice(0, 60)}..." (${value.length} characters)`
     : `"${value}"`;
+}
+
+/**
+ * What is wrong with one image block for any provider: a media type that is not `image/…`,
+ * base64 data that is not standard padded base64, a URL that is not http(s), a `file_ref`
+ * outside the workspace (rules `image-media-type`, `image-source`). Paths start at `path`.
+ */
+export function imageBlockViolations(image: ImageBlock, path = 'image'): MessageViolation[] {
+  const out: MessageViolation[] = [];
+  checkImage(image, path, out);
+  return out;
 }
 
 function checkImage(image: ImageBlock, path: string, out: MessageViolation[]): void {
@@ -100,15 +124,8 @@ function checkImage(image: ImageBlock, path: string, out: MessageViolation[]): v
   const { kind, data } = image.source;
   const at = `${path}.source.data`;
   if (kind === 'base64') {
-    if (data.length % 4 !== 0 || !BASE64.test(data)) {
-      out.push({
-        rule: 'image-source',
-        path: at,
-        message: data.startsWith('data:')
-          ? 'base64 image data must be the bare base64 text, without a "data:...;base64," prefix'
-          : 'base64 image data is not valid base64',
-      });
-    }
+    const problem = base64Problem(data);
+    if (problem !== null) out.push({ rule: 'image-source', path: at, message: problem });
   } else if (kind === 'url') {
     let ok = false;
     try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ContentBlock,
+  imageBlockViolations,
   MESSAGE_RULES,
   type Message,
   type MessageRule,
@@ -295,5 +296,36 @@ describe('validateHistory', () => {
     expect(reordered).toContain('history-order');
     const other = { ...msg('user', [text('x')]), session_id: 'sess_other' };
     expect(validateHistory([a, other]).violations.map((v) => v.rule)).toEqual(['history-session']);
+  });
+});
+
+describe('imageBlockViolations', () => {
+  const image = (data: string, kind: 'base64' | 'url' = 'base64') =>
+    ({ type: 'image', source: { kind, data }, media_type: 'image/png' }) as const;
+
+  it('names the first character at fault in base64 data, and passes standard padded base64', () => {
+    expect(imageBlockViolations(image('iVBORw0KGgo='))).toEqual([]);
+    const cases: Array<[string, string]> = [
+      ['iVBORw0KGgo-not_base64', 'base64 image data is not valid base64: "-" at offset 11'],
+      ['iVBO\nRw0KGgo=', 'base64 image data is not valid base64: whitespace at offset 4'],
+      ['iVB=Rw0K', 'base64 image data is not valid base64: "=" at offset 3'],
+      ['iVBORw0KGg', 'base64 image data is not valid base64: its length 10 is not a multiple of 4'],
+      ['data:image/png;base64,iVBO', 'without a "data:...;base64," prefix'],
+    ];
+    for (const [data, message] of cases) {
+      const [found, ...rest] = imageBlockViolations(image(data), 'content[0]');
+      expect(rest).toEqual([]);
+      expect(found).toMatchObject({ rule: 'image-source', path: 'content[0].source.data' });
+      expect(found?.message).toContain(message);
+    }
+  });
+
+  it('refuses a media type that is not an image and a URL that is not http(s)', () => {
+    expect(
+      imageBlockViolations({ ...image('iVBORw0KGgo='), media_type: 'application/pdf' }),
+    ).toMatchObject([{ rule: 'image-media-type', path: 'image.media_type' }]);
+    expect(imageBlockViolations(image('file:///etc/passwd', 'url'))).toMatchObject([
+      { rule: 'image-source', message: '"file:///etc/passwd" is not an http(s) URL' },
+    ]);
   });
 });

@@ -57,7 +57,7 @@ export function errorText(error: unknown): string {
 export class InvalidInputError extends YourtoolError {
   /** The index of the content block at fault, or null when the input as a whole is wrong. */
   readonly block_index: number | null;
-  /** What is wrong, e.g. `source.data is not base64: "-" at offset 17`. */
+  /** What is wrong, e.g. `image block: source.data: base64 image data is not valid base64: "-" at offset 17`. */
   readonly reason: string;
 
   constructor(block_index: number | null, reason: string) {

@@ -1,8 +1,6 @@
 import { Buffer } from 'node:buffer';
+import { imageBlockViolations } from '@yourtool/core';
 import { parseBlock } from './block-schema.js';
-
-/** A character outside the standard base64 alphabet (padding is checked separately). */
-const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
 
 /** Image formats recognised by their first bytes, for a declared type the data contradicts. */
 const SIGNATURES: ReadonlyArray<{ media_type: string; matches(head: Buffer): boolean }> = [
@@ -18,25 +16,6 @@ const SIGNATURES: ReadonlyArray<{ media_type: string; matches(head: Buffer): boo
   },
 ];
 
-/** Why `data` is not standard base64 of at least one byte, or null when it is. */
-function base64Problem(data: string): string | null {
-  if (/^data:/i.test(data))
-    return 'source.data is a data: URL; pass only the base64 after the comma, and its type as media_type';
-  const bad = NOT_BASE64.exec(data);
-  if (bad) {
-    const shown = /\s/.test(bad[0]) ? 'whitespace' : JSON.stringify(bad[0]);
-    return `source.data is not base64: ${shown} at offset ${bad.index}`;
-  }
-  const body = data.replace(/={1,2}$/, '');
-  if (body.length === 0) return 'source.data decodes to no bytes';
-  if (body.includes('=')) return `source.data is not base64: "=" at offset ${body.indexOf('=')}`;
-  if (body !== data && data.length % 4 !== 0)
-    return `source.data is not base64: its padded length ${data.length} is not a multiple of 4`;
-  if (body.length % 4 === 1)
-    return `source.data is not base64: its length ${body.length} leaves a lone character at the end`;
-  return null;
-}
-
 /** Why base64 data contradicts its declared media type (a PNG declared as JPEG), or null. */
 function signatureProblem(data: string, media_type: string): string | null {
   const head = Buffer.from(data.slice(0, 24), 'base64');
@@ -46,25 +25,13 @@ function signatureProblem(data: string, media_type: string): string | null {
   return `source.data holds ${found.media_type} data but media_type says ${media_type}`;
 }
 
-/** Why `data` is not an http(s) URL, or null. */
-function urlProblem(data: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(data);
-  } catch {
-    return `source.data is not a URL: ${JSON.stringify(data.slice(0, 80))}`;
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:'
-    ? null
-    : `source.data must be an http or https URL, not ${url.protocol}`;
-}
-
 /**
  * Why an image block of a user message cannot be stored for providers, or null when it can:
- * core's schema (a source kind, non-empty data, an IANA media type), a media type that is an
- * image type, base64 data that is standard base64 of at least one byte and does not contradict
- * its media type (PNG, JPEG, GIF and WebP are recognised by their first bytes), a URL that is
- * http or https. Which image types a model takes is routing's check, not this one.
+ * core's schema (a source kind, non-empty data, an IANA media type), then core's image rules
+ * (an image media type, standard base64, an http(s) URL: `imageBlockViolations`, the check
+ * every request gets), then base64 data that does not contradict its media type (PNG, JPEG,
+ * GIF and WebP are recognised by their first bytes). Which image types a model takes is
+ * routing's check, not this one.
  */
 export function imageProblem(block: Record<string, unknown>): string | null {
   if (block.media_type === undefined || block.media_type === '')
@@ -72,11 +39,8 @@ export function imageProblem(block: Record<string, unknown>): string | null {
   const parsed = parseBlock(block);
   if (!parsed.ok) return `${parsed.path}: ${parsed.message}`;
   if (parsed.block.type !== 'image') return 'not an image block';
+  const [violation] = imageBlockViolations(parsed.block, '');
+  if (violation) return `${violation.path.replace(/^\./, '')}: ${violation.message}`;
   const { source, media_type } = parsed.block;
-  if (!media_type.startsWith('image/'))
-    return `media_type ${media_type} is not an image type (image/png, image/jpeg, ...)`;
-  if (source.kind === 'base64')
-    return base64Problem(source.data) ?? signatureProblem(source.data, media_type);
-  if (source.kind === 'url') return urlProblem(source.data);
-  return null;
+  return source.kind === 'base64' ? signatureProblem(source.data, media_type) : null;
 }

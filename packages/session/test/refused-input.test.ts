@@ -30,26 +30,26 @@ const REFUSED: Array<[string, string | ContentBlock[], number | null, string]> =
     'an image that is not base64',
     [caption, png('iVBORw0KGgo-not_base64')],
     1,
-    'image block: source.data is not base64: "-" at offset 11',
+    'image block: source.data: base64 image data is not valid base64: "-" at offset 11',
   ],
   [
     'an image with line-wrapped base64',
     [png(`${PNG_1PX_BASE64.slice(0, 20)}\n${PNG_1PX_BASE64.slice(20)}`)],
     0,
-    'image block: source.data is not base64: whitespace at offset 20',
+    'image block: source.data: base64 image data is not valid base64: whitespace at offset 20',
   ],
   [
     'an image given as a data: URL',
     [png(`data:image/png;base64,${PNG_1PX_BASE64}`)],
     0,
-    'image block: source.data is a data: URL',
+    'image block: source.data: base64 image data must be the bare base64 text, without a "data:',
   ],
   ['an image without a media type', [caption, untyped], 1, 'image block: media_type is missing'],
   [
     'an image of a type that is not an image',
     [png(PNG_1PX_BASE64, 'application/pdf')],
     0,
-    'image block: media_type application/pdf is not an image type',
+    'image block: media_type: "application/pdf" is not an image media type',
   ],
   [
     'an image with a malformed media type',
@@ -62,7 +62,7 @@ const REFUSED: Array<[string, string | ContentBlock[], number | null, string]> =
     'an image whose data is only padding',
     [png('==')],
     0,
-    'image block: source.data decodes to no bytes',
+    'image block: source.data: base64 image data is not valid base64: its length 2 is not a multiple of 4',
   ],
   [
     'a PNG declared as a JPEG',
@@ -86,7 +86,7 @@ const REFUSED: Array<[string, string | ContentBlock[], number | null, string]> =
       },
     ],
     0,
-    'image block: source.data must be an http or https URL, not file:',
+    'image block: source.data: "file:///etc/passwd" is not an http(s) URL',
   ],
   [
     'a tool result in a user message',
