@@ -1,4 +1,5 @@
 import type { ToolResultContentBlock } from '@yourtool/core';
+import { DEFAULT_MAX_JSON_DEPTH } from '@yourtool/core/adapter';
 import { parseBlock } from './block-schema.js';
 
 /** A tool's output as a result's content, or why it cannot be stored and where. */
@@ -14,8 +15,8 @@ class Unstorable {
   ) {}
 }
 
-/** Deeper than this, an output is refused rather than walked (JSON would overflow the stack). */
-const MAX_DEPTH = 256;
+/** Deeper than core's JSON limit (decision 0061), an output is refused rather than walked. */
+const MAX_DEPTH = DEFAULT_MAX_JSON_DEPTH;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

@@ -105,6 +105,9 @@ describe('a tool returning a value that cannot be stored', () => {
   const items = (size: unknown) => ({
     items: [{ size: 1 }, { size: 2 }, { size: 3 }, { size }],
   });
+  // 101 arrays inside one another: one level past core's JSON depth limit (decision 0061)
+  let deep: unknown = [];
+  for (let i = 0; i < 100; i++) deep = [deep];
 
   it.each([
     ['a BigInt', items(10n), 'a BigInt (10n)', '$.items[3].size'],
@@ -114,6 +117,12 @@ describe('a tool returning a value that cannot be stored', () => {
     ['undefined inside', { 'file name': undefined }, 'undefined', '$["file name"]'],
     ['NaN', items(Number.NaN), 'the number NaN', '$.items[3].size'],
     ['a Map', { index: new Map([['a', 1]]) }, 'a Map', '$.index'],
+    [
+      'nesting past the depth limit',
+      deep,
+      'nesting deeper than 100 levels',
+      `$${'[0]'.repeat(100)}`,
+    ],
     [
       'a hole in an array',
       { sizes: Object.assign(new Array<number>(3), { 0: 1, 2: 3 }) },
