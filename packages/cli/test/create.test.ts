@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '@yourtool/store';
 import { type ScriptedProvider, text } from '@yourtool/testing';
@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   fingerprint,
   foreignSqliteFile,
+  freshPath,
   run,
   seedStore,
   startScriptedProvider,
@@ -28,13 +29,7 @@ afterAll(async () => {
   dir.dispose();
 });
 
-let counter = 0;
-/** A file path in a directory of its own (created when `make`). */
-function fresh(name: string, make = true): string {
-  const sub = join(dir.dir, `case-${++counter}`);
-  if (make) mkdirSync(sub);
-  return join(sub, name);
-}
+const fresh = (name: string, make = true) => freshPath(dir.dir, name, make);
 
 /** The tables of a SQLite file. */
 async function tablesOf(file: string): Promise<string[]> {

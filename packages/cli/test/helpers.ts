@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,5 +148,16 @@ export function fingerprint(path: string): string {
   const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
   return `${hash} ${readdirSync(dirname(path)).sort().join(',')}`;
 }
+
+/**
+ * A file path in a directory of its own under `parent` (the directory is made unless
+ * `make` is false), a new one on every call.
+ */
+export function freshPath(parent: string, name: string, make = true): string {
+  const sub = join(parent, `case-${++freshPaths}`);
+  if (make) mkdirSync(sub);
+  return join(sub, name);
+}
+let freshPaths = 0;
 
 export { startScriptedProvider };

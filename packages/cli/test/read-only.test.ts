@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, storeMigrations } from '@yourtool/store';
 import type { ScriptedProvider } from '@yourtool/testing';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fingerprint,
   foreignSqliteFile,
+  freshPath,
   run,
   seedStore,
   startScriptedProvider,
@@ -24,13 +25,7 @@ afterAll(async () => {
   dir.dispose();
 });
 
-let counter = 0;
-/** A file path in a directory of its own (created when `make`), under the test's. */
-function fresh(name: string, make = true): string {
-  const sub = join(dir.dir, `case-${++counter}`);
-  if (make) mkdirSync(sub);
-  return join(sub, name);
-}
+const fresh = (name: string, make = true) => freshPath(dir.dir, name, make);
 
 /** Every command that only reads a store (`sessions delete` writes, but never creates one). */
 const READERS: ReadonlyArray<readonly string[]> = [
