@@ -51,7 +51,8 @@ function functionName(node) {
   if (node.name && ts.isStringLiteral(node.name)) return node.name.text;
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   const parent = node.parent;
-  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name))
+    return parent.name.text;
   if (parent && ts.isPropertyAssignment(parent) && parent.name && 'text' in parent.name)
     return parent.name.text;
   if (parent && ts.isPropertyDeclaration(parent) && parent.name && 'text' in parent.name)
@@ -176,9 +177,11 @@ function check() {
 const { breaches, sizes, functions } = check();
 if (process.argv.includes('--report')) {
   console.log('largest files:');
-  for (const [name, n] of sizes.sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${n}  ${name}`);
+  for (const [name, n] of sizes.sort((a, b) => b[1] - a[1]).slice(0, 10))
+    console.log(`  ${n}  ${name}`);
   console.log('longest functions:');
-  for (const [name, n] of functions.sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${n}  ${name}`);
+  for (const [name, n] of functions.sort((a, b) => b[1] - a[1]).slice(0, 10))
+    console.log(`  ${n}  ${name}`);
 }
 if (breaches.length > 0) {
   console.error(`check-shape: ${breaches.length} breach(es) of the shape rule (decision 0160):`);
