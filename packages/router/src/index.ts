@@ -5,9 +5,13 @@
  * @packageDocumentation
  */
 export * from './availability.js';
+export { CAPABILITIES_NOT_DETECTED } from './candidate-check.js';
+export type { PrepareOptions, PrepareReport } from './capability-detection.js';
+export * from './check-routing-config.js';
 export * from './errors.js';
 export * from './message-pattern.js';
 export * from './registry.js';
 export * from './requirements.js';
+export * from './route-types.js';
 export * from './router.js';
 export * from './routing-config.js';

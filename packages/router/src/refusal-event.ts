@@ -1,4 +1,5 @@
 import {
+  type EventBus,
   nowTimestamp,
   type RouteTraceEntry,
   type RoutingConstraintFailureEvent,
@@ -61,4 +62,23 @@ export function routingConstraintFailure(
     };
   }
   return null;
+}
+
+/**
+ * Runs `fn`; a refusal it throws (a swap the history cannot survive, a turn no model may
+ * take) is emitted on `bus` as `routing_constraint_failure` before it propagates.
+ */
+export function reportingRefusal<T>(
+  bus: EventBus | undefined,
+  kind: RoutingConstraintFailureKind,
+  sessionId: string | null,
+  fn: () => T,
+): T {
+  try {
+    return fn();
+  } catch (error) {
+    const event = routingConstraintFailure(error, kind, sessionId);
+    if (event) bus?.emit(event);
+    throw error;
+  }
 }
