@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export type { AdapterFactory, ModelRegistryOptions } from './adapter-setup.js';
 export * from './availability.js';
 export { CAPABILITIES_NOT_DETECTED } from './candidate-check.js';
 export type { PrepareOptions, PrepareReport } from './capability-detection.js';
@@ -11,6 +12,7 @@ export * from './check-routing-config.js';
 export * from './errors.js';
 export * from './message-pattern.js';
 export * from './registry.js';
+export * from './registry-config.js';
 export * from './requirements.js';
 export * from './route-types.js';
 export * from './router.js';
