@@ -113,6 +113,7 @@ function setUpAdapter(
     ...modelSettings(config, key),
     ...(options.retry ? { retry: options.retry } : {}),
   };
+  // an adapter built before its setup check threw stays in the registry, so it is closed with the rest
   let adapter: ProviderAdapter | undefined;
   try {
     adapter = factory(adapterConfig(entry, api_key), runtime);
