@@ -79,15 +79,9 @@ export class TurnLog implements TurnWriteRecord {
   lastRevision: number | null = null;
   /** The stored copy of every message written, by id (sealed, as a later load reads it). */
   readonly storedCopies = new Map<string, Message>();
-  /** Messages this turn stored, in the order first written, as the turn built them. */
-  readonly messages: Message[] = [];
-  /**
-   * Tool uses of this turn's kept replies with no stored result yet: a cancelled or abandoned
-   * turn answers them ({@link answerUnanswered}), so every tool use keeps its result.
-   */
-  readonly unanswered = new Map<string, ToolUseBlock>();
-  /** The session's tool id map, as loaded when the turn opened; the replies' rows store it. */
-  toolIdMap = new ToolIdMap();
+  readonly #messages: Message[] = [];
+  readonly #unanswered = new Map<string, ToolUseBlock>();
+  #toolIdMap = new ToolIdMap();
   readonly #store: SessionStore;
   readonly #sessionId: string;
   readonly #lease: TurnLeaseHolder | null;
@@ -105,6 +99,24 @@ export class TurnLog implements TurnWriteRecord {
     this.#lease = TurnLeaseHolder.for(store, { sessionId, settings: lease, logger, onLost });
   }
 
+  /** Messages this turn stored, in the order first written, as the turn built them. */
+  get messages(): readonly Message[] {
+    return this.#messages;
+  }
+
+  /**
+   * Tool uses of this turn's kept replies with no stored result yet: a cancelled or abandoned
+   * turn answers them ({@link answerUnanswered}), so every tool use keeps its result.
+   */
+  get unanswered(): ReadonlyMap<string, ToolUseBlock> {
+    return this.#unanswered;
+  }
+
+  /** The session's tool id map, as loaded when the turn opened; the replies' rows store it. */
+  get toolIdMap(): ToolIdMap {
+    return this.#toolIdMap;
+  }
+
   /** The id of this turn's lease; null when the store keeps no leases. */
   get leaseId(): string | null {
     return this.#lease?.lease.id ?? null;
@@ -113,7 +125,7 @@ export class TurnLog implements TurnWriteRecord {
   /** At the turn's opening: the history it starts from, and the conversation it goes on. */
   open(opened: OpenedTurn): void {
     this.start = opened.revision;
-    this.toolIdMap = opened.toolIdMap;
+    this.#toolIdMap = opened.toolIdMap;
     this.#conversation = opened.conversation;
     this.#user = { message: opened.user, checked: opened.userChecked };
   }
@@ -135,7 +147,7 @@ export class TurnLog implements TurnWriteRecord {
 
   /** Stores a reply's `partial` row (decision 0148), unsealed: the store checks it. */
   async writePartial(message: Message): Promise<void> {
-    await this.#write('append', message, { toolIdMap: this.toolIdMap });
+    await this.#write('append', message, { toolIdMap: this.#toolIdMap });
   }
 
   /**
@@ -146,7 +158,7 @@ export class TurnLog implements TurnWriteRecord {
    * row stays `partial` and the billed cost is counted; the refusal is then thrown.
    */
   async finishReply(reply: Message, how: { valid: boolean; replaces: boolean }): Promise<void> {
-    const options = { toolIdMap: this.toolIdMap };
+    const options = { toolIdMap: this.#toolIdMap };
     // a refused write writes nothing: the second one replaces or appends as the first did
     const kind = how.replaces ? 'update' : 'append';
     try {
@@ -172,7 +184,7 @@ export class TurnLog implements TurnWriteRecord {
     this.#conversation.push(this.storedCopies.get(message.id) ?? message);
     this.#keep(message);
     for (const block of message.content) {
-      if (block.type === 'tool_use') this.unanswered.set(block.id, block);
+      if (block.type === 'tool_use') this.#unanswered.set(block.id, block);
     }
   }
 
@@ -188,7 +200,7 @@ export class TurnLog implements TurnWriteRecord {
   /** Stores a tool's result message; it joins the conversation (as stored) and answers its use. */
   async keepToolResult(use: ToolUseBlock, message: Message): Promise<void> {
     const kept = await this.#write('append', message);
-    this.unanswered.delete(use.id);
+    this.#unanswered.delete(use.id);
     this.#conversation.push(kept);
     this.#keep(message);
   }
@@ -202,7 +214,7 @@ export class TurnLog implements TurnWriteRecord {
   /** Stores a "not run" result for every unanswered tool use; returns their events. */
   async answerUnanswered(step: number): Promise<SessionEvent[]> {
     const events: SessionEvent[] = [];
-    for (const use of [...this.unanswered.values()]) {
+    for (const use of [...this.#unanswered.values()]) {
       const result = notRunReply({ id: this.#sessionId }, use);
       await this.keepToolResult(use, result.message);
       events.push({
@@ -224,9 +236,10 @@ export class TurnLog implements TurnWriteRecord {
   /** Adds a message to the turn's result, after every message written before it. */
   #keep(message: Message): void {
     const at = this.#order.get(message.id) ?? Number.POSITIVE_INFINITY;
-    let i = this.messages.length;
-    while (i > 0 && (this.#order.get((this.messages[i - 1] as Message).id) ?? -1) > at) i--;
-    this.messages.splice(i, 0, message);
+    const messages = this.#messages;
+    let i = messages.length;
+    while (i > 0 && (this.#order.get((messages[i - 1] as Message).id) ?? -1) > at) i--;
+    messages.splice(i, 0, message);
   }
 
   /** One write: the lease taken, held or released with it; resolves to the stored copy. */

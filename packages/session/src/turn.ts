@@ -151,7 +151,7 @@ async function* completeTurn(state: TurnState): AsyncGenerator<SessionEvent, voi
   const { failure, log } = state;
   const result: TurnResult = {
     session_id: state.session.id,
-    messages: log.messages,
+    messages: [...log.messages],
     end: state.end,
     steps: state.steps,
     cost_usd: turnCost(log.messages),
