@@ -236,7 +236,7 @@ async function compact(
   });
   record.tokens_after = request.estimateTokens([summary, ...kept]);
   const message = { ...summary, metadata: { ...summary.metadata, compaction: record } };
-  await state.writes.append(message);
+  await state.log.keepSummary(message);
   history.splice(0, history.length, message, ...kept);
   logCompaction(state, record);
   const cost_usd = usage ? usage.cost_usd : null;
@@ -285,7 +285,6 @@ export async function retryAfterOverflow(
         max_output_tokens: state.manager.settings.maxOutputTokens,
       });
   if (!done) return { retry: null, compacted: null };
-  state.stored.push(done.message);
   try {
     const input = boundedRouteInput(state, decision.model);
     const again = state.manager.settings.router.route(input);

@@ -12,7 +12,6 @@ import {
 } from '@yourtool/core';
 import { conversationOf, extendConversation } from './conversation.js';
 import { errorText } from './errors.js';
-import type { TurnWrites } from './turn-writes.js';
 
 /** A session's history as the manager last loaded and wrote it. */
 interface KnownHistory {
@@ -25,6 +24,25 @@ interface KnownHistory {
   toolIdMap: ToolIdMap;
   /** The session's figures over `messages`. */
   stats: SessionStats;
+}
+
+/**
+ * What one turn wrote to its session, as the cache takes it in at the turn's end (the turn's
+ * log keeps it, decision 0162).
+ */
+export interface TurnWriteRecord {
+  /** The revision the turn's history was loaded at; null when it is not known to match. */
+  readonly start: number | null;
+  /** Successful appends and updates. */
+  readonly count: number;
+  /** A write failed, or updated a message the turn did not append: forget the session. */
+  readonly failed: boolean;
+  /** Whether the cache took these writes in already (set by {@link HistoryCache.settle}). */
+  settled: boolean;
+  /** The session's revision as the turn's last write left it, when the store reports it. */
+  readonly lastRevision: number | null;
+  /** The stored copy of every message written, by id (sealed). */
+  readonly storedCopies: ReadonlyMap<string, Message>;
 }
 
 /** A session's stored messages and tool id map, as a turn starts from them. */
@@ -113,7 +131,7 @@ export class HistoryCache {
    * writes. A failed write, or a turn that started from another revision than the kept one,
    * forgets the session.
    */
-  settle(sessionId: string, writes: TurnWrites): void {
+  settle(sessionId: string, writes: TurnWriteRecord): void {
     if (writes.settled) return;
     writes.settled = true;
     const known = this.#known.get(sessionId);
@@ -123,7 +141,7 @@ export class HistoryCache {
       return;
     }
     if (writes.count === 0) return;
-    const added = [...writes.messages.values()].sort(storeOrder);
+    const added = [...writes.storedCopies.values()].sort(storeOrder);
     const [first] = added;
     const last = known.messages.at(-1);
     if (first && last && storeOrder(last, first) > 0) {
@@ -146,7 +164,7 @@ export class HistoryCache {
    * `sessionStats()` when it has one, else summed over the loaded messages; null when any
    * assistant message is unpriced or the figure cannot be read (logged).
    */
-  async sessionCost(sessionId: string, writes: TurnWrites): Promise<string | null> {
+  async sessionCost(sessionId: string, writes: TurnWriteRecord): Promise<string | null> {
     const costOf = (stats: SessionStats) =>
       stats.unpriced_messages > 0 ? null : stats.total_cost_usd;
     try {

@@ -64,7 +64,6 @@ async function makeRoom(state: TurnState, refused: unknown, target: Target): Pro
   if (compaction) {
     const done = await compactHistory(state, 'context_window', target);
     if (!done) throw refused;
-    state.stored.push(done.message);
     state.pending.push(done.event);
   } else if (historyRecovery === 'off') {
     throw tooLong(older, refused, target, 'off');

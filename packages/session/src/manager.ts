@@ -8,8 +8,9 @@ import type { SendOptions, SessionManagerOptions } from './options.js';
 import { RouterPreparation } from './prepare.js';
 import type { ToolRegistry } from './tools.js';
 import { runTurn } from './turn.js';
-import { isLeaseHeld, TurnLeaseHolder } from './turn-lease.js';
+import { isLeaseHeld } from './turn-lease.js';
 import { waitForTurnMs } from './turn-lease-options.js';
+import { TurnLog } from './turn-log.js';
 import {
   type ActiveTurn,
   composeSystemPrompt,
@@ -17,7 +18,6 @@ import {
   sessionOf,
 } from './turn-state.js';
 import { TurnWait } from './turn-wait.js';
-import { TurnWrites } from './turn-writes.js';
 import { resolveManagerOptions } from './validate-options.js';
 
 /**
@@ -198,18 +198,17 @@ export class SessionManager {
     const onAbort = () => controller.abort();
     if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    // a heartbeat that finds the lease taken ends the turn: the session is another turn's now
-    const lease = TurnLeaseHolder.for(
-      settings.store,
-      sessionId,
-      settings.turnLease,
-      settings.logger,
-      (error) => controller.abort(error),
-    );
     const turn: ActiveTurn = {
       controller,
       confirmations: new Map(),
-      writes: new TurnWrites(settings.store, lease),
+      log: new TurnLog({
+        store: settings.store,
+        sessionId,
+        lease: settings.turnLease,
+        logger: settings.logger,
+        // a heartbeat that finds the lease taken ends the turn: the session is another turn's now
+        onLost: (error) => controller.abort(error),
+      }),
     };
     this.#active.set(sessionId, turn);
     try {
@@ -222,8 +221,8 @@ export class SessionManager {
     } finally {
       turn.confirmations.clear();
       options.signal?.removeEventListener('abort', onAbort);
-      histories.settle(sessionId, turn.writes);
-      await lease?.end();
+      histories.settle(sessionId, turn.log);
+      await turn.log.end();
       this.#active.delete(sessionId);
     }
   }

@@ -6,20 +6,13 @@ import {
   type MessageStatus,
   OtherAdapterError,
 } from '@yourtool/core';
-import type { RouteDecision } from '@yourtool/router';
 import { requestMessages } from './bound-targets.js';
 import { CallReport } from './call-report.js';
 import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
-import { PartialRow } from './partial-row.js';
+import { PartialRow, partialReply } from './partial-row.js';
 import { type StoredReply, type StreamedReply, storeReply } from './reply.js';
-import type { CallOutcome, TurnState } from './turn-state.js';
-
-/** One model call of a turn: the turn it belongs to and the model routing chose for it. */
-export interface ModelCall {
-  readonly turn: TurnState;
-  readonly decision: RouteDecision;
-}
+import type { CallOutcome, ModelCall } from './turn-state.js';
 
 /**
  * One model call: streams the adapter's events through (with the `session.attempt` events of
@@ -96,7 +89,7 @@ async function* streamCall(
     },
     {
       signal: turn.signal,
-      toolIdMap: turn.toolIdMap,
+      toolIdMap: turn.log.toolIdMap,
       onAttempt: report.onAttempt,
       logger: settings.logger,
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
@@ -112,7 +105,10 @@ async function* streamCall(
     if (next.done) return;
     if (!streamed.row) {
       streamed.started = Date.now();
-      const row = new PartialRow(call, report.provider, settings.partialRowAfterMs);
+      const row = new PartialRow(turn.log, {
+        message: partialReply(turn.session.id, decision, report.provider),
+        delayMs: settings.partialRowAfterMs,
+      });
       await row.start();
       streamed.row = row;
     }

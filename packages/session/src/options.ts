@@ -2,7 +2,7 @@ import type { EventBus, Logger, SessionRecord, SessionStore } from '@yourtool/co
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
 import type { CompactionHook } from './compaction.js';
-import type { SessionTelemetryOptions } from './telemetry.js';
+import type { SessionTelemetryOptions } from './telemetry-options.js';
 import type { RegisteredTool, ToolRegistry } from './tools.js';
 import type { TurnLeaseOptions, WaitForTurnOptions } from './turn-lease-options.js';
 

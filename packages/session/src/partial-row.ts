@@ -1,17 +1,38 @@
 import { CURRENT_SCHEMA_VERSION, type Message, newMessageId, nowTimestamp } from '@yourtool/core';
-import type { ModelCall } from './model-call.js';
+import type { RouteDecision } from '@yourtool/router';
+import type { TurnLog } from './turn-log.js';
 
 /**
- * The `partial` row of a reply in progress (decision 0148). The assistant message is built at
- * the call's first event (its id and `created_at` date from then); its row is stored as
- * `partial` once the stream has run for `delayMs` more (at the first event itself when 0), so
+ * The assistant message of a reply at its call's first event (`partial`, no content; its id
+ * and `created_at` date from then). Built from checked parts, not parsed: the finished reply is
+ * checked once (checkReply), and the store checks this row in full should it be written.
+ */
+export function partialReply(
+  sessionId: string,
+  decision: RouteDecision,
+  provider: string,
+): Message {
+  return {
+    id: newMessageId(),
+    session_id: sessionId,
+    role: 'assistant',
+    content: [],
+    metadata: { status: 'partial', model: decision.model, provider, routing: decision.record },
+    created_at: nowTimestamp(),
+    schema_version: CURRENT_SCHEMA_VERSION,
+  };
+}
+
+/**
+ * The `partial` row of a reply in progress (decision 0148): stored through the turn's log once
+ * the stream has run for `delayMs` past its first event (at the first event itself when 0), so
  * a crash in a long stream still leaves a trace of the call. A reply that ends sooner is
  * stored once, finished: one write instead of two.
  */
 export class PartialRow {
   /** The assistant message as built at the first event (`partial`, no content). */
   readonly message: Message;
-  readonly #call: ModelCall;
+  readonly #log: TurnLog;
   readonly #delayMs: number;
   #timer: ReturnType<typeof setTimeout> | null = null;
   /** The write of the `partial` row, once started. */
@@ -19,21 +40,10 @@ export class PartialRow {
   #stored = false;
   #failure: { error: unknown } | null = null;
 
-  constructor(call: ModelCall, provider: string, delayMs: number) {
-    const { turn, decision } = call;
-    this.#call = call;
-    this.#delayMs = delayMs;
-    // built from checked parts, not parsed: the finished reply is checked once (checkReply),
-    // and the store checks this row in full should it be written
-    this.message = {
-      id: newMessageId(),
-      session_id: turn.session.id,
-      role: 'assistant',
-      content: [],
-      metadata: { status: 'partial', model: decision.model, provider, routing: decision.record },
-      created_at: nowTimestamp(),
-      schema_version: CURRENT_SCHEMA_VERSION,
-    };
+  constructor(log: TurnLog, row: { message: Message; delayMs: number }) {
+    this.#log = log;
+    this.message = row.message;
+    this.#delayMs = row.delayMs;
   }
 
   /**
@@ -74,9 +84,7 @@ export class PartialRow {
   }
 
   async #store(): Promise<void> {
-    const { writes, toolIdMap } = this.#call.turn;
-    // unsealed: the store checks the row before it writes it
-    await writes.append(this.message, { toolIdMap });
+    await this.#log.writePartial(this.message);
     this.#stored = true;
   }
 }

@@ -1,6 +1,5 @@
 import {
   type ContentBlock,
-  isYourtoolError,
   type Message,
   type MessageCompleteEvent,
   type MessageStatus,
@@ -10,18 +9,9 @@ import {
 } from '@yourtool/core';
 import { buildUsage } from '@yourtool/pricing';
 import type { CallReport } from './call-report.js';
-import type { ModelCall } from './model-call.js';
 import type { PartialRow } from './partial-row.js';
-import {
-  type CheckedReply,
-  checkReply,
-  type InvalidReplyError,
-  invalidReplyError,
-} from './reply-check.js';
-import { sealedCopy } from './turn-writes.js';
-
-/** Codes of the store errors that refuse what a message holds (not a failing database). */
-const STORE_INPUT_ERRORS = new Set(['invalid_message', 'json_too_deep', 'invalid_store_input']);
+import { checkReply, type InvalidReplyError, invalidReplyError } from './reply-check.js';
+import type { ModelCall } from './turn-state.js';
 
 /** The usage of a call that reported none (it failed or was cancelled before any). */
 const ZERO_USAGE: TokenUsage = {
@@ -50,7 +40,8 @@ export interface StoredReply {
 /**
  * Finishes the reply's row: the message with its final content, status, usage (priced by the
  * model that served it when the table knows it), stop reason and reply facts, checked once
- * ({@link checkReply}), then stored (over its `partial` row, when one was written).
+ * ({@link checkReply}), then stored through the turn's log (over its `partial` row, when one
+ * was written: `TurnLog.finishReply`).
  */
 export async function storeReply(
   call: ModelCall,
@@ -90,41 +81,10 @@ export async function storeReply(
     checked.violations.length > 0
       ? invalidReplyError(checked.message, checked.violations, report, settings.logger)
       : null;
-  await finishRow(call, checked, row);
+  // a `partial` row still being written is waited for: the finished reply replaces it
+  const replaces = await row.settle();
+  await turn.log.finishReply(checked.message, { valid: checked.valid, replaces });
   return { message: checked.message, invalid };
-}
-
-/**
- * Stores the finished reply: over its `partial` row when one was written, else as a new row
- * (decision 0148). A sealed copy when it passed the check (the store does not check it
- * again), else as it is, for the store's full guard. Should the store still refuse it (an
- * input it cannot hold), the row is finished at `error` with the usage and no content, so no
- * row stays `partial` and the billed cost is counted; the refusal is then thrown.
- */
-async function finishRow(
-  call: ModelCall,
-  checked: CheckedReply,
-  partial: PartialRow,
-): Promise<void> {
-  const { writes, toolIdMap } = call.turn;
-  const reply = checked.message;
-  // a refused write writes nothing: the second one replaces or appends as the first did
-  const replaces = await partial.settle();
-  const write = (message: Message) =>
-    replaces ? writes.update(message, { toolIdMap }) : writes.append(message, { toolIdMap });
-  try {
-    await write(checked.valid ? sealedCopy(reply) : reply);
-  } catch (refused) {
-    if (!isYourtoolError(refused) || !STORE_INPUT_ERRORS.has(refused.code)) throw refused;
-    const error = { rule: refused.code, message: refused.message };
-    const row: Message = {
-      ...reply,
-      content: [],
-      metadata: { ...reply.metadata, status: 'error', error },
-    };
-    await write(row);
-    throw refused;
-  }
 }
 
 /** The tool use ids of a history's sealed messages, collected once per history (decision 0148). */

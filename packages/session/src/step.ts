@@ -6,13 +6,7 @@ import { fallbackEvent, findFallback } from './fallback.js';
 import { retryLeavingOut, routeToFit } from './history-fit.js';
 import { callModel } from './model-call.js';
 import { runToolUse } from './tool-step.js';
-import {
-  type CallOutcome,
-  keepAssistant,
-  keepToolResult,
-  type RoutedStep,
-  type TurnState,
-} from './turn-state.js';
+import type { CallOutcome, RoutedStep, TurnState } from './turn-state.js';
 
 /**
  * Routes the turn's next call on its history with tool results bounded; a history too long
@@ -63,8 +57,8 @@ export async function* runStep(state: TurnState): AsyncGenerator<SessionEvent, C
         : null;
     overflowCompacted ||= again !== null;
     if (outcome.message) {
-      if (fallback || again?.retry) state.stored.push(outcome.message);
-      else keepAssistant(state, outcome.message);
+      if (fallback || again?.retry) state.log.keepReplaced(outcome.message);
+      else state.log.keepReply(outcome.message);
       yield { type: 'session.assistant_message', step: state.steps, message: outcome.message };
     }
     if (again?.compacted) yield again.compacted;
@@ -123,16 +117,14 @@ async function* callInTurn(
  * cancel the remaining ones are answered without running (the tool step checks the signal).
  */
 export async function* runToolUses(state: TurnState): AsyncGenerator<SessionEvent, void> {
-  for (const use of [...state.unanswered.values()]) {
+  const { log } = state;
+  for (const use of [...log.unanswered.values()]) {
     const span =
-      state.telemetry?.startTool(
-        use,
-        state.manager.settings.tools.get(use.name),
-        state.toolIdMap,
-      ) ?? null;
+      state.telemetry?.startTool(use, state.manager.settings.tools.get(use.name), log.toolIdMap) ??
+      null;
     const result = yield* pump(runToolUse(state, use, span), state.queue);
     if (span) state.telemetry?.endTool(span, result.outcome, result.message);
-    await keepToolResult(state, use, result.message);
+    await log.keepToolResult(use, result.message);
     yield {
       type: 'session.tool_result',
       step: state.steps,

@@ -39,6 +39,14 @@ export type { SessionTelemetryOptions, ToolOutcome, TurnModel };
 /** Outcomes that are someone's decision rather than a failure: the span status stays unset. */
 const DECIDED: ReadonlySet<ToolOutcome> = new Set(['refused', 'not_run', 'cancelled']);
 
+/** What a turn's span starts from: the manager's settings, the session, the input, the model. */
+interface TurnOpening {
+  settings: ManagerSettings;
+  sessionId: string;
+  input: string | ContentBlock[];
+  model: TurnModel | null;
+}
+
 /** What a turn's telemetry reads of it when the turn ends. */
 export interface TurnSummary {
   steps: number;
@@ -92,22 +100,18 @@ export class TurnTelemetry {
     const start = async (loaded: LibraryTelemetry) => {
       if (!loaded.tracing(SESSION_SCOPE, settings.telemetry?.tracerProvider)) return null;
       const model = knownModel ? await knownModel().catch(() => null) : null;
-      return TurnTelemetry.#start(loaded, settings, sessionId, input, model);
+      return TurnTelemetry.#start(loaded, { settings, sessionId, input, model });
     };
     if (lib instanceof Promise) return lib.then((loaded) => loaded && start(loaded));
     // nothing registered: answered at once, without a promise or a read of the session
     if (!lib.tracing(SESSION_SCOPE, settings.telemetry?.tracerProvider)) return null;
-    if (!knownModel) return TurnTelemetry.#start(lib, settings, sessionId, input, null);
+    if (!knownModel) return TurnTelemetry.#start(lib, { settings, sessionId, input, model: null });
     return start(lib);
   }
 
-  static #start(
-    lib: LibraryTelemetry,
-    settings: ManagerSettings,
-    sessionId: string,
-    input: string | ContentBlock[],
-    model: TurnModel | null,
-  ): TurnTelemetry | null {
+  /** Starts the turn's span, carrying the model the turn is known to use when there is one. */
+  static #start(lib: LibraryTelemetry, turn: TurnOpening): TurnTelemetry | null {
+    const { settings, sessionId, input, model } = turn;
     const agent = settings.telemetry?.agentName;
     const span = lib.startSpan(SESSION_SCOPE, agent ? `invoke_agent ${agent}` : 'invoke_agent', {
       kind: 'internal',

@@ -1,63 +1,13 @@
-import {
-  createMessage,
-  type Message,
-  nowTimestamp,
-  type SessionRecord,
-  type ToolResultContentBlock,
-  type ToolUseBlock,
-  toolResultBlock,
-  validateToolInput,
-} from '@yourtool/core';
+import { nowTimestamp, type ToolUseBlock, validateToolInput } from '@yourtool/core';
 import type { TelemetrySpan } from '@yourtool/core/adapter';
 import { askConsent } from './confirmation.js';
 import { errorText } from './errors.js';
 import { ABORTED, unlessAborted } from './event-queue.js';
-import type { ToolOutcome } from './telemetry.js';
+import type { ToolOutcome } from './telemetry-options.js';
 import { toolOutputContent } from './tool-output.js';
+import { notRunReply, type ToolReply, toolReply } from './tool-reply.js';
 import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool } from './tools.js';
 import type { TurnState } from './turn-state.js';
-
-/** A tool's result, as the TOOL message that answers its use. */
-export interface ToolReply {
-  message: Message;
-  is_error: boolean;
-  /** How the use ended (its `execute_tool` span's `error.type` unless `ok`). */
-  outcome: ToolOutcome;
-}
-
-/** A TOOL message answering `use`. */
-export function toolReply(
-  session: SessionRecord,
-  use: ToolUseBlock,
-  content: string | ToolResultContentBlock[],
-  result: { is_error: boolean; outcome?: ToolOutcome },
-): ToolReply {
-  const { is_error } = result;
-  const outcome = result.outcome ?? (is_error ? 'failed' : 'ok');
-  return {
-    is_error,
-    outcome,
-    message: createMessage({
-      session_id: session.id,
-      role: 'tool',
-      content: [toolResultBlock(use.id, content, is_error)],
-      metadata: { parent_tool_use_id: use.id },
-    }),
-  };
-}
-
-/**
- * The stored result of a tool the cancelled turn did not run: every tool use keeps a result,
- * so the history stays valid for the next turn (docs/decisions/0067).
- */
-export function notRunReply(session: SessionRecord, use: ToolUseBlock): ToolReply {
-  return toolReply(
-    session,
-    use,
-    `The turn was cancelled before ${use.name} ran, so it was not run.`,
-    { is_error: true, outcome: 'not_run' },
-  );
-}
 
 /**
  * Runs one tool use and returns its result; never throws. An unknown tool or an input its
@@ -99,7 +49,7 @@ function reportInvalidInput(
   use: ToolUseBlock,
   issues: readonly { path: string; message: string }[],
 ): void {
-  const reply = state.stored.findLast((m) =>
+  const reply = state.log.messages.findLast((m) =>
     m.content.some((b) => b.type === 'tool_use' && b.id === use.id),
   );
   state.manager.settings.bus?.emit({

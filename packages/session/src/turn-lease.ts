@@ -20,6 +20,15 @@ export interface TurnLeaseSettings {
   heartbeatMs: number;
 }
 
+/** What a turn's lease holder is made with besides its store. */
+export interface TurnLeaseHolderOptions {
+  sessionId: string;
+  settings: TurnLeaseSettings;
+  logger: Logger;
+  /** Called when a heartbeat finds the lease taken by another turn. */
+  onLost: (error: unknown) => void;
+}
+
 /** Whether `error` says another turn holds the session (`TurnLeaseHeldError`, any copy of core). */
 export function isLeaseHeld(error: unknown): error is { code: string; expiresInMs: number } {
   return isYourtoolError(error) && error.code === 'turn_lease_held';
@@ -46,30 +55,18 @@ export class TurnLeaseHolder {
   #timer: ReturnType<typeof setInterval> | null = null;
 
   /** A holder for the turn, or null when the store keeps no leases (one process only). */
-  static for(
-    store: SessionStore,
-    sessionId: string,
-    settings: TurnLeaseSettings,
-    logger: Logger,
-    onLost: (error: unknown) => void,
-  ): TurnLeaseHolder | null {
+  static for(store: SessionStore, options: TurnLeaseHolderOptions): TurnLeaseHolder | null {
     if (!supportsTurnLeases(store)) return null;
-    return new TurnLeaseHolder(store, sessionId, settings, logger, onLost);
+    return new TurnLeaseHolder(store, options);
   }
 
-  private constructor(
-    store: SessionStore & TurnLeaseStore,
-    sessionId: string,
-    settings: TurnLeaseSettings,
-    logger: Logger,
-    onLost: (error: unknown) => void,
-  ) {
+  private constructor(store: SessionStore & TurnLeaseStore, options: TurnLeaseHolderOptions) {
     this.#store = store;
-    this.#sessionId = sessionId;
-    this.lease = { id: `turn_${randomUUID()}`, ttlMs: settings.ttlMs };
-    this.#heartbeatMs = settings.heartbeatMs;
-    this.#logger = logger;
-    this.#onLost = onLost;
+    this.#sessionId = options.sessionId;
+    this.lease = { id: `turn_${randomUUID()}`, ttlMs: options.settings.ttlMs };
+    this.#heartbeatMs = options.settings.heartbeatMs;
+    this.#logger = options.logger;
+    this.#onLost = options.onLost;
   }
 
   /** What the next write does to the lease: take it first, then hold it, release it last. */

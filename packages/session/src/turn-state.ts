@@ -8,8 +8,6 @@ import {
   nowTimestamp,
   type SessionRecord,
   type ToolDefinition,
-  type ToolIdMap,
-  type ToolUseBlock,
   TurnLeaseHeldError,
 } from '@yourtool/core';
 import type { RouteDecision, RouteInput } from '@yourtool/router';
@@ -20,8 +18,7 @@ import type { HistoryCache } from './history-cache.js';
 import type { SendOptions, SystemPromptPart } from './options.js';
 import type { RouterPreparation } from './prepare.js';
 import type { TurnTelemetry } from './telemetry.js';
-import { notRunReply } from './tool-step.js';
-import type { TurnWrites } from './turn-writes.js';
+import type { TurnLog } from './turn-log.js';
 import type { ManagerSettings } from './validate-options.js';
 
 /** What every turn of a manager shares: its settings, the history cache, the router's preparation. */
@@ -36,14 +33,20 @@ export interface ActiveTurn {
   readonly controller: AbortController;
   /** Open stream confirmations of the turn, by tool use id: each answers its request. */
   readonly confirmations: Map<string, (allowed: boolean) => boolean>;
-  /** What the turn wrote to its session. */
-  readonly writes: TurnWrites;
+  /** Every write of the turn to its session, with its lease (decision 0162). */
+  readonly log: TurnLog;
 }
 
 /** One routing decision and the input it was made on (a fallback reuses the input). */
 export interface RoutedStep {
   input: RouteInput;
   decision: RouteDecision;
+}
+
+/** One model call of a turn: the turn it belongs to and the model routing chose for it. */
+export interface ModelCall {
+  readonly turn: TurnState;
+  readonly decision: RouteDecision;
 }
 
 /** How one model call ended: its stored assistant message (if any) and why it stopped. */
@@ -53,7 +56,10 @@ export interface CallOutcome {
   error: AdapterError | null;
 }
 
-/** Everything one turn works on; each step of the turn reads and advances it. */
+/**
+ * What the turn's loop works on; each step of the turn reads and advances it. What the turn
+ * stored, and the tool uses waiting for results, are in its log.
+ */
 export interface TurnState {
   readonly manager: ManagerContext;
   readonly active: ActiveTurn;
@@ -62,26 +68,14 @@ export interface TurnState {
   readonly signal: AbortSignal;
   /** Events produced while the turn awaits something, yielded in order. */
   readonly queue: EventQueue;
-  readonly writes: TurnWrites;
+  /** Every write of the turn (decision 0162): what it stored, its unanswered tool uses. */
+  readonly log: TurnLog;
   /** The conversation the next call sends: replaced attempts out, compaction applied. */
   readonly history: Message[];
-  readonly toolIdMap: ToolIdMap;
   readonly systemPrompt: string | null;
   readonly tools: ToolDefinition[];
   /** The turn's user message (stored once routing found a model). */
   readonly user: Message;
-  /**
-   * Whether `user` is known to keep the format's rules (text the session built itself), so
-   * the store takes a sealed copy without checking it again; otherwise the store checks it.
-   */
-  readonly userChecked: boolean;
-  /** Messages this turn stored, in order. */
-  readonly stored: Message[];
-  /**
-   * Tool uses of this turn's stored assistant messages with no stored result yet: a cancelled
-   * or abandoned turn answers them, so every tool use in the history keeps its result.
-   */
-  readonly unanswered: Map<string, ToolUseBlock>;
   /** Events of a compaction made while routing, yielded before the step's own events. */
   readonly pending: SessionEvent[];
   /** Model calls made (fallback calls within a step not counted). */
@@ -136,16 +130,18 @@ export async function openTurn(
   const session = await sessionOf(manager, request.sessionId);
   // another turn holds the session (decision 0156): refused before loading and routing
   const held = session.turn_lease;
-  if (held && held.expires_in_ms > 0 && held.id !== active.writes.lease?.lease.id) {
+  if (held && held.expires_in_ms > 0 && held.id !== active.log.leaseId) {
     throw new TurnLeaseHeldError(session.id, held.expires_in_ms);
   }
   const loaded = await manager.histories.load(session);
-  active.writes.start = loaded.revision;
   const userChecked = typeof request.input === 'string';
   const user =
     typeof request.input === 'string'
       ? userTextMessage(session.id, request.input)
       : createMessage({ session_id: session.id, role: 'user', content: request.input });
+  const history = [...loaded.conversation, user];
+  const { revision, toolIdMap } = loaded;
+  active.log.open({ revision, toolIdMap, conversation: history, user, userChecked });
   return {
     manager,
     active,
@@ -153,15 +149,11 @@ export async function openTurn(
     options: request.options,
     signal: active.controller.signal,
     queue: new EventQueue(),
-    writes: active.writes,
-    history: [...loaded.conversation, user],
-    toolIdMap: loaded.toolIdMap,
+    log: active.log,
+    history,
     systemPrompt: composeSystemPrompt(settings.systemPrompt, session),
     tools: settings.tools.definitions(),
     user,
-    userChecked,
-    stored: [],
-    unanswered: new Map(),
     pending: [],
     steps: 0,
     end: 'end_turn',
@@ -208,49 +200,7 @@ export function routeInputOf(state: TurnState): RouteInput {
   };
 }
 
-/**
- * An assistant message joins the conversation; its tool uses wait for their results. The
- * conversation takes the stored (sealed) copy, so the turn's next request does not check it
- * again; the caller's copy goes to the turn's result.
- */
-export function keepAssistant(state: TurnState, message: Message): void {
-  state.history.push(state.writes.messages.get(message.id) ?? message);
-  state.stored.push(message);
-  for (const block of message.content) {
-    if (block.type === 'tool_use') state.unanswered.set(block.id, block);
-  }
-}
-
-/** Stores a tool's result message; it joins the conversation (as stored) and answers its use. */
-export async function keepToolResult(
-  state: TurnState,
-  use: ToolUseBlock,
-  message: Message,
-): Promise<void> {
-  const kept = await state.writes.append(message);
-  state.unanswered.delete(use.id);
-  state.history.push(kept);
-  state.stored.push(message);
-}
-
 /** Where the turn's user message stands in the conversation (compaction may have moved it). */
 export function turnStart(state: TurnState): number {
   return state.history.findIndex((m) => m.id === state.user.id);
-}
-
-/** Stores a "not run" result for every unanswered tool use; returns their events. */
-export async function answerUnanswered(state: TurnState): Promise<SessionEvent[]> {
-  const events: SessionEvent[] = [];
-  for (const use of [...state.unanswered.values()]) {
-    const result = notRunReply(state.session, use);
-    await keepToolResult(state, use, result.message);
-    events.push({
-      type: 'session.tool_result',
-      step: state.steps,
-      message: result.message,
-      tool_name: use.name,
-      is_error: true,
-    });
-  }
-  return events;
 }

@@ -8,15 +8,12 @@ import { TurnTelemetry } from './telemetry.js';
 import { knownTurnModel } from './telemetry-model.js';
 import {
   type ActiveTurn,
-  answerUnanswered,
   type CallOutcome,
-  keepAssistant,
   type ManagerContext,
   openTurn,
   type TurnRequest,
   type TurnState,
 } from './turn-state.js';
-import { sealedCopy } from './turn-writes.js';
 
 /**
  * One turn, as named steps over one {@link TurnState}: open it (session, history, user
@@ -48,7 +45,8 @@ export async function* runTurn(
     failure = error;
     throw error;
   } finally {
-    telemetry?.end(state, failure, completed);
+    const summary = state && { steps: state.steps, end: state.end, stored: state.log.messages };
+    telemetry?.end(summary, failure, completed);
   }
 }
 
@@ -62,12 +60,8 @@ async function* routeAndStoreUser(state: TurnState): AsyncGenerator<SessionEvent
   await state.manager.preparation.ready(state.signal);
   state.firstRoute = await routeStep(state);
   yield* flushPending(state);
-  const kept = await state.writes.append(state.userChecked ? sealedCopy(state.user) : state.user);
   // the conversation takes the stored (sealed) copy: the next requests do not check it again
-  const at = state.history.indexOf(state.user);
-  if (at >= 0) state.history[at] = kept;
-  state.stored.push(state.user);
-  yield { type: 'session.user_message', message: state.user };
+  yield { type: 'session.user_message', message: await state.log.keepUser() };
 }
 
 /** The tool loop, guarded: a turn that does not run to its end is finished early. */
@@ -76,7 +70,7 @@ async function* runSteps(state: TurnState): AsyncGenerator<SessionEvent, void> {
   let throwing = false;
   try {
     yield* stepLoop(state);
-    if (state.end === 'cancelled') yield* await answerUnanswered(state);
+    if (state.end === 'cancelled') yield* await state.log.answerUnanswered(state.steps);
     settled = true;
   } catch (error) {
     throwing = true;
@@ -121,7 +115,7 @@ function goesOn(state: TurnState, outcome: CallOutcome): boolean {
   }
   state.end = outcome.stop_reason;
   if (state.end === 'cancelled' || state.end === 'error') return false;
-  return state.unanswered.size > 0;
+  return state.log.unanswered.size > 0;
 }
 
 /**
@@ -140,9 +134,9 @@ async function finishEarly(state: TurnState, failing: boolean): Promise<void> {
       do next = await call.next();
       while (!next.done);
       state.call = null;
-      if (next.value?.message) keepAssistant(state, next.value.message);
+      if (next.value?.message) state.log.keepReply(next.value.message);
     }
-    await answerUnanswered(state);
+    await state.log.answerUnanswered(state.steps);
   } catch (cleanup) {
     if (!failing) throw cleanup;
     state.manager.settings.logger.warn(
@@ -154,17 +148,17 @@ async function finishEarly(state: TurnState, failing: boolean): Promise<void> {
 
 /** Yields `session.turn_complete`, then throws the error that ended the turn, if one did. */
 async function* completeTurn(state: TurnState): AsyncGenerator<SessionEvent, void> {
-  const { failure } = state;
+  const { failure, log } = state;
   const result: TurnResult = {
     session_id: state.session.id,
-    messages: state.stored,
+    messages: [...log.messages],
     end: state.end,
     steps: state.steps,
-    cost_usd: turnCost(state.stored),
-    text: (state.stored.findLast((m) => m.role === 'assistant')?.content ?? [])
+    cost_usd: turnCost(log.messages),
+    text: (log.messages.findLast((m) => m.role === 'assistant')?.content ?? [])
       .flatMap((block) => (block.type === 'text' ? [block.text] : []))
       .join(''),
-    session_cost_usd: await state.manager.histories.sessionCost(state.session.id, state.writes),
+    session_cost_usd: await state.manager.histories.sessionCost(state.session.id, log),
     error: isCancelledError(failure) ? null : failure,
   };
   yield { type: 'session.turn_complete', result };

@@ -16,7 +16,7 @@ import type {
   SystemPromptPart,
   ToolResultLimits,
 } from './options.js';
-import type { SessionTelemetryOptions } from './telemetry.js';
+import type { SessionTelemetryOptions } from './telemetry-options.js';
 import type { ResolvedToolResultLimits } from './tool-result-bound.js';
 import { ToolRegistry } from './tools.js';
 import type { TurnLeaseSettings } from './turn-lease.js';

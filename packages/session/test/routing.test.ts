@@ -703,6 +703,47 @@ describe('compaction (decision 0101)', () => {
     expect(JSON.stringify(next.messages)).not.toContain('Paragraph 1.');
   });
 
+  it('an overflow after the stream started: the turn result lists the replaced attempt where it was stored, before the summary (decision 0162)', async () => {
+    const h = await setupCompaction(dropOldestTurns());
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    for (let n = 1; n <= 2; n++) {
+      server.enqueue(...fixture(anthropic, 'text-stream'));
+      await h.manager.sendAndWait(session.id, paragraph(n));
+    }
+    // the prompt is refused in the stream, after its first events: the attempt has a row
+    const [started] = fixture(anthropic, 'stream-error-mid-stream');
+    if (started?.type !== 'stream') throw new Error('not a stream fixture');
+    const overflow = {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message: 'prompt is too long: 7000 tokens > 6000 maximum',
+      },
+    };
+    server.enqueue(
+      {
+        ...started,
+        ending: 'end',
+        chunks: [...started.chunks, `event: error\ndata: ${JSON.stringify(overflow)}\n\n`],
+      },
+      ...fixture(anthropic, 'text-stream'),
+    );
+    const { events, error } = await collect(h.manager.send(session.id, paragraph(3)));
+    expect(error).toBeUndefined();
+    const done = events.find((e) => e.type === 'session.turn_complete');
+    if (done?.type !== 'session.turn_complete') throw new Error('no result');
+    const rows = await storedRows(h, session.id);
+    const turn = rows.slice(-4);
+    expect(turn.map((m) => [m.role, m.metadata.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'error'],
+      ['system', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    // the turn's messages are what it stored, in the order stored
+    expect(done.result.messages.map((m) => m.id)).toEqual(turn.map((m) => m.id));
+  });
+
   it('a hook that cuts inside a turn is a CompactionError naming the problem, and nothing more is stored', async () => {
     const h = await setupCompaction(({ messages }) => ({
       through_message_id: (messages[0] as { id: string }).id, // a user message: its reply would be orphaned

@@ -16,8 +16,8 @@ import {
   SessionManager,
   type SessionManagerOptions,
 } from '../src/index.js';
+import { sealedCopy } from '../src/stored-copy.js';
 import { userTextMessage } from '../src/turn-state.js';
-import { sealedCopy } from '../src/turn-writes.js';
 import { fixturesOf, loopbackForFile, requireFixture } from './helpers.js';
 import { disposedAfterEach, type StoreTarget, storeTargets } from './stores.js';
 
