@@ -297,13 +297,10 @@ describe('a Claude tool loop with thinking, continued on GPT-5 Responses and bac
 
     // back on Claude (thinking on): its own thinking returns signed; GPT's reasoning does not
     server.enqueue(fixture(anthropicFixtures, 'foreign-history'));
-    await call(
-      claude,
-      CLAUDE,
-      [...history, reply(second), resultFor(second, '# Project Foo')],
-      map,
-      { anthropic: { thinking: 'adaptive' } },
-    );
+    await call(claude, CLAUDE, [...history, reply(second), resultFor(second, '# Project Foo')], {
+      toolIdMap: map,
+      providerOptions: { anthropic: { thinking: 'adaptive' } },
+    });
     const claudeJson = JSON.stringify(lastBody());
     expect(claudeJson).toContain('CLAUDE-THINKING-SIG');
     expect(claudeJson).toContain('CLAUDE-REDACTED-DATA');
