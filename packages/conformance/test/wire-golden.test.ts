@@ -12,9 +12,9 @@ import { captureRawResponse } from './wire-capture.js';
 
 /**
  * Every conformance fixture of the repository, played by the loopback server, must reach the
- * client byte for byte as it did before the server was built on `@yourtool/testing` (issue 39).
- * The golden files hold those bytes as the server wrote them then; `WRITE_GOLDEN=1` rewrites
- * them, which only a deliberate change of the wire output may do.
+ * client byte for byte as it did before the server was built on `@yourtool/wire-formats`
+ * (issue 39, decision 0161). The golden files hold those bytes as the server wrote them then;
+ * `WRITE_GOLDEN=1` rewrites them, which only a deliberate change of the wire output may do.
  */
 
 const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
