@@ -1,4 +1,4 @@
-import type { ScenarioDescription } from './catalog.js';
+import type { ScenarioDescription } from './scenario-description.js';
 
 /**
  * The catalog's streams that break, stall, time out or are cancelled, in the order the suite

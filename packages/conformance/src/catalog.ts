@@ -1,90 +1,9 @@
-import type { AdapterCapabilities } from '@yourtool/core';
 import { BROKEN_STREAM_SCENARIOS } from './catalog-broken-streams.js';
 import { EXPECTED } from './expected.js';
+import type { ScenarioDescription, ScenarioName } from './scenario-description.js';
 
 export { CONFORMANCE_API_KEY, EXPECTED, TEST_IMAGE_URL, TEST_PNG_BASE64 } from './expected.js';
-
-/** Names of every scenario in the catalog. */
-export type ScenarioName =
-  | 'text'
-  | 'text-stream'
-  | 'multi-turn'
-  | 'system-prompt'
-  | 'sampling'
-  | 'tool-call'
-  | 'tool-call-stream'
-  | 'parallel-tool-calls'
-  | 'tool-call-no-args'
-  | 'tool-result-error'
-  | 'tool-result-image'
-  | 'images'
-  | 'thinking'
-  | 'thinking-stream'
-  | 'thinking-replay'
-  | 'foreign-history'
-  | 'unanswered-tool-use'
-  | 'structured-output'
-  | 'usage-cached'
-  | 'usage-cached-stream'
-  | 'error-rate_limit'
-  | 'error-auth'
-  | 'error-server_error'
-  | 'error-network'
-  | 'error-context_overflow'
-  | 'error-invalid_request'
-  | 'error-other'
-  | 'error-malformed-reply'
-  | 'error-network-eof'
-  | 'retry-after'
-  | 'overloaded-then-success'
-  | 'retries-exhausted'
-  | 'auth-not-retried'
-  | 'stream-error-before-first-event'
-  | 'stream-error-mid-stream'
-  | 'stream-empty'
-  | 'timeout-complete-stall'
-  | 'timeout-stream-before-first-event'
-  | 'timeout-stream-idle'
-  | 'cancel-mid-text'
-  | 'cancel-mid-text-signal'
-  | 'cancel-mid-tool-input'
-  | 'cancel-mid-tool-input-signal'
-  | 'cancel-in-one-read'
-  | 'cancel-in-one-read-ended'
-  | 'cancel-complete'
-  | 'cancel-complete-signal'
-  | 'already-aborted'
-  | 'tool-name-in-history'
-  | 'capability-honesty'
-  | 'codec-round-trip'
-  | 'empty-reply-length'
-  | 'tool-name-outside-rule'
-  | 'interleaved-tool-fragments'
-  | 'typed-content-parts'
-  | 'typed-content-parts-stream'
-  | 'refusal'
-  | 'served-model'
-  | 'served-model-stream';
-
-/** What a scenario checks and what its fixture must contain. */
-export interface ScenarioDescription {
-  name: ScenarioName;
-  /** What the scenario proves. */
-  checks: string;
-  /**
-   * What the adapter's fixture for it must hold (`null`: the scenario needs no fixture of its
-   * own, it reuses another one or talks to no server).
-   */
-  fixture: string | null;
-  /** The capability the scenario needs, if any. */
-  requires?: keyof AdapterCapabilities;
-  /**
-   * The fixture is a provider-specific edge shape (typed content parts, interleaved fragments, a
-   * safety finish, a served model name) recorded by hand for each adapter, not rendered by
-   * `expectedResponses` / `renderFixtures`.
-   */
-  handRecorded?: true;
-}
+export type { ScenarioDescription, ScenarioName } from './scenario-description.js';
 
 /** The whole catalog, in the order the suite runs it. */
 export const SCENARIOS: readonly ScenarioDescription[] = [

@@ -1,6 +1,5 @@
 import type { ErrorClass, StopReason, TokenUsage } from '@yourtool/core';
 import { EXPECTED, type ScenarioName } from './catalog.js';
-import type { FixtureRenderer } from './fixture-writer.js';
 import type { StreamEnding } from './server.js';
 /** A block of an expected reply, in canonical terms (tool calls carry no id: the wire's own). */
 export type ExpectedBlock =
@@ -9,7 +8,7 @@ export type ExpectedBlock =
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; name: string; input: Record<string, unknown> };
 
-/** A reply a scenario's fixture must carry, for a {@link FixtureRenderer} to put in wire form. */
+/** A reply a scenario's fixture must carry, for a fixture renderer to put in wire form. */
 export interface ExpectedReply {
   kind: 'reply';
   /** The scenario it is for (and its position among the scenario's responses). */

@@ -9,8 +9,6 @@ import {
 import type { ConformanceFixtures } from './fixtures.js';
 import type { ScriptedResponse } from './server.js';
 
-export * from './expected-responses.js';
-
 /** A provider error response in wire form. */
 export interface RenderedError {
   status: number;
@@ -126,6 +124,7 @@ export function writeFixtureDirectory(dir: string, fixtures: ConformanceFixtures
                 status: response.status ?? 200,
                 headers: response.headers ?? {},
                 rawBody: response.body,
+                ...(response.ending ? { ending: response.ending } : {}),
               },
               null,
               2,
@@ -145,6 +144,7 @@ export function writeFixtureDirectory(dir: string, fixtures: ConformanceFixtures
             headers: response.headers ?? {},
             ...(response.ending ? { ending: response.ending } : {}),
             ...(response.delayMs ? { delayMs: response.delayMs } : {}),
+            ...(response.delaysMs ? { delaysMs: [...response.delaysMs] } : {}),
           };
           write(join(scenario, `${n}-stream.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
           return;

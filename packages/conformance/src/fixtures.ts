@@ -43,6 +43,7 @@ interface StreamMeta {
   headers?: Record<string, string>;
   ending?: StreamEnding;
   delayMs?: number;
+  delaysMs?: number[];
 }
 
 function readJson(file: string): unknown {
@@ -56,12 +57,14 @@ function readJson(file: string): unknown {
 /**
  * Loads one recorded response:
  * - `*.json`: `{ "status", "headers", "body" }` (a JSON response), or `{ "status", "headers",
- *   "rawBody" }` for a body sent verbatim, or `{ "hangup": true }` for a dropped connection;
+ *   "rawBody" }` for a body sent verbatim (with an optional `ending`, as a stream's), or
+ *   `{ "hangup": true }` for a dropped connection;
  * - `*.sse`: a recorded `text/event-stream` body;
  * - `*.ndjson`: a recorded `application/x-ndjson` body.
  *
  * A stream may have a sidecar `<name>.meta.json` with `status`, `headers`, `ending`
- * (`end`, `destroy`, `stall`) and `delayMs`.
+ * (`end`, `destroy`, `close`, `stall`), `delayMs` (after each chunk) and `delaysMs` (after each
+ * chunk by position).
  */
 export function loadResponseFile(file: string): ScriptedResponse {
   const ext = extname(file);
@@ -70,8 +73,10 @@ export function loadResponseFile(file: string): ScriptedResponse {
     if (data.hangup === true) return { type: 'hangup' };
     const status = typeof data.status === 'number' ? data.status : 200;
     const headers = (data.headers ?? {}) as Record<string, string>;
-    if (typeof data.rawBody === 'string')
-      return { type: 'text', status, headers, body: data.rawBody };
+    if (typeof data.rawBody === 'string') {
+      const ending = data.ending as StreamEnding | undefined;
+      return { type: 'text', status, headers, body: data.rawBody, ...(ending ? { ending } : {}) };
+    }
     if (!('body' in data)) throw new FixtureError(file, 'needs "body", "rawBody" or "hangup"');
     return { type: 'json', status, headers, body: data.body };
   }
@@ -87,6 +92,7 @@ export function loadResponseFile(file: string): ScriptedResponse {
       chunks: ext === '.sse' ? sseChunks(text) : ndjsonChunks(text),
       ...(meta.ending ? { ending: meta.ending } : {}),
       ...(meta.delayMs ? { delayMs: meta.delayMs } : {}),
+      ...(meta.delaysMs ? { delaysMs: meta.delaysMs } : {}),
     };
   }
   throw new FixtureError(file, `unknown fixture type "${ext}" (use .json, .sse or .ndjson)`);

@@ -6,6 +6,7 @@
  */
 export * from './assertions.js';
 export * from './catalog.js';
+export * from './expected-responses.js';
 export * from './fixture-writer.js';
 export * from './fixtures.js';
 export type * from './inspector.js';

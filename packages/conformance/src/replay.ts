@@ -9,6 +9,14 @@ import {
   type ToolIdMap,
 } from '@yourtool/core';
 
+/** What a replayed call needs besides its history: the session's id map, and provider options. */
+export interface ReplayCallOptions {
+  /** The session's tool id map, shared by every call of the conversation. */
+  toolIdMap: ToolIdMap;
+  /** Per-provider options of the call (`{ anthropic: { thinking: 'adaptive' } }`). */
+  providerOptions?: CallOptions['providerOptions'];
+}
+
 /** What {@link replayKit} gives a cross-provider replay test. */
 export interface ReplayKit {
   /** A user message of the session. */
@@ -17,13 +25,15 @@ export interface ReplayKit {
   reply(response: CanonicalResponse): Message;
   /** The tool message answering the (first) tool use of a reply; throws when it holds none. */
   resultFor(response: CanonicalResponse, text: string, isError?: boolean): Message;
-  /** One `complete` call of a history on `model`, with the kit's tools and the session's id map. */
+  /**
+   * One `complete` call of a history on `model`, with the kit's tools: `options` is the
+   * session's id map, or the map with provider options (`{ toolIdMap, providerOptions }`).
+   */
   call(
     adapter: ProviderAdapter,
     model: string,
     messages: Message[],
-    toolIdMap: ToolIdMap,
-    providerOptions?: CallOptions['providerOptions'],
+    options: ToolIdMap | ReplayCallOptions,
   ): Promise<CanonicalResponse>;
 }
 
@@ -37,6 +47,10 @@ export interface ReplayKit {
  * const first = await call(claude, 'anthropic:claude-sonnet-4-6', [user('Read a.md')], map);
  * const history = [user('Read a.md'), reply(first), resultFor(first, '# A')];
  * await call(gpt, 'openai:gpt-5', history, map);
+ * await call(claude, 'anthropic:claude-sonnet-4-6', history, {
+ *   toolIdMap: map,
+ *   providerOptions: { anthropic: { thinking: 'adaptive' } },
+ * });
  * ```
  */
 export function replayKit(
@@ -74,8 +88,10 @@ export function replayKit(
         metadata: { parent_tool_use_id: use.id },
       });
     },
-    call: (adapter, model, messages, toolIdMap, providerOptions) =>
-      adapter.complete(
+    call: (adapter, model, messages, idsAndOptions) => {
+      const { toolIdMap, providerOptions }: ReplayCallOptions =
+        'toolIdMap' in idsAndOptions ? idsAndOptions : { toolIdMap: idsAndOptions };
+      return adapter.complete(
         {
           request_id: newRequestId(),
           model,
@@ -84,6 +100,7 @@ export function replayKit(
           max_output_tokens: options.maxOutputTokens ?? 4096,
         },
         { toolIdMap, ...(providerOptions ? { providerOptions } : {}) },
-      ),
+      );
+    },
   };
 }

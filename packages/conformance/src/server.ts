@@ -1,53 +1,20 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { redactHeaders } from '@yourtool/core/adapter';
+import { playWireResponse, type StreamEnding, type WireResponse } from '@yourtool/wire-formats';
 
-/** What the server does once a streamed response's chunks are written. */
-export type StreamEnding =
-  /** End the response normally. */
-  | 'end'
-  /** Destroy the socket: the client sees the stream break mid-way. */
-  | 'destroy'
-  /**
-   * Close the connection cleanly (FIN) before the body's last chunk, as a `Connection: close`
-   * reply cut short does: Node's fetch reports `terminated` caused by `HPE_INVALID_EOF_STATE`.
-   */
-  | 'close'
-  /** Keep the response open until the client goes away (for cancellation tests). */
-  | 'stall';
+/**
+ * What the server does once a streamed response's chunks are written: `@yourtool/wire-formats`'s
+ * {@link StreamEnding}, which plays every wire response of both loopback servers.
+ */
+export type { StreamEnding };
 
-/** One scripted answer of the loopback server. Each request consumes the next one. */
-export type ScriptedResponse =
-  | {
-      type: 'json';
-      status?: number;
-      headers?: Record<string, string>;
-      body: unknown;
-    }
-  | {
-      /** A body sent exactly as given (e.g. malformed JSON). */
-      type: 'text';
-      status?: number;
-      headers?: Record<string, string>;
-      body: string;
-    }
-  | {
-      /** A streamed body: SSE events or NDJSON lines, each chunk written and flushed separately. */
-      type: 'stream';
-      status?: number;
-      headers?: Record<string, string>;
-      /** `application/json` serves a JSON body in pieces (a reply that stalls mid-body). */
-      contentType: 'text/event-stream' | 'application/x-ndjson' | 'application/json';
-      chunks: string[];
-      /** Pause between chunks, in ms. Default 0. */
-      delayMs?: number;
-      /** What happens after the last chunk. Default `end`. */
-      ending?: StreamEnding;
-    }
-  | {
-      /** Accept the request, then close the connection without answering (a network failure). */
-      type: 'hangup';
-    };
+/**
+ * One scripted answer of the loopback server (each request consumes the next one): a wire
+ * response as `@yourtool/wire-formats` plays it (JSON, raw text, an SSE or NDJSON stream that may
+ * end, break or stall, or a hang-up).
+ */
+export type ScriptedResponse = WireResponse;
 
 /** A request the server received, as the provider would have seen it. */
 export interface RecordedRequest {
@@ -128,8 +95,6 @@ function flatHeaders(req: IncomingMessage, secrets: readonly string[]): Record<s
   return redactHeaders(out, secrets);
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The request body: parsed JSON, the raw text when it is not JSON, undefined when empty. */
 function parseBody(text: string): unknown {
   try {
@@ -172,65 +137,6 @@ function answerUnscripted(res: ServerResponse, record: RecordedRequest): void {
   );
 }
 
-/** Writes a streamed response chunk by chunk, then ends, breaks or stalls it. */
-async function playStream(
-  scripted: Extract<ScriptedResponse, { type: 'stream' }>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  stalled: Set<ServerResponse>,
-): Promise<void> {
-  res.writeHead(scripted.status ?? 200, {
-    'content-type': scripted.contentType,
-    'cache-control': 'no-cache',
-    ...scripted.headers,
-  });
-  res.flushHeaders();
-  for (const chunk of scripted.chunks) {
-    if (res.destroyed) return;
-    res.write(chunk);
-    if (scripted.delayMs) await wait(scripted.delayMs);
-  }
-  const ending = scripted.ending ?? 'end';
-  if (ending === 'end') res.end();
-  else if (ending === 'destroy' || ending === 'close') {
-    // let the written chunks reach the client before the connection breaks
-    await wait(20);
-    if (ending === 'destroy') req.socket.destroy();
-    else req.socket.end();
-  } else stalled.add(res);
-}
-
-/** Plays one scripted response to a request. */
-async function play(
-  scripted: ScriptedResponse,
-  req: IncomingMessage,
-  res: ServerResponse,
-  stalled: Set<ServerResponse>,
-): Promise<void> {
-  switch (scripted.type) {
-    case 'json':
-      res.writeHead(scripted.status ?? 200, {
-        'content-type': 'application/json',
-        ...scripted.headers,
-      });
-      res.end(JSON.stringify(scripted.body));
-      return;
-    case 'text':
-      res.writeHead(scripted.status ?? 200, {
-        'content-type': 'text/plain',
-        ...scripted.headers,
-      });
-      res.end(scripted.body);
-      return;
-    case 'hangup':
-      req.socket.destroy();
-      return;
-    case 'stream':
-      await playStream(scripted, req, res, stalled);
-      return;
-  }
-}
-
 /** Records a request, then answers it with the next scripted response. */
 async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse) {
   const body = parseBody(await readBody(req));
@@ -250,7 +156,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     state.stalled.delete(res);
   });
   if (!scripted) answerUnscripted(res, record);
-  else await play(scripted, req, res, state.stalled);
+  else await playWireResponse(scripted, { req, res, hold: (held) => state.stalled.add(held) });
 }
 
 /** Resolves once `count` requests have arrived, or rejects after `timeoutMs`. */

@@ -92,3 +92,33 @@ describe('renderFixtures + writeFixtureDirectory', () => {
     expect(cut).toMatchObject({ type: 'stream', ending: 'destroy', chunks: [expect.any(String)] });
   });
 });
+
+describe('writeFixtureDirectory + loadFixtureDirectory', () => {
+  it('keep a raw body that stalls and a stream with per-chunk pauses', () => {
+    const fixtures = {
+      'half-body': [
+        {
+          type: 'text' as const,
+          status: 200,
+          headers: {},
+          body: '{"a":',
+          ending: 'stall' as const,
+        },
+      ],
+      paced: [
+        {
+          type: 'stream' as const,
+          status: 200,
+          headers: {},
+          contentType: 'text/event-stream' as const,
+          chunks: ['data: 1\n\n', 'data: 2\n\n'],
+          delaysMs: [30, 0],
+        },
+      ],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-fixtures-'));
+    dirs.push(dir);
+    writeFixtureDirectory(dir, fixtures);
+    expect(loadFixtureDirectory(dir)).toEqual(fixtures);
+  });
+});

@@ -163,7 +163,10 @@ describe('Gemini 3 and GPT-5 on the Responses API', () => {
     const map = new ToolIdMap();
     server.enqueue(GEMINI_TOOL_REPLY);
     const question = user('Summarize README.md');
-    const first = await call(google, G3, [question], map, { google: { thinking: 'on' } });
+    const first = await call(google, G3, [question], {
+      toolIdMap: map,
+      providerOptions: { google: { thinking: 'on' } },
+    });
     expect(first.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
     const history = [question, reply(first), resultFor(first, '# Project Foo')];
 

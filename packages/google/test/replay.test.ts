@@ -170,7 +170,10 @@ describe('a Gemini tool loop continued elsewhere', () => {
     const map = new ToolIdMap();
     server.enqueue(GEMINI_TOOL_REPLY);
     const question = user('Summarize README.md');
-    const first = await call(a.google, G3, [question], map, { google: { thinking: 'on' } });
+    const first = await call(a.google, G3, [question], {
+      toolIdMap: map,
+      providerOptions: { google: { thinking: 'on' } },
+    });
     const history = [question, reply(first), resultFor(first, '# Project Foo')];
     return { a, map, first, history };
   }
@@ -179,8 +182,9 @@ describe('a Gemini tool loop continued elsewhere', () => {
     const { a, map, first, history } = await geminiToolLoop();
     expect(first.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
     server.enqueue(fixture(anthropicFixtures, 'foreign-history'));
-    const res = await call(a.anthropic, CLAUDE, history, map, {
-      anthropic: { thinking: 'adaptive' },
+    const res = await call(a.anthropic, CLAUDE, history, {
+      toolIdMap: map,
+      providerOptions: { anthropic: { thinking: 'adaptive' } },
     });
     expect(res.content).toEqual([{ type: 'text', text: 'Done.' }]);
     const body = lastBody() as {
@@ -252,8 +256,9 @@ describe('tool loops from elsewhere continued on Gemini', () => {
     const map = new ToolIdMap();
     server.enqueue(CLAUDE_TOOL_REPLY);
     const question = user('Summarize README.md');
-    const claude = await call(a.anthropic, CLAUDE, [question], map, {
-      anthropic: { thinking: 'adaptive' },
+    const claude = await call(a.anthropic, CLAUDE, [question], {
+      toolIdMap: map,
+      providerOptions: { anthropic: { thinking: 'adaptive' } },
     });
     expect((lastBody() as { thinking?: unknown }).thinking).toEqual({ type: 'adaptive' });
     const history = [question, reply(claude), resultFor(claude, '# Project Foo')];

@@ -212,7 +212,10 @@ export async function mixedHistory(
   const history: Message[] = [kit.user('Summarize README.md and LICENSE, then the open issues.')];
 
   server.enqueue(CLAUDE_TOOL_REPLY);
-  const first = await kit.call(claude, CLAUDE, history, map, thinking);
+  const first = await kit.call(claude, CLAUDE, history, {
+    toolIdMap: map,
+    providerOptions: thinking,
+  });
   history.push(kit.reply(first), kit.resultFor(first, '# Project Foo'));
   history.push(kit.user('Use the other model for the license.'));
 
@@ -264,7 +267,10 @@ export async function mixedHistory(
 
   if (endOnAssistant) {
     server.enqueue(CLAUDE_CUT_REPLY);
-    const cut = await kit.call(claude, CLAUDE, history, map, thinking);
+    const cut = await kit.call(claude, CLAUDE, history, {
+      toolIdMap: map,
+      providerOptions: thinking,
+    });
     history.push(kit.reply(cut));
   }
   await Promise.all([claude.close(), gpt.close(), deepseek.close()]);

@@ -190,8 +190,9 @@ describe('a GPT-5 Responses tool loop with reasoning, continued on Claude and ba
 
     // 2. Claude with thinking on continues the loop
     server.enqueue(CLAUDE_TOOL_REPLY);
-    const second = await call(claude, CLAUDE, history, map, {
-      anthropic: { thinking: 'adaptive' },
+    const second = await call(claude, CLAUDE, history, {
+      toolIdMap: map,
+      providerOptions: { anthropic: { thinking: 'adaptive' } },
     });
     const claudeBody = lastBody() as ClaudeBody;
     const claudeJson = JSON.stringify(claudeBody);
@@ -267,8 +268,9 @@ describe('a Claude tool loop with thinking, continued on GPT-5 Responses and bac
     const map = new ToolIdMap();
     server.enqueue(CLAUDE_TOOL_REPLY);
     const question = user('Read LICENSE.');
-    const first = await call(claude, CLAUDE, [question], map, {
-      anthropic: { thinking: 'adaptive' },
+    const first = await call(claude, CLAUDE, [question], {
+      toolIdMap: map,
+      providerOptions: { anthropic: { thinking: 'adaptive' } },
     });
     expect((lastBody() as { thinking?: unknown }).thinking).toEqual({ type: 'adaptive' });
     const history = [question, reply(first), resultFor(first, 'MIT License')];
@@ -295,13 +297,10 @@ describe('a Claude tool loop with thinking, continued on GPT-5 Responses and bac
 
     // back on Claude (thinking on): its own thinking returns signed; GPT's reasoning does not
     server.enqueue(fixture(anthropicFixtures, 'foreign-history'));
-    await call(
-      claude,
-      CLAUDE,
-      [...history, reply(second), resultFor(second, '# Project Foo')],
-      map,
-      { anthropic: { thinking: 'adaptive' } },
-    );
+    await call(claude, CLAUDE, [...history, reply(second), resultFor(second, '# Project Foo')], {
+      toolIdMap: map,
+      providerOptions: { anthropic: { thinking: 'adaptive' } },
+    });
     const claudeJson = JSON.stringify(lastBody());
     expect(claudeJson).toContain('CLAUDE-THINKING-SIG');
     expect(claudeJson).toContain('CLAUDE-REDACTED-DATA');

@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 
-export { DEFAULT_OLLAMA_CAPABILITIES, type OllamaModelSpec } from './formats/ollama.js';
+export { DEFAULT_OLLAMA_CAPABILITIES, type OllamaModelSpec } from '@yourtool/wire-formats';
 export {
   type ModelsYamlOptions,
   modelsYaml,

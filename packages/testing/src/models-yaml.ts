@@ -83,10 +83,17 @@ function splitId(id: string): { provider: string; name: string } {
   return { provider: id.slice(0, at), name: id.slice(at + 1) };
 }
 
+/** A model of the document, as its adapter entry needs it. */
+interface ModelPlace {
+  provider: string;
+  model: ScriptedModel;
+  /** The name the model goes by on the wire. */
+  wire: string;
+}
+
+/** The adapter entry a model needs to reach the scripted provider at `url`. */
 function adapterEntry(
-  provider: string,
-  model: ScriptedModel,
-  wire: string,
+  { provider, model, wire }: ModelPlace,
   url: string,
   options: ModelsYamlOptions,
 ): Record<string, unknown> {
@@ -148,7 +155,7 @@ export function modelsYaml(url: string, options: ModelsYamlOptions): string {
     const adapter = placeAdapter(
       drafts,
       provider,
-      adapterEntry(provider, model, wire, url, options),
+      adapterEntry({ provider, model, wire }, url, options),
     );
     models[id] = {
       adapter,

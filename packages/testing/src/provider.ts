@@ -1,11 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { redactHeaders } from '@yourtool/core/adapter';
-import { type OllamaModelSpec, ollamaShow, ollamaTags } from './formats/ollama.js';
+import {
+  type OllamaModelSpec,
+  ollamaShow,
+  ollamaTags,
+  WIRE_RENDERERS,
+} from '@yourtool/wire-formats';
 import { type ModelsYamlOptions, modelsYaml, SCRIPTED_API_KEY } from './models-yaml.js';
 import { type RecordedRequest, viewRequest } from './recorded-request.js';
 import { StallRegistry, writeError, writeReply } from './respond.js';
-import { RENDERERS, type Route, routeRequest } from './routes.js';
+import { type Route, routeRequest } from './routes.js';
 import {
   type FixedReply,
   isFixedReply,
@@ -262,7 +267,7 @@ class ScriptedProviderServer implements ScriptedProvider {
       {
         req,
         res,
-        renderer: RENDERERS[route.format],
+        renderer: WIRE_RENDERERS[route.format],
         stream: route.stream,
         stalls: this.#stalls,
         context: {

@@ -1,19 +1,7 @@
-import type { FixedReply } from './script.js';
+import type { FixedReply, WireFormat } from '@yourtool/wire-formats';
 
-/**
- * The wire formats the scripted provider speaks. `openai-chat` is Chat Completions, as spoken
- * by OpenAI, OpenRouter and every Chat-Completions-compatible server.
- */
-export type WireFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'ollama';
-
-/** Every {@link WireFormat}. */
-export const WIRE_FORMATS: readonly WireFormat[] = Object.freeze([
-  'anthropic',
-  'openai-chat',
-  'openai-responses',
-  'gemini',
-  'ollama',
-]);
+// The formats are listed where they are rendered; the recorder names them from there.
+export { WIRE_FORMATS, type WireFormat } from '@yourtool/wire-formats';
 
 /** A message of a request, read the same way whatever the wire format. */
 export interface RequestMessage {

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RenderContext, RenderedError, WireRenderer } from './formats/renderer.js';
-import type { FixedReply, MessageReply } from './script.js';
-
-/** How long written chunks get to reach the client before a connection is broken on purpose. */
-const FLUSH_BEFORE_BREAK_MS = 20;
-
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import {
+  type FixedReply,
+  type MessageReply,
+  playWireResponse,
+  type RenderContext,
+  type RenderedError,
+  type WireRenderer,
+  type WireResponse,
+} from '@yourtool/wire-formats';
 
 /** Responses held open by a stall, each released after a limit so nothing waits forever. */
 export class StallRegistry {
@@ -50,96 +52,100 @@ export interface ReplyTarget {
   readonly context: Omit<RenderContext, 'reply'>;
 }
 
+/** An error response as a wire response. */
+export function errorResponse(rendered: RenderedError): WireResponse {
+  return {
+    type: 'json',
+    status: rendered.status,
+    headers: { ...rendered.headers },
+    body: rendered.body,
+  };
+}
+
 /** Writes an error response. */
 export function writeError(res: ServerResponse, rendered: RenderedError): void {
   res.writeHead(rendered.status, { 'content-type': 'application/json', ...rendered.headers });
   res.end(JSON.stringify(rendered.body));
 }
 
-function startStream(target: ReplyTarget): void {
-  target.res.writeHead(200, {
-    'content-type': target.renderer.streamContentType,
-    'cache-control': 'no-cache',
-    ...target.renderer.headers(target.context.seq),
-  });
-  target.res.flushHeaders();
-}
-
-/** Writes a streamed reply's chunks; `unfinished` leaves out the ones that close the message. */
-async function writeChunks(
+/** A streamed reply's chunks; `unfinished` leaves out the ones that close the message. */
+function streamed(
   target: ReplyTarget,
-  reply: MessageReply,
-  unfinished: boolean,
-): Promise<void> {
-  const rendered = target.renderer.stream({ ...target.context, reply });
-  const chunks = unfinished
-    ? rendered.chunks.slice(0, rendered.chunks.length - rendered.closing)
-    : rendered.chunks;
-  for (const [i, chunk] of chunks.entries()) {
-    if (target.res.destroyed) return;
-    if (i > 0 && reply.chunkDelayMs > 0) await wait(reply.chunkDelayMs);
-    if (target.res.destroyed) return;
-    target.res.write(chunk);
-  }
+  reply: MessageReply | null,
+  ending: 'end' | 'destroy' | 'stall',
+): WireResponse {
+  const rendered = reply ? target.renderer.stream({ ...target.context, reply }) : null;
+  const all = rendered?.chunks ?? [];
+  const chunks = ending === 'end' ? [...all] : all.slice(0, all.length - (rendered?.closing ?? 0));
+  const pause = reply?.chunkDelayMs ?? 0;
+  return {
+    type: 'stream',
+    status: 200,
+    headers: target.renderer.headers(target.context.seq),
+    contentType: target.renderer.streamContentType,
+    chunks,
+    // the pause goes between chunks, not after the last
+    delaysMs: chunks.map((_, i) => (i < chunks.length - 1 ? pause : 0)),
+    ending,
+  };
 }
 
+/** A whole reply's JSON body as text. */
 function wholeBody(target: ReplyTarget, reply: MessageReply): string {
   return JSON.stringify(target.renderer.reply({ ...target.context, reply }));
 }
 
-function startJson(target: ReplyTarget): void {
-  target.res.writeHead(200, {
-    'content-type': 'application/json',
-    ...target.renderer.headers(target.context.seq),
-  });
+/** A non-streamed body sent raw: whole, cut in half, or nothing after the headers. */
+function rawJson(
+  target: ReplyTarget,
+  body: string,
+  ending: 'end' | 'destroy' | 'stall',
+): WireResponse {
+  return {
+    type: 'text',
+    status: 200,
+    headers: { 'content-type': 'application/json', ...target.renderer.headers(target.context.seq) },
+    body,
+    ending,
+  };
 }
 
-async function breakConnection(target: ReplyTarget): Promise<void> {
-  await wait(FLUSH_BEFORE_BREAK_MS);
-  target.req.socket.destroy();
+/**
+ * Renders a reply whose outcome is fixed in the target's wire format: what the request gets,
+ * as a {@link WireResponse}.
+ */
+export function wireResponseOf(target: ReplyTarget, reply: FixedReply): WireResponse {
+  switch (reply.kind) {
+    case 'message':
+      if (target.stream) return streamed(target, reply, 'end');
+      return {
+        type: 'json',
+        status: 200,
+        headers: target.renderer.headers(target.context.seq),
+        body: target.renderer.reply({ ...target.context, reply }),
+      };
+    case 'error':
+      return errorResponse(target.renderer.error(reply, target.context.seq));
+    case 'stall':
+      return target.stream
+        ? streamed(target, reply.partial, 'stall')
+        : rawJson(target, '', 'stall');
+    case 'reset': {
+      if (!reply.partial) return { type: 'hangup' };
+      if (target.stream) return streamed(target, reply.partial, 'destroy');
+      const body = wholeBody(target, reply.partial);
+      return rawJson(target, body.slice(0, Math.floor(body.length / 2)), 'destroy');
+    }
+  }
 }
 
 /** Answers a request with a reply whose outcome is fixed, in the target's wire format. */
 export async function writeReply(target: ReplyTarget, reply: FixedReply): Promise<void> {
-  const { res } = target;
-  switch (reply.kind) {
-    case 'message':
-      if (target.stream) {
-        startStream(target);
-        await writeChunks(target, reply, false);
-        res.end();
-      } else {
-        startJson(target);
-        res.end(wholeBody(target, reply));
-      }
-      return;
-    case 'error':
-      writeError(res, target.renderer.error(reply, target.context.seq));
-      return;
-    case 'stall':
-      if (target.stream) {
-        startStream(target);
-        if (reply.partial) await writeChunks(target, reply.partial, true);
-      } else {
-        startJson(target);
-        res.flushHeaders();
-      }
+  await playWireResponse(wireResponseOf(target, reply), {
+    req: target.req,
+    res: target.res,
+    hold: (res) => {
       if (!res.destroyed) target.stalls.hold(res);
-      return;
-    case 'reset':
-      if (!reply.partial) {
-        target.req.socket.destroy();
-        return;
-      }
-      if (target.stream) {
-        startStream(target);
-        await writeChunks(target, reply.partial, true);
-      } else {
-        const body = wholeBody(target, reply.partial);
-        startJson(target);
-        res.write(body.slice(0, Math.floor(body.length / 2)));
-      }
-      await breakConnection(target);
-      return;
-  }
+    },
+  });
 }

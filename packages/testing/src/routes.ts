@@ -1,10 +1,4 @@
-import { anthropicRenderer } from './formats/anthropic.js';
-import { geminiRenderer } from './formats/gemini.js';
-import { ollamaRenderer } from './formats/ollama.js';
-import { openAIChatRenderer } from './formats/openai-chat.js';
-import { openAIResponsesRenderer } from './formats/openai-responses.js';
-import type { WireRenderer } from './formats/renderer.js';
-import type { WireFormat } from './recorded-request.js';
+import type { WireFormat } from '@yourtool/wire-formats';
 
 /** What a request path asks for. */
 export type Route =
@@ -16,15 +10,6 @@ export type Route =
   | { kind: 'ollama-version' }
   /** A path no wire format serves. */
   | { kind: 'unknown' };
-
-/** The renderer of each wire format. */
-export const RENDERERS: Readonly<Record<WireFormat, WireRenderer>> = Object.freeze({
-  anthropic: anthropicRenderer,
-  'openai-chat': openAIChatRenderer,
-  'openai-responses': openAIResponsesRenderer,
-  gemini: geminiRenderer,
-  ollama: ollamaRenderer,
-});
 
 const streamFlag = (body: unknown): unknown =>
   body !== null && typeof body === 'object' ? (body as { stream?: unknown }).stream : undefined;

@@ -1,4 +1,4 @@
-import type { ErrorReply, ScriptedStopReason, ToolCallPart } from '../script.js';
+import type { ErrorReply, ScriptedStopReason, ToolCallPart } from '../reply.js';
 import {
   errorStatus,
   fullUsage,

@@ -1,4 +1,4 @@
-import type { BlockPart, ErrorReply, ScriptedStopReason } from '../script.js';
+import type { BlockPart, ErrorReply, ScriptedStopReason } from '../reply.js';
 import {
   errorStatus,
   fullUsage,

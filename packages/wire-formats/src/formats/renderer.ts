@@ -1,4 +1,4 @@
-import type { ErrorReply, MessageReply, ScriptedUsage } from '../script.js';
+import type { ErrorReply, MessageReply, ScriptedUsage } from '../reply.js';
 
 /** What a renderer knows about the request a reply answers. */
 export interface RenderContext {

@@ -1,4 +1,4 @@
-import type { BlockPart } from '../script.js';
+import type { BlockPart } from '../reply.js';
 import { openAIError } from './openai-chat.js';
 import {
   fullUsage,

@@ -1,4 +1,4 @@
-import type { BlockPart, ErrorReply } from '../script.js';
+import type { BlockPart, ErrorReply } from '../reply.js';
 import {
   errorStatus,
   fullUsage,

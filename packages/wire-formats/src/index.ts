@@ -1,0 +1,50 @@
+/**
+ * @yourtool/wire-formats: the one implementation of each provider wire format the @yourtool
+ * adapters speak (Anthropic Messages, OpenAI Chat Completions and Responses, Gemini, Ollama),
+ * rendered from a canonical reply, and the player that writes a wire response to HTTP. The
+ * scripted provider of `@yourtool/testing` and the loopback server of `@yourtool/conformance`
+ * are both built on it.
+ *
+ * @packageDocumentation
+ */
+
+export { anthropicRenderer } from './formats/anthropic.js';
+export { geminiRenderer } from './formats/gemini.js';
+export {
+  DEFAULT_OLLAMA_CAPABILITIES,
+  type OllamaModelSpec,
+  ollamaRenderer,
+  ollamaShow,
+  ollamaTags,
+} from './formats/ollama.js';
+export { openAIChatRenderer } from './formats/openai-chat.js';
+export { openAIResponsesRenderer } from './formats/openai-responses.js';
+export type {
+  FullUsage,
+  RenderContext,
+  RenderedError,
+  RenderedStream,
+  WireRenderer,
+} from './formats/renderer.js';
+export type {
+  BlockPart,
+  ErrorReply,
+  ErrorShape,
+  FixedReply,
+  MessageReply,
+  RedactedThinkingPart,
+  ResetReply,
+  ScriptedStopReason,
+  ScriptedUsage,
+  StallReply,
+  TextPart,
+  ThinkingPart,
+  ToolCallPart,
+} from './reply.js';
+export { WIRE_FORMATS, WIRE_RENDERERS, type WireFormat } from './wire-format.js';
+export {
+  playWireResponse,
+  type StreamEnding,
+  type WireResponse,
+  type WireTarget,
+} from './wire-response.js';
