@@ -14,6 +14,7 @@ export type {
   CallRunnerOptions,
   ProviderAdapter,
 } from './adapter.js';
+export { assertNever } from './assert-never.js';
 export {
   type BusEvent,
   type ContextLimit,

@@ -2,6 +2,7 @@
 
 export * from '../src/adapter.js';
 export * from '../src/adapter-base.js';
+export * from '../src/assert-never.js';
 export * from '../src/bus.js';
 export * from '../src/call-runner.js';
 export * from '../src/deadline.js';
