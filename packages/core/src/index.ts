@@ -180,9 +180,7 @@ export {
   validateToolDefinition,
   validateToolInput,
 } from './tool-schema.js';
-export {
-  imageBlockViolations,
-  type MessageViolation,
-  validateHistory,
-  validateMessage,
-} from './validate-message.js';
+export { validateHistory } from './validate-history.js';
+export { imageBlockViolations } from './validate-image.js';
+export { validateMessage } from './validate-message.js';
+export type { MessageViolation } from './validation-rules.js';

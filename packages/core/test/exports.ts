@@ -51,5 +51,8 @@ export * from '../src/tokens.js';
 export * from '../src/tool-id-map.js';
 export * from '../src/tool-names.js';
 export * from '../src/tool-schema.js';
+export * from '../src/validate-history.js';
+export * from '../src/validate-image.js';
 export * from '../src/validate-message.js';
+export * from '../src/validation-rules.js';
 export * from '../src/wire-forms.js';
