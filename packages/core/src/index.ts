@@ -66,7 +66,6 @@ export {
   type MemoryLogger,
   silentLogger,
 } from './logger.js';
-export { sessionStatsOf } from './memory-store.js';
 export { createMessage } from './messages.js';
 export {
   InvalidModelIdError,
@@ -139,6 +138,7 @@ export {
   sealMessage,
 } from './sealed.js';
 export { type PrefixStep, type SealedPrefix, SealedPrefixMemo } from './sealed-prefix.js';
+export { sessionStatsOf } from './session-stats.js';
 export {
   type AppendMessageOptions,
   CorruptRowError,
