@@ -1,5 +1,5 @@
 // Lists in the docs that the code can change, generated from the code (decision 0159): the
-// adapter types createRuntime knows (KNOWN_ADAPTER_PACKAGES in packages/runtime/src/runtime.ts)
+// adapter types createRuntime knows (KNOWN_ADAPTER_PACKAGES in packages/runtime/src/adapter-packages.ts)
 // and the conformance scenarios (SCENARIOS in packages/conformance/src/catalog.ts and
 // catalog-broken-streams.ts), read from the sources, so nothing needs building first.
 //
@@ -29,7 +29,7 @@ function slice(text, start, end, file) {
 
 /** The adapter types of KNOWN_ADAPTER_PACKAGES, in order: `{ type, package, export }`. */
 export function readAdapterTypes(root) {
-  const file = 'packages/runtime/src/runtime.ts';
+  const file = 'packages/runtime/src/adapter-packages.ts';
   const body = slice(
     readFileSync(join(root, file), 'utf8'),
     'export const KNOWN_ADAPTER_PACKAGES',

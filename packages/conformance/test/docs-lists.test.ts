@@ -15,7 +15,7 @@ import { SCENARIOS } from '../src/catalog.js';
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const SCRIPT = join(REPO, 'tools/docs-lists.mjs');
 const SOURCES = [
-  'packages/runtime/src/runtime.ts',
+  'packages/runtime/src/adapter-packages.ts',
   'packages/conformance/src/catalog.ts',
   'packages/conformance/src/catalog-broken-streams.ts',
   'packages/conformance/src/expected.ts',
@@ -78,7 +78,7 @@ describe('tools/docs-lists.mjs', () => {
       "  { name: 'a-new-scenario' as ScenarioName, checks: 'x', fixture: null },\n  ...BROKEN_STREAM_SCENARIOS,",
     );
     edit(
-      'packages/runtime/src/runtime.ts',
+      'packages/runtime/src/adapter-packages.ts',
       "    vllm: { package: '@yourtool/openai-compatible', export: 'VllmAdapter' },",
       "    vllm: { package: '@yourtool/openai-compatible', export: 'VllmAdapter' },\n    acme: { package: '@yourtool/acme', export: 'AcmeAdapter' },",
     );

@@ -17,7 +17,7 @@ import { isSealedMessage } from './sealed.js';
 import { SealedPrefixMemo } from './sealed-prefix.js';
 import type { CallTelemetryOptions } from './telemetry/options.js';
 import type { ToolIdMap } from './tool-id-map.js';
-import { imageSourceViolations } from './validate-message.js';
+import { imageSourceViolations } from './validate-image.js';
 
 /** Per-call options every adapter accepts next to the canonical request. */
 export interface CallOptions {

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from './errors.js';
-import type { HistoryRepair, PrepareHistoryOptions, ReplayTarget } from './history.js';
+import type { HistoryRepair, PrepareHistoryOptions, ReplayTarget } from './history-types.js';
 import { type Logger, silentLogger } from './logger.js';
 import { type DroppedBlock, reportDroppedBlock } from './lossy.js';
 import type { AdapterCapabilities } from './schemas/adapter.js';

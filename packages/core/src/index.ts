@@ -14,6 +14,7 @@ export type {
   CallRunnerOptions,
   ProviderAdapter,
 } from './adapter.js';
+export { assertNever } from './assert-never.js';
 export {
   type BusEvent,
   type ContextLimit,
@@ -65,7 +66,6 @@ export {
   type MemoryLogger,
   silentLogger,
 } from './logger.js';
-export { sessionStatsOf } from './memory-store.js';
 export { createMessage } from './messages.js';
 export {
   InvalidModelIdError,
@@ -138,6 +138,7 @@ export {
   sealMessage,
 } from './sealed.js';
 export { type PrefixStep, type SealedPrefix, SealedPrefixMemo } from './sealed-prefix.js';
+export { sessionStatsOf } from './session-stats.js';
 export {
   type AppendMessageOptions,
   CorruptRowError,
@@ -179,9 +180,7 @@ export {
   validateToolDefinition,
   validateToolInput,
 } from './tool-schema.js';
-export {
-  imageBlockViolations,
-  type MessageViolation,
-  validateHistory,
-  validateMessage,
-} from './validate-message.js';
+export { validateHistory } from './validate-history.js';
+export { imageBlockViolations } from './validate-image.js';
+export { validateMessage } from './validate-message.js';
+export type { MessageViolation } from './validation-rules.js';

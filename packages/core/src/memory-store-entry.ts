@@ -3,4 +3,5 @@
  *
  * @packageDocumentation
  */
-export { MemorySessionStore, MemoryStoreError } from './memory-store.js';
+export { MemorySessionStore } from './memory-store.js';
+export { MemoryStoreError } from './memory-store-error.js';

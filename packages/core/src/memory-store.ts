@@ -1,11 +1,17 @@
-import { sumDecimalStrings } from './decimal.js';
-import { YourtoolError } from './errors.js';
-import { isUlid, newSessionId, nowTimestamp } from './ids.js';
-import { checkJsonDepth } from './json-depth.js';
+import { newSessionId, nowTimestamp } from './ids.js';
+import { MemoryToolCalls } from './memory-store-calls.js';
+import {
+  assertInvariants,
+  checkedJson,
+  checkedMessage,
+  checkedUsage,
+} from './memory-store-checks.js';
+import { MemoryStoreError } from './memory-store-error.js';
 import { type LeaseChange, MemoryTurnLeases } from './memory-store-lease.js';
-import { issuesFromZod } from './parse.js';
-import { type Message, MessageSchema, type Usage, UsageSchema } from './schemas/message.js';
-import { isSealedMessage, sealMessage } from './sealed.js';
+import { checkedLimit, offsetOfCursor, pageAfter } from './memory-store-pages.js';
+import type { Message, Usage } from './schemas/message.js';
+import { sealMessage } from './sealed.js';
+import { sessionStatsOf } from './session-stats.js';
 import type {
   AppendMessageOptions,
   CreateSessionInput,
@@ -16,34 +22,16 @@ import type {
   SessionStats,
   SessionStore,
   ToolCallRecord,
-  ToolCallStatus,
   TurnLease,
   TurnLeaseStore,
 } from './session-store.js';
-import { ToolIdMap } from './tool-id-map.js';
-import { validateMessage } from './validate-message.js';
-
-/**
- * A write the in-memory store refused: an unknown session, a message that fails the schema or,
- * at `status: complete`, the canonical invariants, a duplicate id, a changed role. `code` says
- * which; nothing was written.
- */
-export class MemoryStoreError extends YourtoolError {}
-
-type StoredCall = ToolCallRecord;
+import type { ToolIdMap } from './tool-id-map.js';
 
 interface StoredSession {
   record: SessionRecord;
   /** Message ids in creation order (`created_at`, then id). */
   order: string[];
 }
-
-const MESSAGE_STATUS_TO_CALL: Record<string, ToolCallStatus> = {
-  complete: 'pending',
-  partial: 'pending',
-  cancelled: 'cancelled',
-  error: 'failed',
-};
 
 /**
  * A {@link SessionStore} kept in memory, for applications and tests that need no database. It
@@ -72,7 +60,7 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
   readonly #sessions = new Map<string, StoredSession>();
   readonly #leases = new MemoryTurnLeases();
   readonly #messages = new Map<string, Message>();
-  readonly #calls = new Map<string, StoredCall>();
+  readonly #calls = new MemoryToolCalls();
   #closed = false;
 
   /** Creates a session; the id defaults to a new `sess_<ulid>`. */
@@ -91,7 +79,7 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
       workspace_path: input.workspace_path,
       active_model: input.active_model ?? null,
       routing_policy: input.routing_policy
-        ? this.#json(input.routing_policy, 'routing_policy')
+        ? checkedJson(input.routing_policy, 'routing_policy')
         : null,
       schema_version: 1,
       created_at: now,
@@ -118,20 +106,8 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
     options: { limit?: number; cursor?: string; workspace_path?: string; withStats?: boolean } = {},
   ): Promise<{ sessions: SessionRecord[]; next_cursor: string | null }> {
     this.#open();
-    const limit = options.limit ?? 50;
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `limit must be a positive integer, got ${limit}`,
-      );
-    }
-    const offset = options.cursor === undefined ? 0 : Number(options.cursor);
-    if (!Number.isInteger(offset) || offset < 0) {
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `cursor "${options.cursor}" is not one this store gave`,
-      );
-    }
+    const limit = checkedLimit(options.limit ?? 50);
+    const offset = offsetOfCursor(options.cursor);
     const all = [...this.#sessions.values()]
       .map((s) => s.record)
       .filter(
@@ -160,7 +136,7 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
       ...(patch.routing_policy !== undefined
         ? {
             routing_policy: patch.routing_policy
-              ? this.#json(patch.routing_policy, 'routing_policy')
+              ? checkedJson(patch.routing_policy, 'routing_policy')
               : null,
           }
         : {}),
@@ -176,25 +152,18 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
    */
   async appendMessage(message: Message, options: AppendMessageOptions = {}): Promise<Message> {
     this.#open();
-    const checked = this.#check(message);
+    const checked = checkedMessage(message);
     if (this.#messages.has(checked.id)) {
       throw new MemoryStoreError('duplicate_message', `message ${checked.id} is already stored`);
     }
     const session = this.#session(checked.session_id);
-    const calls = this.#callsOf(checked, options);
-    for (const call of calls) {
-      if (this.#calls.has(call.id)) {
-        throw new MemoryStoreError(
-          'duplicate_tool_call',
-          `tool use ${call.id} in message ${checked.id} is already stored`,
-        );
-      }
-    }
+    const calls = this.#calls.rowsOf(checked, options);
+    this.#calls.assertNew(calls, checked.id);
     this.#applyLease(session, options);
     this.#messages.set(checked.id, checked);
     this.#insertOrdered(session, checked);
-    for (const call of calls) this.#calls.set(call.id, call);
-    this.#answer(checked);
+    this.#calls.add(calls);
+    this.#calls.answer(checked);
     session.record = {
       ...session.record,
       updated_at: nowTimestamp(),
@@ -204,11 +173,13 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
     return checked;
   }
 
-  /** Replaces a stored message's content and metadata (its role and session stay). */
-  /** Replaces a stored message; returns it as stored (its original `created_at`), sealed. */
+  /**
+   * Replaces a stored message's content and metadata (its role and session stay); returns it as
+   * stored (its original `created_at`), sealed.
+   */
   async updateMessage(message: Message, options: AppendMessageOptions = {}): Promise<Message> {
     this.#open();
-    const checked = this.#check(message);
+    const checked = checkedMessage(message);
     const before = this.#messages.get(checked.id);
     if (!before)
       throw new MemoryStoreError('unknown_message', `no message ${checked.id} is stored`);
@@ -219,28 +190,15 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
       );
     }
     const session = this.#session(checked.session_id);
-    const calls = this.#callsOf(checked, options);
+    const calls = this.#calls.rowsOf(checked, options);
     this.#applyLease(session, options);
     const stored =
       checked.created_at === before.created_at
         ? checked
         : sealMessage({ ...structuredClone(checked), created_at: before.created_at });
     this.#messages.set(checked.id, stored);
-    const status = MESSAGE_STATUS_TO_CALL[checked.metadata.status] ?? 'pending';
-    for (const call of calls) {
-      const known = this.#calls.get(call.id);
-      if (!known) this.#calls.set(call.id, call);
-      else if (known.status === 'pending' && known.result_message_id === null) {
-        this.#calls.set(call.id, {
-          ...known,
-          status,
-          provider_id: known.provider_id ?? call.provider_id,
-          provider: known.provider ?? call.provider,
-          completed_at: status === 'pending' ? null : nowTimestamp(),
-        });
-      }
-    }
-    this.#answer(checked);
+    this.#calls.update(calls, checked);
+    this.#calls.answer(checked);
     session.record = {
       ...session.record,
       updated_at: nowTimestamp(),
@@ -264,30 +222,13 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
     options: { after?: string | null; limit: number },
   ): Promise<MessagePage> {
     this.#open();
-    if (!Number.isInteger(options.limit) || options.limit < 1) {
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `limit must be a positive integer, got ${options.limit}`,
-      );
-    }
+    const limit = checkedLimit(options.limit);
     const order = this.#sessions.get(sessionId)?.order ?? [];
-    let start = 0;
-    if (options.after) {
-      const at = order.indexOf(options.after);
-      if (at < 0) {
-        throw new MemoryStoreError(
-          'invalid_store_input',
-          `cursor "${options.after}" is not one this store gave`,
-        );
-      }
-      start = at + 1;
-    }
-    const ids = order.slice(start, start + options.limit);
-    const last = ids.at(-1);
+    const page = pageAfter(order, options.after, limit);
     return {
-      messages: ids.map((id) => this.#copy(id)),
+      messages: page.ids.map((id) => this.#copy(id)),
       errors: [],
-      next_cursor: last !== undefined && start + options.limit < order.length ? last : null,
+      next_cursor: page.next_cursor,
     };
   }
 
@@ -316,16 +257,9 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
     const message = this.#messages.get(messageId);
     if (!message)
       throw new MemoryStoreError('unknown_message', `no message ${messageId} is stored`);
-    const parsed = UsageSchema.safeParse(usage);
-    if (!parsed.success) {
-      const issues = issuesFromZod(parsed.error, 'usage');
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `invalid usage for message ${messageId}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      );
-    }
-    const next = { ...message, metadata: { ...message.metadata, usage: parsed.data } };
-    if (next.metadata.status === 'complete') this.#invariants(next);
+    const checked = checkedUsage(usage, messageId);
+    const next = { ...message, metadata: { ...message.metadata, usage: checked } };
+    if (next.metadata.status === 'complete') assertInvariants(next);
     this.#messages.set(messageId, next);
     const session = this.#sessions.get(next.session_id);
     if (session) {
@@ -336,30 +270,19 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
   /** Tool calls of a session with no answer yet, in creation order. */
   async findUnansweredToolCalls(sessionId: string): Promise<ToolCallRecord[]> {
     this.#open();
-    return [...this.#calls.values()]
-      .filter((c) => c.session_id === sessionId && c.result_message_id === null)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-      .map((c) => ({ ...c }));
+    return this.#calls.unanswered(sessionId);
   }
 
   /** How many tool calls of a session failed. */
   async countFailedToolCalls(sessionId: string): Promise<number> {
     this.#open();
-    let n = 0;
-    for (const c of this.#calls.values())
-      if (c.session_id === sessionId && c.status === 'failed') n++;
-    return n;
+    return this.#calls.countFailed(sessionId);
   }
 
   /** The session's tool id map, from the provider ids recorded on its tool calls. */
   async loadToolIdMap(sessionId: string): Promise<ToolIdMap> {
     this.#open();
-    const map = new ToolIdMap();
-    for (const c of this.#calls.values()) {
-      if (c.session_id !== sessionId || c.provider_id === null || c.provider === null) continue;
-      map.set({ canonical_id: c.id, provider: c.provider, provider_id: c.provider_id });
-    }
-    return map;
+    return this.#calls.toolIdMap(sessionId);
   }
 
   /**
@@ -412,11 +335,7 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
         error: { rule: 'turn_lease_expired', message: ABANDONED_REASON },
       };
       this.#messages.set(id, sealMessage({ ...structuredClone(message), metadata }));
-      for (const call of this.#calls.values()) {
-        if (call.message_id === id && call.status === 'pending') {
-          this.#calls.set(call.id, { ...call, status: 'cancelled', completed_at: nowTimestamp() });
-        }
-      }
+      this.#calls.cancelPending(id);
     }
   }
 
@@ -439,134 +358,6 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
     return structuredClone(this.#messages.get(id) as Message);
   }
 
-  #json<T>(value: T, subject: string): T {
-    const depth = checkJsonDepth(value);
-    if (!depth.ok) {
-      throw new MemoryStoreError(
-        'json_too_deep',
-        `invalid ${subject}: ${depth.path}: nests objects and arrays more than ${depth.maxDepth} levels deep; nothing was stored`,
-      );
-    }
-    try {
-      return structuredClone(value);
-    } catch (error) {
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `invalid ${subject}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
-    }
-  }
-
-  /** Schema, depth and (at complete) invariants; returns a private copy. */
-  #check(message: Message): Message {
-    if (isSealedMessage(message)) return this.#checkSealed(message);
-    const depth = checkJsonDepth(message);
-    if (!depth.ok) {
-      throw new MemoryStoreError(
-        'json_too_deep',
-        `invalid message: ${depth.path}: nests objects and arrays more than ${depth.maxDepth} levels deep; nothing was stored`,
-      );
-    }
-    const parsed = MessageSchema.safeParse(message);
-    if (!parsed.success) {
-      const issues = issuesFromZod(parsed.error);
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `invalid message ${String((message as { id?: unknown }).id)}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      );
-    }
-    const copy = structuredClone(parsed.data);
-    if (!isUlid(copy.id)) {
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `invalid message: id "${copy.id}" is not a ULID`,
-      );
-    }
-    if (copy.metadata.status === 'complete') this.#invariants(copy);
-    return sealMessage(copy);
-  }
-
-  /** A sealed message was checked against the schema and its invariants when it was sealed. */
-  #checkSealed(message: Message): Message {
-    const depth = checkJsonDepth(message);
-    if (!depth.ok) {
-      throw new MemoryStoreError(
-        'json_too_deep',
-        `invalid message: ${depth.path}: nests objects and arrays more than ${depth.maxDepth} levels deep; nothing was stored`,
-      );
-    }
-    if (!isUlid(message.id)) {
-      throw new MemoryStoreError(
-        'invalid_store_input',
-        `invalid message: id "${message.id}" is not a ULID`,
-      );
-    }
-    return message;
-  }
-
-  #invariants(message: Message): void {
-    const result = validateMessage(message);
-    if (!result.ok) {
-      throw new MemoryStoreError(
-        'invalid_message',
-        `complete message ${message.id} breaks the canonical format's invariants, nothing was stored: ${result.violations
-          .map((v) => `[${v.rule}] ${v.path}: ${v.message}`)
-          .join('; ')}`,
-      );
-    }
-  }
-
-  #callsOf(message: Message, options: AppendMessageOptions): StoredCall[] {
-    if (message.role !== 'assistant') return [];
-    const provider = message.metadata.provider ?? null;
-    const status = MESSAGE_STATUS_TO_CALL[message.metadata.status] ?? 'pending';
-    const seen = new Set<string>();
-    const out: StoredCall[] = [];
-    for (const block of message.content) {
-      if (block.type !== 'tool_use') continue;
-      if (seen.has(block.id)) {
-        throw new MemoryStoreError(
-          'duplicate_tool_call',
-          `tool use ${block.id} appears twice in message ${message.id}`,
-        );
-      }
-      seen.add(block.id);
-      out.push({
-        id: block.id,
-        session_id: message.session_id,
-        message_id: message.id,
-        result_message_id: null,
-        name: block.name,
-        status,
-        provider_id:
-          provider === null ? null : (options.toolIdMap?.getProviderId(provider, block.id) ?? null),
-        provider,
-        created_at: message.created_at,
-        completed_at: status === 'pending' ? null : message.created_at,
-      });
-    }
-    return out;
-  }
-
-  /** Marks the calls a tool message answers. */
-  #answer(message: Message): void {
-    if (message.role !== 'tool') return;
-    for (const block of message.content) {
-      if (block.type !== 'tool_result') continue;
-      const call = this.#calls.get(block.tool_use_id);
-      if (!call || call.session_id !== message.session_id) continue;
-      this.#calls.set(call.id, {
-        ...call,
-        result_message_id: message.id,
-        status: block.is_error ? 'failed' : 'succeeded',
-        completed_at: nowTimestamp(),
-      });
-    }
-  }
-
   #insertOrdered(session: StoredSession, message: Message): void {
     const order = session.order;
     const before = (id: string) => {
@@ -586,29 +377,3 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
 /** Why a `partial` row of a turn whose lease expired was finished at `error`. */
 const ABANDONED_REASON =
   'the turn writing this reply stopped renewing its lease on the session (its process ended or lost the store); the turn that took the session next finished the row';
-
-/**
- * A session's figures ({@link SessionStats}) from its messages in order: the count, the model of
- * the newest assistant message, the exact sum of priced assistant messages' `cost_usd`, and how
- * many carried usage without a price. For stores without a cheaper `sessionStats`.
- */
-export function sessionStatsOf(messages: readonly Message[]): SessionStats {
-  const costs: string[] = [];
-  let unpriced = 0;
-  let lastModel: string | null = null;
-  for (const message of messages) {
-    // usage is on assistant messages, and on a session's compaction summaries (the summary call)
-    if (message.role !== 'assistant' && !message.metadata.usage) continue;
-    if (message.role === 'assistant' && message.metadata.model) lastModel = message.metadata.model;
-    const usage = message.metadata.usage;
-    if (!usage) continue;
-    if (usage.cost_usd === null) unpriced++;
-    else costs.push(usage.cost_usd);
-  }
-  return {
-    message_count: messages.length,
-    last_model: lastModel,
-    total_cost_usd: sumDecimalStrings(costs),
-    unpriced_messages: unpriced,
-  };
-}

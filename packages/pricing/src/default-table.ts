@@ -1,4 +1,5 @@
-import { type PriceTable, parsePriceTable } from './table.js';
+import { parsePriceTable } from './read-table.js';
+import type { PriceTable } from './table.js';
 
 /**
  * The bundled price table, in the YAML format users write overrides in. It is inlined here

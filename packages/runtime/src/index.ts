@@ -34,7 +34,9 @@ export {
   type TypedToolHandler,
   UnknownSessionError,
 } from '@yourtool/session';
+export { KNOWN_ADAPTER_PACKAGES } from './adapter-packages.js';
 export * from './config.js';
 export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';
+export type { ConfigSource, RuntimeOptions } from './runtime-options.js';
 export * from './stderr-logger.js';

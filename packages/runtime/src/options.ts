@@ -1,6 +1,6 @@
 import { unknownNameMessage } from '@yourtool/core';
 import { managerOptionProblem } from '@yourtool/session';
-import type { RuntimeOptions } from './runtime.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { RuntimeSetupError } from './setup-error.js';
 
 /**

@@ -1,3 +1,4 @@
+import { assertNever } from '@yourtool/core';
 import type { SessionEvent, TurnResult } from '@yourtool/session';
 import { money, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
@@ -103,8 +104,20 @@ export class TurnRenderer {
         this.quiet();
         this.#complete(event.result);
         return;
-      default:
+      // nothing to show: the reply is its text deltas, a confirmation is asked by the prompt
+      case 'message.start':
+      case 'thinking.delta':
+      case 'tool.use_start':
+      case 'tool.use_input_delta':
+      case 'tool.use_end':
+      case 'message.complete':
+      case 'session.user_message':
+      case 'session.assistant_message':
+      case 'session.confirmation_requested':
+      case 'session.tool_progress':
         return;
+      default:
+        assertNever(event, 'session event');
     }
   }
 

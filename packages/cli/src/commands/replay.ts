@@ -89,16 +89,17 @@ function toolsOf(history: readonly Message[]): ToolDefinition[] {
     }));
 }
 
-function side(
-  model: string,
-  messageId: string | null,
-  content: Message['content'],
-  usage: Pick<Usage, 'input_tokens' | 'output_tokens' | 'cost_usd'> | null,
-  extra: Pick<ReplySide, 'stop_reason' | 'unpriced_reason'>,
-): ReplySide {
+/** What a {@link ReplySide} is made from: a reply's content and usage, and who gave it. */
+interface SideSource
+  extends Pick<ReplySide, 'model' | 'message_id' | 'stop_reason' | 'unpriced_reason'> {
+  content: Message['content'];
+  usage: Pick<Usage, 'input_tokens' | 'output_tokens' | 'cost_usd'> | null;
+}
+
+function side({ content, usage, ...source }: SideSource): ReplySide {
   return {
-    model,
-    message_id: messageId,
+    model: source.model,
+    message_id: source.message_id,
     text: content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
     tool_calls: content.flatMap((b) =>
       b.type === 'tool_use' ? [{ name: b.name, input: b.input }] : [],
@@ -106,8 +107,32 @@ function side(
     input_tokens: usage?.input_tokens ?? null,
     output_tokens: usage?.output_tokens ?? null,
     cost_usd: usage?.cost_usd ?? null,
-    ...extra,
+    stop_reason: source.stop_reason,
+    unpriced_reason: source.unpriced_reason,
   };
+}
+
+/** The original side: the stored reply, or a placeholder when none is stored. */
+function originalSide(reply: Message | undefined): ReplySide {
+  if (!reply) {
+    return side({
+      model: '(no reply stored)',
+      message_id: null,
+      content: [],
+      usage: null,
+      stop_reason: null,
+      unpriced_reason: null,
+    });
+  }
+  const usage = reply.metadata.usage ?? null;
+  return side({
+    model: reply.metadata.model ?? '(unknown model)',
+    message_id: reply.id,
+    content: reply.content,
+    usage,
+    stop_reason: reply.metadata.stop_reason ?? null,
+    unpriced_reason: usage && usage.cost_usd === null ? 'unpriced when stored' : null,
+  });
 }
 
 function replySide(runtime: Runtime, model: string, response: CanonicalResponse): ReplySide {
@@ -116,19 +141,25 @@ function replySide(runtime: Runtime, model: string, response: CanonicalResponse)
     modelToPrice(runtime.pricing, model, response.served_model),
     runtime.pricing,
   );
-  return side(
+  return side({
     model,
-    null,
-    response.content,
-    { ...response.usage, cost_usd: cost.cost_usd },
-    { stop_reason: response.stop_reason, unpriced_reason: cost.priced ? null : cost.detail },
-  );
+    message_id: null,
+    content: response.content,
+    usage: { ...response.usage, cost_usd: cost.cost_usd },
+    stop_reason: response.stop_reason,
+    unpriced_reason: cost.priced ? null : cost.detail,
+  });
+}
+
+/** What a replay runs with: the runtime it calls the model through, the store it reads. */
+interface ReplayScope {
+  runtime: Runtime;
+  store: SqlSessionStore;
+  context: CommandContext;
 }
 
 async function replayTurn(
-  runtime: Runtime,
-  store: SqlSessionStore,
-  context: CommandContext,
+  { runtime, store, context }: ReplayScope,
   sessionId: string,
   options: ReplayOptions,
 ): Promise<ReplayReport> {
@@ -161,26 +192,10 @@ async function replayTurn(
         { signal: controller.signal, toolIdMap },
       ),
     );
-    const reply = turn.reply;
-    const original = reply
-      ? side(
-          reply.metadata.model ?? '(unknown model)',
-          reply.id,
-          reply.content,
-          reply.metadata.usage ?? null,
-          {
-            stop_reason: reply.metadata.stop_reason ?? null,
-            unpriced_reason:
-              reply.metadata.usage && reply.metadata.usage.cost_usd === null
-                ? 'unpriced when stored'
-                : null,
-          },
-        )
-      : side('(no reply stored)', null, [], null, { stop_reason: null, unpriced_reason: null });
     return {
       session_id: sessionId,
       user_message_id: turn.user.id,
-      original,
+      original: originalSide(turn.reply),
       replay: replySide(runtime, model, response),
     };
   } finally {
@@ -218,7 +233,7 @@ export async function replaySession(
     await requireSession(store, sessionId);
     const runtime = await openCliRuntime({ ...options, store }, context);
     try {
-      const report = await replayTurn(runtime, store, context, sessionId, options);
+      const report = await replayTurn({ runtime, store, context }, sessionId, options);
       const { stdout } = context.io;
       if (options.json) {
         stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -139,11 +139,3 @@ export function toolResultBlock(
     is_error,
   };
 }
-
-/**
- * Throws at compile time when a `switch` over a union misses a case; at run time reports the
- * value that slipped through.
- */
-export function assertNever(value: never, what = 'value'): never {
-  throw new TypeError(`Unhandled ${what}: ${JSON.stringify(value)}`);
-}

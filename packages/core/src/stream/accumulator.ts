@@ -1,5 +1,6 @@
+import { assertNever } from '../assert-never.js';
 import type { StopReason, TokenUsage } from '../schemas/adapter.js';
-import { assertNever, type ContentBlock } from '../schemas/content.js';
+import type { ContentBlock } from '../schemas/content.js';
 import type { StreamEvent } from '../schemas/stream.js';
 import { readToolInputJson } from './tool-input.js';
 
@@ -74,6 +75,8 @@ export class StreamAccumulator {
       case 'message.start':
       case 'message.complete':
         break;
+      default:
+        assertNever(event, 'stream event');
     }
   }
 

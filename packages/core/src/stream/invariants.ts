@@ -1,3 +1,4 @@
+import { assertNever } from '../assert-never.js';
 import { YourtoolError } from '../errors.js';
 import type { ContentBlock } from '../schemas/content.js';
 import type { StreamEvent } from '../schemas/stream.js';
@@ -121,6 +122,8 @@ export class StreamInvariantChecker {
       case 'text.delta':
       case 'thinking.delta':
         break;
+      default:
+        assertNever(event, 'stream event');
     }
     this.#accumulator.push(event);
     return out;
