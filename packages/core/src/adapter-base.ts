@@ -5,7 +5,7 @@ import {
   InflightCalls,
   type ProviderAdapter,
 } from './adapter.js';
-import type { AdapterCallSetup } from './call-runner.js';
+import type { AdapterCallSetup } from './call-shared.js';
 import { type AdapterError, AdapterOptionError, InvalidRequestError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { parseModelId } from './model-id.js';

@@ -11,7 +11,9 @@
 
 export { InflightCalls, normalizeRequest } from './adapter.js';
 export * from './adapter-base.js';
-export * from './call-runner.js';
+export { runCompleteCall } from './call-complete.js';
+export type { AdapterCallSetup, CallAttemptContext, StreamCallSpec } from './call-shared.js';
+export { runStreamCall } from './call-stream.js';
 export * from './deadline.js';
 export { classifyHttpStatus, createAdapterError, parseRetryAfter } from './errors.js';
 export * from './history.js';
@@ -41,7 +43,6 @@ export { type JsonStringRead, readJsonIndex, readJsonString } from './stream/jso
 export * from './stream/ndjson.js';
 export * from './stream/sse.js';
 export { isWireBody, STREAM_DONE, type WireBody } from './stream/wire-body.js';
-export { runStreamCall, type StreamCallSpec } from './stream-call.js';
 export {
   ATTR as GENAI_ATTRIBUTES,
   errorTypeOf,

@@ -1,6 +1,8 @@
 import type { CallOptions } from './adapter.js';
 import { AdapterBase } from './adapter-base.js';
-import { type CallAttemptContext, runCompleteCall } from './call-runner.js';
+import { runCompleteCall } from './call-complete.js';
+import type { CallAttemptContext, StreamCallSpec } from './call-shared.js';
+import { runStreamCall } from './call-stream.js';
 import type { AdapterError } from './errors.js';
 import type { Logger } from './logger.js';
 import { parseModelId } from './model-id.js';
@@ -15,7 +17,6 @@ import type { ContentBlock } from './schemas/content.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { StreamBuilder } from './stream/builder.js';
 import type { WireBody } from './stream/wire-body.js';
-import { runStreamCall, type StreamCallSpec } from './stream-call.js';
 import { estimateBlockTokens, estimateRequestTokens } from './tokens.js';
 import { ToolIdMap } from './tool-id-map.js';
 
