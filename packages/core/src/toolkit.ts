@@ -11,6 +11,7 @@
 
 export { InflightCalls, normalizeRequest } from './adapter.js';
 export * from './adapter-base.js';
+export type { AdapterContext } from './adapter-frame.js';
 export { runCompleteCall } from './call-complete.js';
 export type { AdapterCallSetup, CallAttemptContext, StreamCallSpec } from './call-shared.js';
 export { runStreamCall } from './call-stream.js';
@@ -73,3 +74,4 @@ export * from './tokens.js';
 export * from './tool-names.js';
 export * from './wire-adapter.js';
 export * from './wire-forms.js';
+export * from './wire-parts.js';

@@ -2,6 +2,7 @@
 
 export * from '../src/adapter.js';
 export * from '../src/adapter-base.js';
+export * from '../src/adapter-frame.js';
 export * from '../src/bus.js';
 export * from '../src/call-complete.js';
 export * from '../src/call-shared.js';
