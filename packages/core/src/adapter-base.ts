@@ -18,11 +18,12 @@ import type { ToolDefinition } from './schemas/tool.js';
 import { estimateRequestTokens } from './tokens.js';
 
 /**
- * The part of every adapter that has nothing to do with its provider: the validated
- * configuration, the logger, the in-flight registry behind `cancel(request_id)`, `close`,
- * wire names, capability overrides, the request checks, and the setup core's
- * `runCompleteCall` / `runStreamCall` need. Extend it and bring the provider: capabilities per
- * model, `complete`, `stream`, and the error mapping.
+ * The base of a hand-written adapter: what has nothing to do with its provider (the validated
+ * configuration, the logger, the in-flight registry behind `cancel(request_id)`, `close`, wire
+ * names, capability overrides, the request checks, and the setup core's `runCompleteCall` /
+ * `runStreamCall` need), held in the same `AdapterFrame` a `WireAdapter` holds. Extend it and
+ * bring the provider: capabilities per model, `complete`, `stream`, and the error mapping. An
+ * adapter over a request/reply wire protocol is simpler as a `WireAdapter` assembled from parts.
  *
  * ```ts
  * class MyAdapter extends AdapterBase {
