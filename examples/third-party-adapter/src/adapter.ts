@@ -1,20 +1,10 @@
+import type { AdapterConfigInput, CallRunnerOptions } from '@yourtool/core';
 import {
-  type AdapterCapabilities,
-  type AdapterConfigInput,
-  type AdapterError,
-  AuthError,
-  type CallRunnerOptions,
-  type CanonicalRequest,
-} from '@yourtool/core';
-import {
-  type ChunkMapper,
-  type DecodedReply,
-  parseSseJson,
-  readSseEvents,
+  type AdapterContext,
   requestToolNames,
   WireAdapter,
-  type WireAttempt,
-  type WireCall,
+  type WireCodec,
+  type WireParts,
 } from '@yourtool/core/adapter';
 import {
   ACME,
@@ -27,15 +17,14 @@ import {
   stopReasonOf,
   usageOf,
 } from './codec.js';
-import { errorFromResponse, toAcmeError } from './errors.js';
 import { acmeCapabilities } from './models.js';
+import { AcmeTransport } from './transport.js';
 
-/** Where the API lives unless `base_url` says otherwise. */
-export const ACME_DEFAULT_BASE_URL = 'https://api.acme.example/v1';
+export { ACME_DEFAULT_BASE_URL } from './transport.js';
 
 /**
  * An adapter for the Acme chat API (Mistral-style `POST /chat/completions`, SSE streaming),
- * on `fetch` and core alone: no SDK.
+ * on `fetch` and core alone: no SDK. A `WireAdapter` assembled from {@link acmeParts}.
  *
  * ```ts
  * const acme = new AcmeAdapter({ api_key: process.env.ACME_API_KEY });
@@ -43,57 +32,32 @@ export const ACME_DEFAULT_BASE_URL = 'https://api.acme.example/v1';
  * ```
  */
 export class AcmeAdapter extends WireAdapter<AcmeRequestBody, AcmeCompletion, AcmeChunk> {
-  readonly name = ACME;
-
   constructor(config: AdapterConfigInput = {}, runtime: CallRunnerOptions = {}) {
-    super(ACME, config, runtime);
+    super({ name: ACME }, config, runtime, acmeParts);
   }
+}
 
-  protected defaultModel(): string {
-    return 'acme:small';
-  }
+/** The Acme adapter's parts: the codec below, the fetch transport, and the model table. */
+export function acmeParts(
+  context: AdapterContext,
+): WireParts<AcmeRequestBody, AcmeCompletion, AcmeChunk> {
+  return {
+    codec: acmeCodec,
+    transport: new AcmeTransport(context),
+    models: { defaultModel: 'acme:small', capabilities: acmeCapabilities },
+  };
+}
 
-  protected baseCapabilities(wireName: string): AdapterCapabilities {
-    return acmeCapabilities(wireName);
-  }
-
-  /** Why no call can be made: no API key in the config or in `ACME_API_KEY`. */
-  setupProblem(): string | null {
-    return this.#apiKey()
-      ? null
-      : `${ACME}: no API key (set api_key, or ACME_API_KEY in the environment)`;
-  }
-
-  protected encode(call: WireCall): AcmeRequestBody {
-    return encodeRequest(call.request, {
-      wireName: this.wireName(call.request.model),
-      capabilities: this.capabilitiesFor(call.request.model),
+/** The codec part: the pure functions of `codec.ts`, fed with what each call knows. */
+const acmeCodec: WireCodec<AcmeRequestBody, AcmeCompletion, AcmeChunk> = {
+  encode: (call) =>
+    encodeRequest(call.request, {
+      wireName: call.wireName,
+      capabilities: call.capabilities,
       toolIdMap: call.toolIdMap,
       logger: call.logger,
-    });
-  }
-
-  protected async send(body: AcmeRequestBody, attempt: WireAttempt): Promise<AcmeCompletion> {
-    // the attempt's signal goes to fetch: cancel(), the caller's signal and the deadline all
-    // close the HTTP request itself
-    const response = await this.#post({ ...body, stream: false }, attempt);
-    return (await response.json()) as AcmeCompletion;
-  }
-
-  protected async open(
-    body: AcmeRequestBody,
-    attempt: WireAttempt,
-  ): Promise<AsyncIterable<AcmeChunk>> {
-    const response = await this.#post({ ...body, stream: true }, attempt);
-    if (!response.body) throw new SyntaxError('the streamed reply has no body');
-    return chunks(response.body, attempt.signal);
-  }
-
-  protected decode(
-    completion: AcmeCompletion,
-    _body: AcmeRequestBody,
-    call: WireCall,
-  ): DecodedReply {
+    }),
+  decode: (completion, _body, call) => {
     const choice = completion.choices[0];
     if (!choice) throw new SyntaxError('the reply has no choices');
     return {
@@ -103,61 +67,7 @@ export class AcmeAdapter extends WireAdapter<AcmeRequestBody, AcmeCompletion, Ac
       provider_raw: { id: completion.id },
       served_model: completion.model ? `${call.modelProvider}:${completion.model}` : null,
     };
-  }
-
-  protected chunkMapper(_body: AcmeRequestBody, call: WireCall): ChunkMapper<AcmeChunk> {
-    return createChunkMapper(call.toolIdMap, requestToolNames(call.request), call.modelProvider);
-  }
-
-  protected toAdapterError(error: unknown, request: CanonicalRequest): AdapterError {
-    return toAcmeError(error, { request_id: request.request_id, secrets: this.#secrets() });
-  }
-
-  #apiKey(): string | undefined {
-    return this.config.api_key ?? process.env.ACME_API_KEY ?? undefined;
-  }
-
-  async #post(body: AcmeRequestBody, attempt: WireAttempt): Promise<Response> {
-    const key = this.#apiKey();
-    if (!key) throw new AuthError(this.setupProblem() ?? `${ACME}: no API key`, { provider: ACME });
-    const base = (this.config.base_url ?? ACME_DEFAULT_BASE_URL).replace(/\/+$/, '');
-    const fetchImpl = this.runtime.fetch ?? globalThis.fetch;
-    const response = await fetchImpl(`${base}/chat/completions`, {
-      method: 'POST',
-      headers: {
-        ...this.config.extra_headers,
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: body.stream ? 'text/event-stream' : 'application/json',
-      },
-      body: JSON.stringify(body),
-      signal: attempt.signal,
-    });
-    if (!response.ok) {
-      throw await errorFromResponse(response, {
-        request_id: attempt.request.request_id,
-        secrets: this.#secrets(),
-      });
-    }
-    return response;
-  }
-
-  #secrets(): Array<string | null | undefined> {
-    return [
-      this.config.api_key,
-      process.env.ACME_API_KEY,
-      ...Object.values(this.config.extra_headers),
-    ];
-  }
-}
-
-/** The SSE body as parsed chunks, up to `data: [DONE]`, with core's reader. */
-async function* chunks(
-  body: ReadableStream<Uint8Array>,
-  signal: AbortSignal,
-): AsyncGenerator<AcmeChunk> {
-  for await (const event of readSseEvents(body, { signal })) {
-    if (event.data === '[DONE]') return;
-    yield parseSseJson(event) as AcmeChunk;
-  }
-}
+  },
+  chunkMapper: (_body, call) =>
+    createChunkMapper(call.toolIdMap, requestToolNames(call.request), call.modelProvider),
+};

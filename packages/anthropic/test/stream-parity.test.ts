@@ -11,12 +11,14 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { createMessage, newRequestId, newSessionId } from '@yourtool/core';
-import type { WireAttempt } from '@yourtool/core/adapter';
+import { createMessage, newRequestId, newSessionId, type ProviderAdapter } from '@yourtool/core';
+import { WireAdapter, type WireAttempt } from '@yourtool/core/adapter';
 import { recordedSseStreams, streamOutcome } from '@yourtool/testkit/stream-parity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicParts } from '../src/adapter.js';
 import type { AnthropicParams } from '../src/codec/request.js';
 import { AnthropicAdapter } from '../src/index.js';
+import type { AnthropicChunk } from '../src/transport.js';
 
 const KEY = 'sk-ant-parity-0000000000';
 const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
@@ -29,22 +31,37 @@ afterAll(() => server.close());
 
 const config = () => ({ api_key: KEY, base_url: server.url, max_retries: 0 });
 
-/** The adapter as it was: the SDK's own parsed stream. */
-function sdkStreamAdapter(): AnthropicAdapter {
+/** The adapter as it was: the SDK's own parsed stream (its transport's `open` replaced). */
+function sdkStreamAdapter(): ProviderAdapter {
   const client = new Anthropic({
     apiKey: KEY,
     baseURL: server.url,
     maxRetries: 0,
     logLevel: 'off',
   });
-  return new (class extends AnthropicAdapter {
-    protected override async open(params: AnthropicParams, { signal }: WireAttempt) {
-      return (await client.messages.create({ ...params, stream: true }, { signal })) as never;
-    }
-  })(config());
+  const open = async (params: AnthropicParams, { signal }: WireAttempt) =>
+    (await client.messages.create({ ...params, stream: true }, { signal })) as never;
+  return new WireAdapter<AnthropicParams, Anthropic.Message, AnthropicChunk>(
+    { name: 'anthropic', label: 'Anthropic' },
+    config(),
+    {},
+    (context) => {
+      const parts = anthropicParts(context);
+      const { transport } = parts;
+      return {
+        ...parts,
+        transport: {
+          send: (params, attempt) => transport.send(params, attempt),
+          open,
+          toAdapterError: (error, request) => transport.toAdapterError(error, request),
+          serverUrl: () => transport.serverUrl?.(),
+        },
+      };
+    },
+  );
 }
 
-function run(adapter: AnthropicAdapter, responses: ScriptedResponse[], request_id: string) {
+function run(adapter: ProviderAdapter, responses: ScriptedResponse[], request_id: string) {
   server.reset();
   server.enqueue(...responses);
   const session_id = newSessionId();

@@ -1,37 +1,29 @@
-import { z } from 'zod';
-import {
-  type CallOptions,
-  type CallRunnerOptions,
-  InflightCalls,
-  type ProviderAdapter,
-} from './adapter.js';
-import type { AdapterCallSetup } from './call-runner.js';
-import { type AdapterError, AdapterOptionError, InvalidRequestError } from './errors.js';
-import { type Logger, silentLogger } from './logger.js';
-import { parseModelId } from './model-id.js';
-import { unknownNameMessage } from './nearest-name.js';
-import { formatPath } from './parse.js';
-import {
-  type AdapterCapabilities,
-  type AdapterConfig,
-  type AdapterConfigInput,
-  AdapterConfigSchema,
-  type CanonicalRequest,
-  type CanonicalRequestInput,
-  type CanonicalResponse,
+import type { z } from 'zod';
+import type { CallOptions, CallRunnerOptions, InflightCalls, ProviderAdapter } from './adapter.js';
+import { AdapterFrame, wireFinishReasonOf } from './adapter-frame.js';
+import type { AdapterCallSetup } from './call-shared.js';
+import type { AdapterError } from './errors.js';
+import type { Logger } from './logger.js';
+import type {
+  AdapterCapabilities,
+  AdapterConfig,
+  AdapterConfigInput,
+  CanonicalRequest,
+  CanonicalRequestInput,
+  CanonicalResponse,
 } from './schemas/adapter.js';
 import type { Message } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
 import type { ToolDefinition } from './schemas/tool.js';
-import { type ServerAddress, serverAddressOf } from './telemetry/server.js';
 import { estimateRequestTokens } from './tokens.js';
 
 /**
- * The part of every adapter that has nothing to do with its provider: the validated
- * configuration, the logger, the in-flight registry behind `cancel(request_id)`, `close`,
- * wire names, capability overrides, the request checks, and the setup core's
- * `runCompleteCall` / `runStreamCall` need. Extend it and bring the provider: capabilities per
- * model, `complete`, `stream`, and the error mapping.
+ * The base of a hand-written adapter: what has nothing to do with its provider (the validated
+ * configuration, the logger, the in-flight registry behind `cancel(request_id)`, `close`, wire
+ * names, capability overrides, the request checks, and the setup core's `runCompleteCall` /
+ * `runStreamCall` need), held in the same `AdapterFrame` a `WireAdapter` holds. Extend it and
+ * bring the provider: capabilities per model, `complete`, `stream`, and the error mapping. An
+ * adapter over a request/reply wire protocol is simpler as a `WireAdapter` assembled from parts.
  *
  * ```ts
  * class MyAdapter extends AdapterBase {
@@ -58,30 +50,20 @@ export abstract class AdapterBase implements ProviderAdapter {
   /** The adapter's logger (silent by default). */
   protected readonly logger: Logger;
   /** Calls in flight, for `cancel(request_id)` and `close()`. */
-  protected readonly inflight = new InflightCalls();
-  readonly #label: string;
-  #closed = false;
-  /** Where calls go, read once at the first call (`undefined` until then). */
-  #server: ServerAddress | null | undefined;
+  protected readonly inflight: InflightCalls;
+  /** The provider-neutral state, shared with `WireAdapter` as a part rather than a base class. */
+  readonly #frame: AdapterFrame;
 
   /**
    * Validates `config`; throws `InvalidRequestError` naming each bad field, with `label` (the
    * provider's name) in the message.
    */
   protected constructor(label: string, config: AdapterConfigInput, runtime: CallRunnerOptions) {
-    const parsed = AdapterConfigSchema.safeParse(config);
-    if (!parsed.success) {
-      throw new InvalidRequestError(
-        `invalid ${label} adapter config: ${parsed.error.issues
-          .map((i) => `${i.path.join('.')}: ${i.message}`)
-          .join('; ')}`,
-        { provider: label },
-      );
-    }
-    this.#label = label;
-    this.config = parsed.data;
+    this.#frame = new AdapterFrame(label, () => this.name, config, runtime);
+    this.config = this.#frame.config;
     this.runtime = runtime;
-    this.logger = runtime.logger ?? silentLogger;
+    this.logger = this.#frame.logger;
+    this.inflight = this.#frame.inflight;
   }
 
   /** Canonical id of the model whose capabilities {@link capabilities} reports. */
@@ -132,13 +114,12 @@ export abstract class AdapterBase implements ProviderAdapter {
 
   /** Cancels in-flight calls and refuses further ones. */
   async close(): Promise<void> {
-    this.#closed = true;
-    this.inflight.cancelAll();
+    this.#frame.close();
   }
 
   /** Whether {@link close} was called. */
   protected get closed(): boolean {
-    return this.#closed;
+    return this.#frame.closed;
   }
 
   /**
@@ -147,10 +128,7 @@ export abstract class AdapterBase implements ProviderAdapter {
    * `:` themselves, e.g. `qwen3:8b` or `deepseek/deepseek-v3:free`).
    */
   protected wireName(model: string): string {
-    const mapped = this.runtime.wireNames?.[model];
-    if (mapped) return mapped;
-    const prefix = `${this.name}:`;
-    return model.startsWith(prefix) ? model.slice(prefix.length) : model;
+    return this.#frame.wireName(model);
   }
 
   /** The configured override for a model (by canonical id, else wire name), if any. */
@@ -158,7 +136,7 @@ export abstract class AdapterBase implements ProviderAdapter {
     model: string,
     wire: string,
   ): Partial<AdapterCapabilities> | undefined {
-    return this.runtime.capabilityOverrides?.[model] ?? this.runtime.capabilityOverrides?.[wire];
+    return this.#frame.capabilityOverride(model, wire);
   }
 
   /**
@@ -166,11 +144,8 @@ export abstract class AdapterBase implements ProviderAdapter {
    * against its schema once, at construction.
    * @throws AdapterOptionError naming the first offending field (`options.<path>`).
    */
-  protected parseOptions<S extends z.ZodType>(schema: S, label = this.#label): z.output<S> {
-    const parsed = schema.safeParse(this.config.options, { error: unknownOptionNames });
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    throw new AdapterOptionError(label, formatPath(issue.path, 'options'), optionProblem(issue));
+  protected parseOptions<S extends z.ZodType>(schema: S, label?: string): z.output<S> {
+    return this.#frame.parseOptions(schema, label);
   }
 
   /**
@@ -179,13 +154,7 @@ export abstract class AdapterBase implements ProviderAdapter {
    * @throws InvalidRequestError naming the offending field (`providerOptions.<name>.<path>`).
    */
   protected parseCallOptions<S extends z.ZodType>(schema: S, options: CallOptions): z.output<S> {
-    const parsed = schema.safeParse(options.providerOptions?.[this.name] ?? {}, {
-      error: unknownOptionNames,
-    });
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    const path = formatPath(issue.path, `providerOptions.${this.name}`);
-    throw new InvalidRequestError(`${path}: ${optionProblem(issue)}`, { provider: this.name });
+    return this.#frame.parseCallOptions(schema, options);
   }
 
   /** @deprecated Unchecked: use {@link parseOptions} with the adapter's schema. */
@@ -203,48 +172,18 @@ export abstract class AdapterBase implements ProviderAdapter {
    * or the model belongs to another provider. Returns the model's wire name.
    */
   protected checkRequest(request: CanonicalRequest): string {
-    if (this.#closed) {
-      throw new InvalidRequestError(`the ${this.#label} adapter is closed`, {
-        provider: this.name,
-      });
-    }
-    const { provider } = parseModelId(request.model);
-    if (provider !== this.name) {
-      throw new InvalidRequestError(
-        `model "${request.model}" is not a model of the ${this.name} adapter`,
-        {
-          provider: this.name,
-          request_id: request.request_id,
-        },
-      );
-    }
-    return this.wireName(request.model);
+    return this.#frame.checkRequest(request);
   }
 
   /** What `runCompleteCall` / `runStreamCall` need, with this adapter's error mapping. */
   protected callSetup(
     toAdapterError: (error: unknown, request: CanonicalRequest) => AdapterError,
   ): AdapterCallSetup {
-    return {
-      provider: this.name,
-      inflight: this.inflight,
-      maxRetries: this.config.max_retries,
-      ...(this.runtime.retry ? { retry: this.runtime.retry } : {}),
-      logger: this.logger,
+    return this.#frame.callSetup({
       toAdapterError,
-      timeoutMs: this.config.timeout_seconds * 1000,
-      idleTimeoutMs: this.config.idle_timeout_seconds * 1000,
-      secrets: [this.config.api_key, ...Object.values(this.config.extra_headers)],
-      wireName: (model) => this.wireName(model),
-      server: this.#serverAddress(),
+      serverUrl: () => this.serverUrl(),
       wireFinishReason: (raw) => this.wireFinishReason(raw),
-    };
-  }
-
-  /** Where calls go, read from {@link serverUrl} at the first call. */
-  #serverAddress(): ServerAddress | null {
-    if (this.#server === undefined) this.#server = serverAddressOf(this.serverUrl());
-    return this.#server;
+    });
   }
 
   /**
@@ -263,40 +202,6 @@ export abstract class AdapterBase implements ProviderAdapter {
    * elsewhere override this.
    */
   protected wireFinishReason(providerRaw: Record<string, unknown>): string | undefined {
-    const own = providerRaw[this.name];
-    if (typeof own !== 'object' || own === null) return undefined;
-    const raw = own as Record<string, unknown>;
-    for (const key of WIRE_FINISH_KEYS) {
-      const value = raw[key];
-      if (typeof value === 'string' && value !== '') return value;
-    }
-    return undefined;
+    return wireFinishReasonOf(this.name, providerRaw);
   }
-}
-
-/** Where adapters keep the provider's finish reason in `provider_raw`, in order of preference. */
-const WIRE_FINISH_KEYS = [
-  'finish_reason',
-  'stop_reason',
-  'done_reason',
-  'incomplete_reason',
-  'status',
-] as const;
-
-/**
- * The message of an unknown option: each key with the nearest one its object knows
- * (`unknown option "reasoning_efort"; did you mean "reasoning_effort"?`). An error map, since
- * only it sees the object schema that refused the key.
- */
-const unknownOptionNames: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code !== 'unrecognized_keys') return undefined;
-  const known =
-    issue.inst instanceof z.core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
-  return unknownNameMessage('option', issue.keys, known);
-};
-
-/** An option issue for people: what was expected, never the value itself (it may be a key). */
-function optionProblem(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
-  return issue.message;
 }

@@ -11,7 +11,10 @@
 
 export { InflightCalls, normalizeRequest } from './adapter.js';
 export * from './adapter-base.js';
-export * from './call-runner.js';
+export type { AdapterContext } from './adapter-frame.js';
+export { runCompleteCall } from './call-complete.js';
+export type { AdapterCallSetup, CallAttemptContext, StreamCallSpec } from './call-shared.js';
+export { runStreamCall } from './call-stream.js';
 export * from './deadline.js';
 export { classifyHttpStatus, createAdapterError, parseRetryAfter } from './errors.js';
 export * from './history.js';
@@ -41,7 +44,6 @@ export { type JsonStringRead, readJsonIndex, readJsonString } from './stream/jso
 export * from './stream/ndjson.js';
 export * from './stream/sse.js';
 export { isWireBody, STREAM_DONE, type WireBody } from './stream/wire-body.js';
-export { runStreamCall, type StreamCallSpec } from './stream-call.js';
 export {
   ATTR as GENAI_ATTRIBUTES,
   errorTypeOf,
@@ -72,3 +74,4 @@ export * from './tokens.js';
 export * from './tool-names.js';
 export * from './wire-adapter.js';
 export * from './wire-forms.js';
+export * from './wire-parts.js';

@@ -1,103 +1,143 @@
-import type { CallOptions } from './adapter.js';
-import { AdapterBase } from './adapter-base.js';
-import { type CallAttemptContext, runCompleteCall } from './call-runner.js';
-import type { AdapterError } from './errors.js';
-import type { Logger } from './logger.js';
+import type { CallOptions, CallRunnerOptions, ProviderAdapter } from './adapter.js';
+import { type AdapterContext, AdapterFrame, wireFinishReasonOf } from './adapter-frame.js';
+import { runCompleteCall } from './call-complete.js';
+import type { CallAttemptContext, StreamCallSpec } from './call-shared.js';
+import { runStreamCall } from './call-stream.js';
 import { parseModelId } from './model-id.js';
 import type {
-  CanonicalRequest,
+  AdapterCapabilities,
+  AdapterConfigInput,
   CanonicalRequestInput,
   CanonicalResponse,
-  StopReason,
   TokenUsage,
 } from './schemas/adapter.js';
 import type { ContentBlock } from './schemas/content.js';
+import type { Message } from './schemas/message.js';
 import type { StreamEvent } from './schemas/stream.js';
+import type { ToolDefinition } from './schemas/tool.js';
 import type { StreamBuilder } from './stream/builder.js';
-import type { WireBody } from './stream/wire-body.js';
-import { runStreamCall, type StreamCallSpec } from './stream-call.js';
 import { estimateBlockTokens, estimateRequestTokens } from './tokens.js';
 import { ToolIdMap } from './tool-id-map.js';
-
-/** What one call of a {@link WireAdapter} knows besides the wire request. */
-export interface WireCall {
-  /** The validated canonical request. */
-  request: CanonicalRequest;
-  /** The call's logger (`request_id`, `session_id` bound). */
-  logger: Logger;
-  /** The session's tool id map (a fresh one when the caller gave none). */
-  toolIdMap: ToolIdMap;
-  /** The caller's options, for per-call provider options. */
-  options: CallOptions;
-  /** The provider key of the requested model (`parseModelId(request.model).provider`). */
-  modelProvider: string;
-}
-
-/** One attempt of a call: the call, plus the signal to hand the HTTP client. */
-export interface WireAttempt extends WireCall {
-  /** Aborts on cancel, the caller's signal, or the attempt's deadline. */
-  signal: AbortSignal;
-  /** 1 for the first attempt. */
-  attempt: number;
-}
-
-/** A decoded whole reply, in canonical terms; the template assembles the response around it. */
-export interface DecodedReply {
-  content: ContentBlock[];
-  stop_reason: StopReason;
-  /** `null` when the provider sent none: the template estimates it (flagged, with a WARN). */
-  usage: TokenUsage | null;
-  provider_raw?: Record<string, unknown> | null;
-  /** The provider's own id of the reply, when it sent one. */
-  provider_response_id?: string | null;
-  /** The model that answered, as a canonical id, when the provider named it. */
-  served_model?: string | null;
-  /** The provider's refusal text, when it sends one apart from the content. */
-  refusal?: string | null;
-}
-
-/** Maps a provider's stream chunks to canonical events through the call's builder. */
-export type ChunkMapper<Chunk> = (chunk: Chunk, builder: StreamBuilder) => StreamEvent[];
+import type {
+  ChunkMapper,
+  DecodedReply,
+  StreamTraits,
+  WireAssembly,
+  WireCall,
+  WireCodec,
+  WireModels,
+  WireProvider,
+  WireTransport,
+} from './wire-parts.js';
 
 /**
- * The one shape of an adapter over a provider's wire protocol: the `complete()` / `stream()`
- * skeleton lives here once (request checks, deadlines, retries, cancellation, the stream error
- * contract, response assembly, usage estimates when the provider sends none); an adapter
- * supplies what differs between providers: `encode` (canonical → wire, after `prepareHistory`),
- * `send` and `open` (its SDK's calls), `decode` (wire reply → canonical), `chunkMapper`, and
- * `toAdapterError`.
+ * The one shape of an adapter over a provider's wire protocol, assembled from three parts
+ * rather than subclassed: a {@link WireCodec} (canonical ↔ wire, no I/O), a
+ * {@link WireTransport} (the SDK's calls) and {@link WireModels} (the default model and what
+ * each model can do). The `complete()` / `stream()` skeleton lives here once: request checks,
+ * deadlines, retries, cancellation, the stream error contract, response assembly, usage
+ * estimates when the provider sends none.
+ *
+ * A provider's adapter is a thin class whose constructor names the provider and builds its
+ * parts from the validated configuration; presets of one wire (Groq on Chat Completions) are
+ * data handed to the same parts factory, not subclasses.
+ *
+ * ```ts
+ * export class AcmeAdapter extends WireAdapter<AcmeBody, AcmeReply, AcmeChunk> {
+ *   constructor(config: AdapterConfigInput = {}, runtime: CallRunnerOptions = {}) {
+ *     super({ name: 'acme', label: 'Acme' }, config, runtime, (context) => ({
+ *       codec: acmeCodec,
+ *       transport: new AcmeTransport(context),
+ *       models: ACME_MODELS,
+ *     }));
+ *   }
+ * }
+ * ```
  */
-export abstract class WireAdapter<Encoded, Reply, Chunk> extends AdapterBase {
-  /** Canonical request → wire request. Pure; throws `InvalidRequestError` for what cannot be sent. */
-  protected abstract encode(call: WireCall): Encoded;
-
-  /** Sends one non-streaming request and resolves with the provider's reply. */
-  protected abstract send(encoded: Encoded, attempt: WireAttempt): Promise<Reply>;
-
-  /**
-   * Opens one stream and resolves once the provider accepted it (response headers): the SDK's
-   * parsed stream, or the response body for core to read ({@link WireBody}, the faster path).
-   */
-  protected abstract open(
-    encoded: Encoded,
-    attempt: WireAttempt,
-  ): Promise<AsyncIterable<Chunk> | WireBody<Chunk>>;
-
-  /** The provider's whole reply → canonical content, stop reason, usage and round-trip data. */
-  protected abstract decode(reply: Reply, encoded: Encoded, call: WireCall): DecodedReply;
-
-  /** A mapper for one stream's chunks (it may keep state across them). */
-  protected abstract chunkMapper(encoded: Encoded, call: WireCall): ChunkMapper<Chunk>;
-
-  /** Maps anything the SDK throws to an `AdapterError` (classification, `retry-after`, redaction). */
-  protected abstract toAdapterError(error: unknown, request: CanonicalRequest): AdapterError;
+export class WireAdapter<Encoded, Reply, Chunk> implements ProviderAdapter {
+  /** Adapter name and provider key. */
+  readonly name: string;
+  readonly #frame: AdapterFrame;
+  readonly #codec: WireCodec<Encoded, Reply, Chunk>;
+  readonly #transport: WireTransport<Encoded, Reply, Chunk>;
+  readonly #models: WireModels;
+  readonly #traits: StreamTraits<Chunk>;
 
   /**
-   * How the stream runner treats this provider's chunks: which chunk starts the message (an
-   * adapter's own end marker does not), and whether parallel tool calls end only at the finish.
+   * Validates `config` (an `InvalidRequestError` names each bad field), then builds the parts
+   * with `assemble`, which may throw `AdapterOptionError` for the adapter's own options.
    */
-  protected streamTraits(): Pick<StreamCallSpec<Chunk>, 'startsMessage' | 'toolCallsEndAtFinish'> {
-    return {};
+  constructor(
+    provider: WireProvider,
+    config: AdapterConfigInput,
+    runtime: CallRunnerOptions,
+    assemble: WireAssembly<Encoded, Reply, Chunk>,
+  ) {
+    this.name = provider.name;
+    this.#frame = new AdapterFrame(
+      provider.label ?? provider.name,
+      () => this.name,
+      config,
+      runtime,
+    );
+    const parts = assemble(this.#frame);
+    this.#codec = parts.codec;
+    this.#transport = parts.transport;
+    this.#models = parts.models;
+    this.#traits = parts.codec.streamTraits ?? {};
+  }
+
+  /** What the parts were built from, for a subclass's own methods. */
+  protected get context(): AdapterContext {
+    return this.#frame;
+  }
+
+  /** Capabilities of the default model. */
+  get capabilities(): AdapterCapabilities {
+    return this.capabilitiesFor(this.#models.defaultModel);
+  }
+
+  /**
+   * Honest capabilities of a model (canonical id or wire name): the adapter's declaration with
+   * `capabilityOverrides` (by canonical id, else by wire name) on top.
+   */
+  capabilitiesFor(model: string): AdapterCapabilities {
+    const wire = this.#frame.wireName(model);
+    const models = this.#models;
+    if (models.overridden) return models.overridden(model, wire);
+    const base = models.capabilities(wire, model);
+    const override = this.#frame.capabilityOverride(model, wire);
+    return override ? { ...base, ...override } : base;
+  }
+
+  /** Input-token estimate without calling the provider (core's heuristic unless the models say). */
+  estimateInputTokens(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+    system_prompt: string | null | undefined,
+  ): number {
+    const own = this.#models.estimateInputTokens;
+    return own
+      ? own.call(this.#models, messages, tools, system_prompt)
+      : estimateRequestTokens(messages, tools, system_prompt);
+  }
+
+  /**
+   * Why no call can be made as configured (the transport's answer: a missing key, named, never
+   * quoted); `null` when ready.
+   */
+  setupProblem(): string | null {
+    return this.#transport.setupProblem?.() ?? null;
+  }
+
+  /** Cancels an in-flight call; `true` if one was running. */
+  async cancel(request_id: string): Promise<boolean> {
+    return this.#frame.inflight.cancel(request_id);
+  }
+
+  /** Cancels in-flight calls and refuses further ones. */
+  async close(): Promise<void> {
+    this.#frame.close();
   }
 
   /** Non-streaming call, through the call runner. */
@@ -105,14 +145,14 @@ export abstract class WireAdapter<Encoded, Reply, Chunk> extends AdapterBase {
     const toolIdMap = options.toolIdMap ?? new ToolIdMap();
     return runCompleteCall(this.#setup(), request, options, async (context) => {
       const call = this.#call(context, options, toolIdMap);
-      const encoded = this.encode(call);
+      const encoded = this.#codec.encode(call);
       const started = Date.now();
-      const reply = await this.send(encoded, {
+      const reply = await this.#transport.send(encoded, {
         ...call,
         signal: context.signal,
         attempt: context.attempt,
       });
-      const decoded = this.decode(reply, encoded, call);
+      const decoded = this.#codec.decode(reply, encoded, call);
       return this.#response(call, decoded, Date.now() - started);
     });
   }
@@ -122,25 +162,38 @@ export abstract class WireAdapter<Encoded, Reply, Chunk> extends AdapterBase {
     const toolIdMap = options.toolIdMap ?? new ToolIdMap();
     const spec = new WireStreamSpec<Chunk>(async (context) => {
       const call = this.#call(context, options, toolIdMap);
-      const encoded = this.encode(call);
-      spec.map = this.chunkMapper(encoded, call);
-      return this.open(encoded, { ...call, signal: context.signal, attempt: context.attempt });
-    }, this.streamTraits());
+      const encoded = this.#codec.encode(call);
+      spec.map = this.#codec.chunkMapper(encoded, call);
+      return this.#transport.open(encoded, {
+        ...call,
+        signal: context.signal,
+        attempt: context.attempt,
+      });
+    }, this.#traits);
     return runStreamCall<Chunk>(this.#setup(), request, options, spec);
   }
 
   #setup() {
-    return this.callSetup((error, request) => this.toAdapterError(error, request));
+    const transport = this.#transport;
+    return this.#frame.callSetup({
+      toAdapterError: (error, request) => transport.toAdapterError(error, request),
+      serverUrl: () =>
+        transport.serverUrl ? transport.serverUrl() : (this.#frame.config.base_url ?? undefined),
+      wireFinishReason: (raw) => wireFinishReasonOf(this.name, raw),
+    });
   }
 
   #call(context: CallAttemptContext, options: CallOptions, toolIdMap: ToolIdMap): WireCall {
-    this.checkRequest(context.request);
+    const { request } = context;
+    const wireName = this.#frame.checkRequest(request);
     return {
-      request: context.request,
+      request,
       logger: context.logger,
       toolIdMap,
       options,
-      modelProvider: parseModelId(context.request.model).provider,
+      modelProvider: parseModelId(request.model).provider,
+      wireName,
+      capabilities: this.capabilitiesFor(request.model),
     };
   }
 
@@ -191,10 +244,7 @@ class WireStreamSpec<Chunk> implements StreamCallSpec<Chunk> {
   readonly startsMessage: StreamCallSpec<Chunk>['startsMessage'];
   readonly toolCallsEndAtFinish: boolean;
 
-  constructor(
-    open: StreamCallSpec<Chunk>['open'],
-    traits: Pick<StreamCallSpec<Chunk>, 'startsMessage' | 'toolCallsEndAtFinish'>,
-  ) {
+  constructor(open: StreamCallSpec<Chunk>['open'], traits: StreamTraits<Chunk>) {
     this.open = open;
     this.startsMessage = traits.startsMessage;
     this.toolCallsEndAtFinish = traits.toolCallsEndAtFinish === true;

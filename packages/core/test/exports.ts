@@ -2,9 +2,12 @@
 
 export * from '../src/adapter.js';
 export * from '../src/adapter-base.js';
+export * from '../src/adapter-frame.js';
 export * from '../src/assert-never.js';
 export * from '../src/bus.js';
-export * from '../src/call-runner.js';
+export * from '../src/call-complete.js';
+export * from '../src/call-shared.js';
+export * from '../src/call-stream.js';
 export * from '../src/deadline.js';
 export * from '../src/decimal.js';
 export * from '../src/errors.js';
@@ -40,7 +43,6 @@ export * from '../src/stream/json-string.js';
 export * from '../src/stream/ndjson.js';
 export * from '../src/stream/sse.js';
 export * from '../src/stream/wire-body.js';
-export * from '../src/stream-call.js';
 export * from '../src/telemetry/api.js';
 export * from '../src/telemetry/attributes.js';
 export * from '../src/telemetry/call-trace.js';

@@ -446,7 +446,7 @@ describe('without @opentelemetry/api', () => {
       throw new Error("Cannot find package '@opentelemetry/api'");
     });
     try {
-      const fresh = await import('../src/call-runner.js');
+      const fresh = await import('../src/call-complete.js');
       const { InflightCalls: FreshInflight } = await import('../src/adapter.js');
       const got = await fresh.runCompleteCall(
         { ...setup(), inflight: new FreshInflight() },

@@ -10,5 +10,4 @@ export {
   type GoogleConfigOptions,
   type GoogleRuntimeOptions,
 } from './adapter.js';
-export * from './codec/index.js';
 export * from './models.js';

@@ -14,15 +14,14 @@ import {
   classifyGoogleError,
   createGeminiStreamMapper,
   fromGeminiResponse,
-  GEMINI_MODELS,
-  geminiModelInfo,
   geminiThinkingConfig,
   mapGeminiFinishReason,
   mapGeminiUsage,
   SKIP_THOUGHT_SIGNATURE_VALIDATOR,
   toGeminiRequest,
   toGoogleAdapterError,
-} from '../src/index.js';
+} from '../src/codec.js';
+import { GEMINI_MODELS, geminiModelInfo } from '../src/index.js';
 
 const SESSION = 'sess_codec';
 const G3 = 'google:gemini-3-pro-preview';

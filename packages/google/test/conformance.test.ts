@@ -1,8 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { loadFixtureDirectory } from '@yourtool/conformance';
 import { describeAdapterConformance } from '@yourtool/conformance/vitest';
-import { roundTripGeminiContent } from '../src/codec.js';
-import { GOOGLE_TOOL_ID_RULES, GOOGLE_TOOL_NAME_RULES, GoogleAdapter } from '../src/index.js';
+import {
+  GOOGLE_TOOL_ID_RULES,
+  GOOGLE_TOOL_NAME_RULES,
+  roundTripGeminiContent,
+} from '../src/codec.js';
+import { GoogleAdapter } from '../src/index.js';
 import { geminiWire, recordingFetch } from './wire.js';
 
 describeAdapterConformance({

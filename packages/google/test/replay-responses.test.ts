@@ -13,9 +13,11 @@ import {
   type ProviderAdapter,
   ToolIdMap,
 } from '@yourtool/core';
-import { OPENAI_RESPONSES_TOOL_ID_RULES, OpenAIAdapter } from '@yourtool/openai';
+import { OpenAIAdapter } from '@yourtool/openai';
+import { OPENAI_RESPONSES_TOOL_ID_RULES } from '@yourtool/openai/codec';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GoogleAdapter, SKIP_THOUGHT_SIGNATURE_VALIDATOR } from '../src/index.js';
+import { SKIP_THOUGHT_SIGNATURE_VALIDATOR } from '../src/codec.js';
+import { GoogleAdapter } from '../src/index.js';
 
 /**
  * Cross-provider replay between Gemini and GPT-5 on OpenAI's Responses API (reasoning returned

@@ -16,7 +16,8 @@ import {
 import { OllamaAdapter } from '@yourtool/ollama';
 import { OpenAIAdapter } from '@yourtool/openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GoogleAdapter, SKIP_THOUGHT_SIGNATURE_VALIDATOR } from '../src/index.js';
+import { SKIP_THOUGHT_SIGNATURE_VALIDATOR } from '../src/codec.js';
+import { GoogleAdapter } from '../src/index.js';
 
 /**
  * Cross-provider replay through the real adapters and SDKs against the loopback server: a

@@ -7,7 +7,11 @@
  */
 
 import { fileURLToPath } from 'node:url';
-import { type GenerateContentParameters, GoogleGenAI } from '@google/genai';
+import {
+  type GenerateContentParameters,
+  type GenerateContentResponse,
+  GoogleGenAI,
+} from '@google/genai';
 import {
   type LoopbackServer,
   loadFixtureDirectory,
@@ -19,11 +23,14 @@ import {
   createMessage,
   newRequestId,
   newSessionId,
+  type ProviderAdapter,
   type StreamEvent,
 } from '@yourtool/core';
-import type { WireAttempt } from '@yourtool/core/adapter';
+import { WireAdapter, type WireAttempt } from '@yourtool/core/adapter';
 import { normalizedEvents, recordedSseStreams } from '@yourtool/testkit/stream-parity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { googleParts } from '../src/adapter.js';
+import type { GeminiResponseLike } from '../src/codec/response.js';
 import { GoogleAdapter } from '../src/index.js';
 
 const KEY = 'gemini-test-0000000000';
@@ -42,26 +49,41 @@ const config = (vertex: boolean): AdapterConfigInput => ({
   ...(vertex ? { options: { vertexai: true } } : {}),
 });
 
-/** The adapter as it was: the SDK's own parsed stream. */
-function sdkStreamAdapter(vertex: boolean): GoogleAdapter {
+/** The adapter as it was: the SDK's own parsed stream (its transport's `open` replaced). */
+function sdkStreamAdapter(vertex: boolean): ProviderAdapter {
   const client = new GoogleGenAI({
     apiKey: KEY,
     vertexai: vertex,
     httpOptions: { baseUrl: server.url, headers: {} },
   });
-  return new (class extends GoogleAdapter {
-    protected override async open(params: GenerateContentParameters, { signal }: WireAttempt) {
-      return client.models.generateContentStream({
-        ...params,
-        config: { ...params.config, abortSignal: signal },
-      });
-    }
-  })(config(vertex));
+  const open = async (params: GenerateContentParameters, { signal }: WireAttempt) =>
+    client.models.generateContentStream({
+      ...params,
+      config: { ...params.config, abortSignal: signal },
+    });
+  return new WireAdapter<GenerateContentParameters, GenerateContentResponse, GeminiResponseLike>(
+    { name: 'google', label: 'Google' },
+    config(vertex),
+    {},
+    (context) => {
+      const parts = googleParts(context);
+      const { transport } = parts;
+      return {
+        ...parts,
+        transport: {
+          send: (params, attempt) => transport.send(params, attempt),
+          open,
+          toAdapterError: (error, request) => transport.toAdapterError(error, request),
+          serverUrl: () => transport.serverUrl?.(),
+        },
+      };
+    },
+  );
 }
 
 const session_id = newSessionId();
 
-async function run(adapter: GoogleAdapter, responses: ScriptedResponse[], request_id: string) {
+async function run(adapter: ProviderAdapter, responses: ScriptedResponse[], request_id: string) {
   server.reset();
   server.enqueue(...responses);
   const events: StreamEvent[] = [];

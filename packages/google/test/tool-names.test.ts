@@ -16,7 +16,8 @@ import {
 } from '@yourtool/core';
 import { collectStream, fitsToolNameRules, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GOOGLE_TOOL_NAME_RULES, GoogleAdapter } from '../src/index.js';
+import { GOOGLE_TOOL_NAME_RULES } from '../src/codec.js';
+import { GoogleAdapter } from '../src/index.js';
 
 /**
  * Tool names in a history that break Gemini's rule go out under derived names and a reply

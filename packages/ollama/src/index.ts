@@ -12,6 +12,5 @@ export {
   type OllamaRuntimeOptions,
 } from './adapter.js';
 export { DEFAULT_OLLAMA_HOST } from './client.js';
-export * from './codec/index.js';
 export * from './models.js';
 export * from './tokens.js';

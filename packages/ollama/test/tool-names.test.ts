@@ -16,7 +16,8 @@ import {
 } from '@yourtool/core';
 import { collectStream, fitsToolNameRules, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OLLAMA_TOOL_NAME_RULES, OllamaAdapter } from '../src/index.js';
+import { OLLAMA_TOOL_NAME_RULES } from '../src/codec.js';
+import { OllamaAdapter } from '../src/index.js';
 
 /**
  * Tool names in a history that break the strict rule go out under derived names (Ollama

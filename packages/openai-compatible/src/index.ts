@@ -1,6 +1,7 @@
 /**
  * @yourtool/openai-compatible: one configured adapter for every server that speaks OpenAI Chat
- * Completions, with presets for Groq, Mistral, vLLM, Azure OpenAI and DeepSeek.
+ * Completions, with presets for Groq, Mistral, vLLM, Azure OpenAI and DeepSeek. The codec is at
+ * `@yourtool/openai-compatible/codec`.
  *
  * @packageDocumentation
  */
@@ -14,8 +15,7 @@ export {
   type OpenAICompatibleRuntimeOptions,
   VllmAdapter,
 } from './adapter.js';
-export * from './codec/index.js';
-export * from './models.js';
+export { CONSERVATIVE_CAPABILITIES, capabilitiesFromSpec } from './models.js';
 export * from './options.js';
 export * from './presets.js';
 export { OPENAI_COMPATIBLE, resolveQuirks, toolIdRulesFromConfig } from './resolve.js';

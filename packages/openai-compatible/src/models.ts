@@ -1,6 +1,11 @@
 import type { AdapterCapabilities } from '@yourtool/core';
-import { OPENAI_IMAGE_MEDIA_TYPES } from '@yourtool/openai';
-import type { CompatibleModelSpec } from './options.js';
+import {
+  OPENAI_IMAGE_MEDIA_TYPES,
+  type OpenAIModelInfo,
+  openAIModelInfo,
+  UNKNOWN_OPENAI_MODEL,
+} from '@yourtool/openai';
+import type { CompatibleModelSpec, ResolvedQuirks } from './options.js';
 
 /**
  * What a model the config does not describe is taken to do: text only, no tools, no thinking,
@@ -48,4 +53,17 @@ export function capabilitiesFromSpec(
           : OPENAI_IMAGE_MEDIA_TYPES))
       : [],
   };
+}
+
+/**
+ * `@yourtool/openai`'s facts of a model, for a deployment that serves OpenAI's models (Azure)
+ * and only for a model that table knows; `undefined` otherwise.
+ */
+export function knownOpenAIModel(
+  quirks: Pick<ResolvedQuirks, 'openAIModels'>,
+  wireName: string,
+): OpenAIModelInfo | undefined {
+  if (!quirks.openAIModels) return undefined;
+  const info = openAIModelInfo(wireName);
+  return info === UNKNOWN_OPENAI_MODEL ? undefined : info;
 }

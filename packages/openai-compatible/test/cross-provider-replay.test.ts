@@ -16,13 +16,13 @@ import {
 } from '@yourtool/core';
 import { fitsToolNameRules, STRICT_TOOL_NAME_RULES, wireToolName } from '@yourtool/core/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REQUEST_ORDER_BRIDGE_TEXT } from '../src/codec.js';
 import {
   DeepSeekAdapter,
   GroqAdapter,
   MISTRAL_TOOL_ID_PATTERN,
   MistralAdapter,
   type OpenAICompatibleAdapter,
-  REQUEST_ORDER_BRIDGE_TEXT,
 } from '../src/index.js';
 import {
   DEEPSEEK,

@@ -15,12 +15,11 @@ import {
 } from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, PNG, readFile, result, text, user } from '../../openai/test/helpers.js';
+import { REQUEST_ORDER_BRIDGE_TEXT, REQUEST_ORDER_OPENING_TEXT } from '../src/codec.js';
 import {
   GroqAdapter,
   MistralAdapter,
   type OpenAICompatibleAdapter,
-  REQUEST_ORDER_BRIDGE_TEXT,
-  REQUEST_ORDER_OPENING_TEXT,
   VllmAdapter,
 } from '../src/index.js';
 

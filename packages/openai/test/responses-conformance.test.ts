@@ -1,12 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { loadFixtureDirectory } from '@yourtool/conformance';
 import { describeAdapterConformance } from '@yourtool/conformance/vitest';
-import {
-  OPENAI_RESPONSES_TOOL_ID_RULES,
-  OpenAIAdapter,
-  OpenAIResponsesAdapter,
-  roundTripOpenAIResponsesContent,
-} from '../src/index.js';
+import { OPENAI_RESPONSES_TOOL_ID_RULES, roundTripOpenAIResponsesContent } from '../src/codec.js';
+import { OpenAIAdapter, OpenAIResponsesAdapter } from '../src/index.js';
 import { responsesWire } from './responses-wire.js';
 
 const fixtures = loadFixtureDirectory(

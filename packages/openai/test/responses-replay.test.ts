@@ -16,7 +16,8 @@ import {
   ToolIdMap,
 } from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OPENAI_RESPONSES_TOOL_ID_RULES, OpenAIAdapter } from '../src/index.js';
+import { OPENAI_RESPONSES_TOOL_ID_RULES } from '../src/codec.js';
+import { OpenAIAdapter } from '../src/index.js';
 
 /**
  * Cross-provider replay through the real adapters and SDKs against the loopback server: a GPT-5

@@ -5,7 +5,7 @@ import { type LoopbackServer, loadResponseFile, startLoopbackServer } from '@you
 import { ToolIdMap } from '@yourtool/core';
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromOpenAIResponse } from '../src/index.js';
+import { fromOpenAIResponse } from '../src/codec.js';
 
 /**
  * Every Responses fixture is something the official openai SDK itself accepts: streams through

@@ -21,10 +21,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   decodeOpenAIResponsesOutput,
   OPENAI_RESPONSES_TOOL_ID_RULES,
-  OpenAIAdapter,
-  OpenAIResponsesAdapter,
   toOpenAIResponsesParams,
-} from '../src/index.js';
+} from '../src/codec.js';
+import { OpenAIAdapter, OpenAIResponsesAdapter } from '../src/index.js';
 import { assistant, PNG, readFile, req, result, text, user } from './helpers.js';
 
 const fixtures = loadFixtureDirectory(

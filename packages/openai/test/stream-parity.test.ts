@@ -11,16 +11,25 @@ import {
   type ScriptedResponse,
   startLoopbackServer,
 } from '@yourtool/conformance';
-import { createMessage, newRequestId, newSessionId } from '@yourtool/core';
-import type { WireAttempt } from '@yourtool/core/adapter';
+import { createMessage, newRequestId, newSessionId, type ProviderAdapter } from '@yourtool/core';
+import {
+  type AdapterContext,
+  WireAdapter,
+  type WireAttempt,
+  type WireParts,
+  type WireTransport,
+} from '@yourtool/core/adapter';
 import { recordedSseStreams, streamOutcome } from '@yourtool/testkit/stream-parity';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatCompletionsEncoding } from '../src/chat-adapter.js';
 import { withStreamEnd } from '../src/codec/stream.js';
-import { OpenAIResponsesAdapter } from '../src/index.js';
-import { OpenAIChatCompletionsAdapter } from '../src/openai-chat-adapter.js';
+import { OpenAIChatCompletionsAdapter, OpenAIResponsesAdapter } from '../src/index.js';
 import type { OpenAIResponsesEncoding } from '../src/responses/request.js';
+import {
+  type ChatCompletionsEncoding,
+  openAIChatCompletionsParts,
+  openAIResponsesParts,
+} from '../src/wire.js';
 
 const KEY = 'sk-parity-000000000000000000';
 const load = (dir: string) => loadFixtureDirectory(fileURLToPath(new URL(dir, import.meta.url)));
@@ -34,11 +43,34 @@ afterAll(() => server.close());
 const config = () => ({ api_key: KEY, base_url: `${server.url}/v1`, max_retries: 0 });
 const client = () => new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
 
+/** An adapter of `parts` whose transport's `open` is `open` (the rest is the transport's own). */
+function withOpen<E, R, C>(
+  config: Record<string, unknown>,
+  parts: (context: AdapterContext) => WireParts<E, R, C>,
+  open: WireTransport<E, R, C>['open'],
+): ProviderAdapter {
+  return new WireAdapter<E, R, C>({ name: 'openai' }, config, {}, (context) => {
+    const built = parts(context);
+    const { transport } = built;
+    return {
+      ...built,
+      transport: {
+        send: (encoded, attempt) => transport.send(encoded, attempt),
+        open,
+        toAdapterError: (error, request) => transport.toAdapterError(error, request),
+        serverUrl: () => transport.serverUrl?.(),
+      },
+    };
+  });
+}
+
 /** The Chat Completions adapter as it was: the SDK's parsed stream with the end marker. */
-function sdkChatAdapter(): OpenAIChatCompletionsAdapter {
+function sdkChatAdapter(): ProviderAdapter {
   const sdk = client();
-  return new (class extends OpenAIChatCompletionsAdapter {
-    protected override async open(encoding: ChatCompletionsEncoding, { signal }: WireAttempt) {
+  return withOpen(
+    config(),
+    openAIChatCompletionsParts,
+    async (encoding: ChatCompletionsEncoding, { signal }: WireAttempt) => {
       const stream = await sdk.chat.completions.create(
         {
           ...encoding.params,
@@ -49,24 +81,26 @@ function sdkChatAdapter(): OpenAIChatCompletionsAdapter {
         { signal },
       );
       return withStreamEnd(stream) as never;
-    }
-  })(config());
+    },
+  );
 }
 
 /** The Responses adapter as it was: the SDK's parsed stream. */
-function sdkResponsesAdapter(): OpenAIResponsesAdapter {
+function sdkResponsesAdapter(): ProviderAdapter {
   const sdk = client();
-  return new (class extends OpenAIResponsesAdapter {
-    protected override async open(encoding: OpenAIResponsesEncoding, { signal }: WireAttempt) {
+  return withOpen(
+    config(),
+    openAIResponsesParts,
+    async (encoding: OpenAIResponsesEncoding, { signal }: WireAttempt) => {
       const { params } = encoding as { params: Record<string, unknown> };
       return (await sdk.responses.create({ ...params, stream: true } as never, {
         signal,
       })) as never;
-    }
-  })(config());
+    },
+  );
 }
 
-type StreamingAdapter = OpenAIChatCompletionsAdapter | OpenAIResponsesAdapter;
+type StreamingAdapter = ProviderAdapter;
 
 function run(adapter: StreamingAdapter, responses: ScriptedResponse[], request_id: string) {
   server.reset();

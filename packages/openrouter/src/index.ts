@@ -9,6 +9,5 @@ export {
   OpenRouterAdapter,
   type OpenRouterRuntimeOptions,
 } from './adapter.js';
-export * from './codec/index.js';
 export * from './models.js';
 export * from './options.js';

@@ -1,6 +1,5 @@
-import type { CallAttemptContext } from '../call-runner.js';
+import type { CallAttemptContext, StreamCallSpec } from '../call-shared.js';
 import type { StreamEvent } from '../schemas/stream.js';
-import type { StreamCallSpec } from '../stream-call.js';
 import type { StreamBuilder } from './builder.js';
 import type { EventPuller } from './flat-stream.js';
 

@@ -130,37 +130,25 @@ export function createOpenAIStreamMapper(
     beforeStart: (builder) => text.flush(builder),
     ...(options.toolName ? { toolName: options.toolName } : {}),
   });
-  let finishReason: string | null = null;
+  const run: MapperRun = {
+    options,
+    provider,
+    logger,
+    text,
+    finishReason: null,
+    usage: null,
+    lastChoice: null,
+    summary: {
+      id: null,
+      model: null,
+      finish_reason: null,
+      service_tier: null,
+      stop_sequence: null,
+    },
+  };
+  const { summary } = run;
   let finished = false;
-  let usage: TokenUsage | null = null;
-  let lastChoice: Record<string, unknown> | null = null;
-  const summary: OpenAIStreamSummary = {
-    id: null,
-    model: null,
-    finish_reason: null,
-    service_tier: null,
-    stop_sequence: null,
-  };
-
-  const complete = (builder: StreamBuilder): StreamEvent[] => {
-    const content = builder.content();
-    builder.updateUsage(usage ?? estimated(options, logger, provider, summary.id, content));
-    summary.finish_reason = finishReason;
-    summary.stop_sequence = text.stopSequence;
-    const context: FinishContext = {
-      hasToolCalls: content.some((b) => b.type === 'tool_use'),
-      stopSequencesSent: options.stopSequencesSent ?? false,
-      emulatedStopHit: text.stopped,
-      refused: text.refused,
-    };
-    const stop = options.stopReason
-      ? options.stopReason(finishReason, context, lastChoice)
-      : mapOpenAIFinishReason(finishReason, context);
-    return builder.complete(
-      stop,
-      options.providerRaw ? options.providerRaw(summary) : openAIProviderRaw(summary, provider),
-    );
-  };
+  const complete = (builder: StreamBuilder) => completeStream(run, builder);
 
   return (item, builder) => {
     if (isOpenAIStreamEnd(item)) return finished && !builder.finished ? complete(builder) : [];
@@ -177,7 +165,7 @@ export function createOpenAIStreamMapper(
     const choices = item.choices ?? [];
     const choice = choices.find((c) => c.index === 0) ?? choices[0];
     if (choice && !finished) {
-      lastChoice = choice as unknown as Record<string, unknown>;
+      run.lastChoice = choice as unknown as Record<string, unknown>;
       const delta = (choice.delta ?? {}) as OpenAI.ChatCompletionChunk.Choice.Delta;
       if (!text.stopped) {
         if (options.onDelta) {
@@ -189,34 +177,62 @@ export function createOpenAIStreamMapper(
         }
       }
       if (choice.finish_reason) {
-        finishReason = choice.finish_reason;
+        run.finishReason = choice.finish_reason;
         finished = true;
         if (!text.stopped) events.push(...text.flush(builder));
         events.push(...tools.endAll(builder));
       }
     }
-    if (item.usage) usage = (options.mapUsage ?? mapOpenAIUsage)(item.usage);
-    if (finished && usage && !builder.finished) events.push(...complete(builder));
+    if (item.usage) run.usage = (options.mapUsage ?? mapOpenAIUsage)(item.usage);
+    if (finished && run.usage && !builder.finished) events.push(...complete(builder));
     return events;
   };
 }
 
+/** What one stream's mapper keeps between chunks, for {@link completeStream}. */
+interface MapperRun {
+  options: OpenAIStreamMapperOptions;
+  provider: string;
+  logger: Logger;
+  text: StreamedText;
+  finishReason: string | null;
+  usage: TokenUsage | null;
+  lastChoice: Record<string, unknown> | null;
+  summary: OpenAIStreamSummary;
+}
+
+/** The stream's `message.complete`: its usage (estimated when none came) and stop reason. */
+function completeStream(run: MapperRun, builder: StreamBuilder): StreamEvent[] {
+  const { options, provider, text, summary } = run;
+  const content = builder.content();
+  builder.updateUsage(run.usage ?? estimated(run, content));
+  summary.finish_reason = run.finishReason;
+  summary.stop_sequence = text.stopSequence;
+  const context: FinishContext = {
+    hasToolCalls: content.some((b) => b.type === 'tool_use'),
+    stopSequencesSent: options.stopSequencesSent ?? false,
+    emulatedStopHit: text.stopped,
+    refused: text.refused,
+  };
+  const stop = options.stopReason
+    ? options.stopReason(run.finishReason, context, run.lastChoice)
+    : mapOpenAIFinishReason(run.finishReason, context);
+  return builder.complete(
+    stop,
+    options.providerRaw ? options.providerRaw(summary) : openAIProviderRaw(summary, provider),
+  );
+}
+
 /** Usage for a stream that sent none: the caller's estimate (or zeros), flagged, with a WARN. */
-function estimated(
-  options: OpenAIStreamMapperOptions,
-  logger: Logger,
-  provider: string,
-  responseId: string | null,
-  content: ContentBlock[],
-): TokenUsage {
-  const estimate = options.estimateUsage?.(content) ?? {
+function estimated(run: MapperRun, content: ContentBlock[]): TokenUsage {
+  const estimate = run.options.estimateUsage?.(content) ?? {
     input_tokens: 0,
     output_tokens: 0,
     cached_input_tokens: 0,
     cache_creation_input_tokens: 0,
   };
-  logger.warn(
-    { event: 'usage_estimated', adapter: provider, response_id: responseId },
+  run.logger.warn(
+    { event: 'usage_estimated', adapter: run.provider, response_id: run.summary.id },
     'the provider sent no usage for this stream; token counts are local estimates',
   );
   return { ...estimate, estimated: true };

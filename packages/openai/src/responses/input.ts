@@ -2,6 +2,8 @@ import type {
   ImageBlock,
   Logger,
   Message,
+  RedactedThinkingBlock,
+  ThinkingBlock,
   ToolIdMap,
   ToolIdRules,
   ToolResultBlock,
@@ -193,33 +195,19 @@ export function encodeAssistantItems(
         texts.push(block.text);
         return;
       case 'thinking':
+      case 'redacted_thinking': {
         flushText();
-        if (!block.signature) {
+        const item = reasoningItem(block);
+        if (item) pendingReasoning.push({ item, index, type: block.type });
+        else {
           drop(
             'thinking',
             index,
             'reasoning without its encrypted content cannot be replayed with store: false',
           );
-          return;
         }
-        pendingReasoning.push({
-          item: {
-            type: 'reasoning',
-            summary: block.text === '' ? [] : [{ type: 'summary_text', text: block.text }],
-            encrypted_content: block.signature,
-          },
-          index,
-          type: 'thinking',
-        });
         return;
-      case 'redacted_thinking':
-        flushText();
-        pendingReasoning.push({
-          item: { type: 'reasoning', summary: [], encrypted_content: block.data },
-          index,
-          type: 'redacted_thinking',
-        });
-        return;
+      }
       case 'tool_use':
         flushText();
         flushReasoning();
@@ -240,6 +228,24 @@ export function encodeAssistantItems(
     drop(type, index, 'reasoning that no message or function call follows cannot be sent');
   }
   return items;
+}
+
+/**
+ * A thinking block as the reasoning item it replays as, carrying its encrypted content (the
+ * summary text as one `summary_text`); `null` for thinking without it, which cannot be replayed.
+ */
+function reasoningItem(
+  block: ThinkingBlock | RedactedThinkingBlock,
+): ResponsesReasoningItem | null {
+  if (block.type === 'redacted_thinking') {
+    return { type: 'reasoning', summary: [], encrypted_content: block.data };
+  }
+  if (!block.signature) return null;
+  return {
+    type: 'reasoning',
+    summary: block.text === '' ? [] : [{ type: 'summary_text', text: block.text }],
+    encrypted_content: block.signature,
+  };
 }
 
 /**

@@ -1,6 +1,13 @@
 import { type CallOptions, normalizeRequest } from './adapter.js';
-import { attemptHook, attemptLimits, callLogger, cancelledBeforeStart } from './call-helpers.js';
-import type { AdapterCallSetup, CallAttemptContext } from './call-runner.js';
+import {
+  type AdapterCallSetup,
+  attemptHook,
+  attemptLimits,
+  type CallAttemptContext,
+  callLogger,
+  cancelledBeforeStart,
+  type StreamCallSpec,
+} from './call-shared.js';
 import { AttemptDeadline, type AttemptLimits } from './deadline.js';
 import { type AdapterError, NetworkError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -20,31 +27,6 @@ import {
 } from './stream/wire-body.js';
 import { type CallTrace, openCallTrace } from './telemetry/call-trace.js';
 import { estimateBlockTokens, estimateRequestTokens } from './tokens.js';
-
-/** How an adapter opens a provider stream and maps its chunks. */
-export interface StreamCallSpec<Chunk> {
-  /**
-   * Sends the request and resolves once the provider accepted it (response headers): with the
-   * SDK's parsed stream, or with the response body for core to read ({@link WireBody}: records
-   * parsed a network read at a time, no async step per event).
-   */
-  open: (context: CallAttemptContext) => Promise<AsyncIterable<Chunk> | WireBody<Chunk>>;
-  /**
-   * Maps one provider chunk to canonical events through the builder (which already produced
-   * `message.start`). When the provider says the message is done, call `builder.complete(...)`
-   * and return its events.
-   */
-  onChunk: (chunk: Chunk, builder: StreamBuilder, context: CallAttemptContext) => StreamEvent[];
-  /**
-   * Whether a chunk is the provider's reply starting (default: every chunk). An adapter that
-   * appends its own end-of-stream marker answers `false` for it, so a provider stream that
-   * closes without sending anything is an error before the first event (no events, retried)
-   * rather than a `message.start` followed by an error.
-   */
-  startsMessage?: (chunk: Chunk) => boolean;
-  /** The provider interleaves parallel tool calls' fragments (see `StreamBuilderOptions`). */
-  toolCallsEndAtFinish?: boolean;
-}
 
 /** Opened stream of one attempt, with its first batch of chunks already read. */
 interface OpenedStream<Chunk> {
@@ -271,7 +253,7 @@ async function* streamBatches<Chunk>(
   };
   const builder = streamBuilderOf(run);
   let opened: OpenedStream<Chunk> | null = null;
-  let exhausted = false;
+  const read = { exhausted: false };
   let thrown: { error: unknown } | null = null;
   try {
     const opening = openCallTrace(setup, request, options.telemetry, true);
@@ -282,61 +264,76 @@ async function* streamBatches<Chunk>(
       yield builder.interrupt('cancelled');
       return;
     }
-    const { deadline, context } = opened;
-    deadline.armIdle();
-    const waiter = new ChunkWaiter(opened.source, deadline.signal);
-    const reads = new ReadMapper(spec, builder, context, signal);
-    let failure: AdapterError | undefined;
-    try {
-      reads.load(opened.first, builder.start());
-      for (;;) {
-        // a read's chunks are mapped as the consumer reads their events (decision 0147)
-        yield reads.pull;
-        reads.rethrow();
-        const batch = await waiter.next();
-        waiter.settled();
-        deadline.touch();
-        if (batch === 'aborted') break;
-        if (batch === null) {
-          exhausted = true;
-          break;
-        }
-        reads.load(batch);
-      }
-    } catch (error) {
-      if (!signal.aborted) failure = readFailure(run, deadline, error);
-    } finally {
-      waiter.dispose();
-      deadline.clear();
-    }
-    if (signal.aborted) {
-      yield interrupted(run, builder, 'cancelled');
-      return;
-    }
-    failure ??= stopFailure(run, deadline, builder);
-    if (failure) {
-      // blocks held behind an open tool use are the provider's, delivered before the failure;
-      // a consumer that cancels while reading them gets a cancelled reply instead
-      yield heldPuller(builder, signal);
-      if (signal.aborted) {
-        yield interrupted(run, builder, 'cancelled');
-        return;
-      }
-      yield interrupted(run, builder, 'error');
-      throw failure;
-    }
+    yield* readStream(run, builder, opened, read);
   } catch (error) {
     thrown = { error };
     throw error;
   } finally {
     // Stopped early (consumer break, cancel, error): let the provider stream release its
     // connection without waiting on it.
-    if (opened && !exhausted) opened.source.close();
+    if (opened && !read.exhausted) opened.source.close();
     opened?.deadline.clear();
     end();
     // a consumer that stopped before reading message.complete abandoned the call, even when the
     // provider's whole reply had arrived in the read it stopped in
-    if (run.trace) endTrace(run.trace, builder, thrown, !exhausted && dropped() > 0);
+    if (run.trace) endTrace(run.trace, builder, thrown, !read.exhausted && dropped() > 0);
+  }
+}
+
+/**
+ * Reads an opened stream to its end: each read's events as the consumer pulls them, then the
+ * one way a stream ends (cancelled, or an error after the partial reply). `read.exhausted` says
+ * whether the provider's stream was read to its end.
+ */
+async function* readStream<Chunk>(
+  run: StreamRun<Chunk>,
+  builder: StreamBuilder,
+  opened: OpenedStream<Chunk>,
+  read: { exhausted: boolean },
+): AsyncGenerator<StreamEvent[] | EventPuller<StreamEvent>, void, undefined> {
+  const { signal } = run;
+  const { deadline, context } = opened;
+  deadline.armIdle();
+  const waiter = new ChunkWaiter(opened.source, deadline.signal);
+  const reads = new ReadMapper(run.spec, builder, context, signal);
+  let failure: AdapterError | undefined;
+  try {
+    reads.load(opened.first, builder.start());
+    for (;;) {
+      // a read's chunks are mapped as the consumer reads their events (decision 0147)
+      yield reads.pull;
+      reads.rethrow();
+      const batch = await waiter.next();
+      waiter.settled();
+      deadline.touch();
+      if (batch === 'aborted') break;
+      if (batch === null) {
+        read.exhausted = true;
+        break;
+      }
+      reads.load(batch);
+    }
+  } catch (error) {
+    if (!signal.aborted) failure = readFailure(run, deadline, error);
+  } finally {
+    waiter.dispose();
+    deadline.clear();
+  }
+  if (signal.aborted) {
+    yield interrupted(run, builder, 'cancelled');
+    return;
+  }
+  failure ??= stopFailure(run, deadline, builder);
+  if (failure) {
+    // blocks held behind an open tool use are the provider's, delivered before the failure;
+    // a consumer that cancels while reading them gets a cancelled reply instead
+    yield heldPuller(builder, signal);
+    if (signal.aborted) {
+      yield interrupted(run, builder, 'cancelled');
+      return;
+    }
+    yield interrupted(run, builder, 'error');
+    throw failure;
   }
 }
 
