@@ -5,9 +5,9 @@ import {
   type MessageCompleteEvent,
   type MessageStatus,
   newToolUseId,
-  SealedPrefixMemo,
   type TokenUsage,
 } from '@yourtool/core';
+import { SealedPrefixMemo } from '@yourtool/core/adapter';
 import { buildUsage } from '@yourtool/pricing';
 import type { CallReport } from './call-report.js';
 import type { ModelCall } from './model-call.js';
