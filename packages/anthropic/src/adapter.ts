@@ -21,7 +21,12 @@ import {
 } from '@yourtool/core/adapter';
 import { anthropicRequestBody } from './codec/body.js';
 import { toAnthropicAdapterError } from './codec/errors.js';
-import { ANTHROPIC, type AnthropicParams, toAnthropicParams } from './codec/request.js';
+import {
+  ANTHROPIC,
+  type AnthropicParams,
+  AnthropicWireMemory,
+  toAnthropicParams,
+} from './codec/request.js';
 import { fromAnthropicMessage } from './codec/response.js';
 import { createAnthropicStreamMapper } from './codec/stream.js';
 import { anthropicStreamBody } from './codec/stream-body.js';
@@ -68,6 +73,8 @@ export class AnthropicAdapter extends WireAdapter<
   readonly #client: Anthropic;
   /** `config.options`, checked and parsed once. */
   readonly #defaults: AnthropicDefaults;
+  /** What the codec remembers between this adapter's requests (decision 0165). */
+  readonly #memory = new AnthropicWireMemory();
 
   /**
    * Creates an adapter. `api_key` defaults to the `ANTHROPIC_API_KEY` environment variable.
@@ -105,7 +112,7 @@ export class AnthropicAdapter extends WireAdapter<
   #post<Reply>(params: Anthropic.MessageCreateParams, signal: AbortSignal) {
     // the body as JSON bytes, each remembered turn's written once per session (decision 0149)
     return this.#client.post<Reply>('/v1/messages', {
-      body: anthropicRequestBody(params),
+      body: anthropicRequestBody(params, this.#memory),
       headers: JSON_BODY,
       stream: params.stream === true,
       signal,
@@ -160,6 +167,7 @@ export class AnthropicAdapter extends WireAdapter<
     return toAnthropicParams(request, {
       toolIdMap,
       logger,
+      memory: this.#memory,
       options: {
         wireName,
         ...(version ? { apiVersion: version } : {}),

@@ -1,4 +1,4 @@
-import { toAnthropicParams } from '@yourtool/anthropic/codec';
+import { AnthropicWireMemory, toAnthropicParams } from '@yourtool/anthropic/codec';
 import { type CanonicalRequest, newRequestId, newSessionId, ToolIdMap } from '@yourtool/core';
 import { normalizeRequest } from '@yourtool/core/adapter';
 import { OllamaAdapter } from '@yourtool/ollama';
@@ -35,16 +35,16 @@ const MODELS: Record<CodecTarget, string> = {
 
 /**
  * One adapter's pure request codec, called as its adapter calls it (same options, the model's
- * real capabilities), returning the body that goes on the wire. The session's tool-id map is
- * kept across calls, as in a running session.
+ * real capabilities), returning the body that goes on the wire. The session's tool-id map, and
+ * what an adapter remembers between requests, are kept across calls, as in a running session.
  */
 function encoderFor(target: CodecTarget, request: CanonicalRequest): () => unknown {
   const toolIdMap = new ToolIdMap();
   switch (target) {
     case 'anthropic': {
-      return () =>
-        toAnthropicParams(request, { toolIdMap, options: { wireName: 'claude-sonnet-4-6' } })
-          .params;
+      const memory = new AnthropicWireMemory();
+      const options = { wireName: 'claude-sonnet-4-6' };
+      return () => toAnthropicParams(request, { toolIdMap, options, memory }).params;
     }
     case 'openai': {
       const capabilities = new OpenAIAdapter({ api_key: 'bench' }).capabilitiesFor(request.model);
