@@ -15,6 +15,7 @@ import {
 import {
   type ChunkMapper,
   type DecodedReply,
+  HistoryMemo,
   requestToolNames,
   WireAdapter,
   type WireAttempt,
@@ -68,6 +69,8 @@ export class GoogleAdapter extends WireAdapter<
   readonly name = GOOGLE;
   /** `config.options`, checked and parsed once. */
   readonly #defaults: GoogleDefaults;
+  /** What `prepareHistory` remembers between this adapter's requests (decision 0165). */
+  readonly #historyMemo = new HistoryMemo();
   #client: GoogleGenAI | undefined;
 
   /**
@@ -176,6 +179,7 @@ export class GoogleAdapter extends WireAdapter<
     return toGeminiRequest(request, {
       toolIdMap,
       logger,
+      historyMemo: this.#historyMemo,
       options: {
         wireName,
         ...(thinking !== undefined ? { thinking } : {}),

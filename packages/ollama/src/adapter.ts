@@ -9,6 +9,7 @@ import type {
 import {
   type ChunkMapper,
   type DecodedReply,
+  HistoryMemo,
   requestToolNames,
   WireAdapter,
   type WireAttempt,
@@ -54,9 +55,7 @@ export type {
 
 /** The model whose capabilities `adapter.capabilities` reports unless `options.default_model` says. */
 export const DEFAULT_OLLAMA_MODEL = 'ollama:llama3.2';
-
 const NEVER_ABORTED = new AbortController().signal;
-
 /**
  * What `encode` decides for one attempt of an Ollama call. The chat parameters themselves wait
  * for the model's capabilities, which `/api/show` may still have to report (an asynchronous
@@ -99,6 +98,7 @@ export class OllamaAdapter extends WireAdapter<OllamaCallPlan, ChatResponse, Cha
   /** What is redacted from errors: the API key and the `extra_headers` values. */
   readonly #secrets: readonly string[];
   readonly #catalog: OllamaModelCatalog;
+  readonly #historyMemo = new HistoryMemo(); // what prepareHistory remembers (decision 0165)
 
   /**
    * Creates an adapter. `base_url` defaults to the `OLLAMA_HOST` environment variable, else
@@ -353,6 +353,7 @@ export class OllamaAdapter extends WireAdapter<OllamaCallPlan, ChatResponse, Cha
     return toOllamaChatRequest(request, {
       toolIdMap,
       logger,
+      historyMemo: this.#historyMemo,
       capabilities,
       options: {
         wireName,

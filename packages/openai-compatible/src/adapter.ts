@@ -129,6 +129,7 @@ export class OpenAICompatibleAdapter extends ChatCompletionsAdapter {
       bodyModel: this.quirks.azure?.deployments?.[wireName] ?? wireName,
       capabilities: this.capabilitiesFor(request.model),
       toolIdMap: context.toolIdMap,
+      historyMemo: context.historyMemo,
       logger,
       maxTokensField: this.quirks.maxTokensField,
       ...(this.quirks.toolIdRules ? { toolIdRules: this.quirks.toolIdRules } : {}),

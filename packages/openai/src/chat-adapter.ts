@@ -9,6 +9,7 @@ import {
   type AdapterBase,
   type ChunkMapper,
   type DecodedReply,
+  HistoryMemo,
   type StreamCallSpec,
   WireAdapter,
   type WireAttempt,
@@ -65,6 +66,8 @@ export interface ChatCompletionsEncoding extends OpenAIChatEncoding {
 export interface ChatCompletionsCallContext extends WireCall {
   /** The requested model's wire name. */
   wireName: string;
+  /** What `prepareHistory` remembers between the adapter's requests: pass it to the codec. */
+  historyMemo: HistoryMemo;
 }
 
 /**
@@ -87,6 +90,8 @@ export abstract class ChatCompletionsAdapter extends WireAdapter<
 > {
   readonly #provider: ChatCompletionsProvider;
   readonly #client: LazyOpenAIClient;
+  /** What `prepareHistory` remembers between this adapter's requests (decision 0165). */
+  readonly #historyMemo = new HistoryMemo();
 
   /** Validates the config; the SDK client is created on the first call. */
   protected constructor(
@@ -267,6 +272,7 @@ export abstract class ChatCompletionsAdapter extends WireAdapter<
   }
 
   #context(call: WireCall): ChatCompletionsCallContext {
-    return { ...call, wireName: this.wireName(call.request.model) };
+    const wireName = this.wireName(call.request.model);
+    return { ...call, wireName, historyMemo: this.#historyMemo };
   }
 }

@@ -94,6 +94,7 @@ export class OpenAIChatCompletionsAdapter extends ChatCompletionsAdapter {
       wireName,
       capabilities: this.capabilitiesFor(request.model),
       toolIdMap: context.toolIdMap,
+      historyMemo: context.historyMemo,
       logger,
       temperatureRefusal: temperatureRefusal(
         info,

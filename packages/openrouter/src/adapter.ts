@@ -100,6 +100,7 @@ export class OpenRouterAdapter extends ChatCompletionsAdapter {
       wireName: context.wireName,
       capabilities: this.capabilitiesFor(context.request.model),
       toolIdMap: context.toolIdMap,
+      historyMemo: context.historyMemo,
       logger: context.logger,
       stopSequences: openRouterModelInfo(context.wireName).stopSequences,
       ...(reasoning ? { reasoning } : {}),

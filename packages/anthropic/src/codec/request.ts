@@ -49,9 +49,9 @@ export interface ToAnthropicContext {
   /** Model facts; looked up from the wire name when omitted. */
   model?: ClaudeModelInfo;
   /**
-   * What is remembered between requests (the adapter's own; decision 0165): each sealed
-   * message's form and the closed turns of a history's sealed prefix. Without it every message
-   * is encoded afresh, to the same parameters.
+   * What is remembered between requests (the adapter's own; decision 0165): the prepared
+   * history, each sealed message's form and the closed turns of a history's sealed prefix.
+   * Without it every message is prepared and encoded afresh, to the same parameters.
    */
   memory?: AnthropicWireMemory;
 }
@@ -159,6 +159,7 @@ export function toAnthropicParams(
         message.metadata.model === request.model &&
         (block.type === 'redacted_thinking' || Boolean(block.signature)),
     },
+    memory?.history,
   );
 
   const toolName = anthropicToolNamer(logger, request.request_id);

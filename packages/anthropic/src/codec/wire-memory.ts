@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolIdMap } from '@yourtool/core';
-import { SealedPrefixMemo, SealedWireForms } from '@yourtool/core/adapter';
+import { HistoryMemo, SealedPrefixMemo, SealedWireForms } from '@yourtool/core/adapter';
 import { type ByteRun, emptyByteRun } from './byte-run.js';
 import type { MessageForm } from './message-forms.js';
 
@@ -51,13 +51,16 @@ function emptyPrefix(): TurnsPrefix {
  * afresh: the same parameters and bytes, only slower for a long session.
  *
  * Lifetime: the owner's (an adapter's memory lives and dies with the adapter). Bound: nothing
- * is held strongly by key: each sealed message's form is held weakly by the message (one form
- * per message), each history's remembered turns weakly by its first message (at most four
- * `ToolIdMap`s per history), each map's key weakly by the map, and each encoded request's
- * closed turns weakly by its `messages` array (so for as long as the parameters live). Use one
- * memory per encoder configuration; two adapters may share one, being the same encoder.
+ * is held strongly by key: the prepared history as core's `HistoryMemo` bounds it; each sealed
+ * message's form weakly by the message (one form per message); each history's remembered
+ * turns weakly by its first message (at most four `ToolIdMap`s per history); each map's key
+ * weakly by the map; each encoded request's closed turns weakly by its `messages` array (so
+ * for as long as the parameters live). Two adapters may share one memory, being the same
+ * encoder; one memory is never shared with another encoder.
  */
 export class AnthropicWireMemory {
+  /** What `prepareHistory` remembers over each history's sealed prefix, per target. */
+  readonly history = new HistoryMemo();
   /** Each sealed message's wire form, under the `ToolIdMap` it was encoded with. */
   readonly forms = new SealedWireForms<MessageForm>();
   /** The remembered turns of each history's sealed prefix, per `ToolIdMap` ({@link mapKey}). */

@@ -8,6 +8,7 @@ import type {
 import {
   type ChunkMapper,
   type DecodedReply,
+  HistoryMemo,
   type StreamCallSpec,
   WireAdapter,
   type WireAttempt,
@@ -62,6 +63,8 @@ export class OpenAIResponsesAdapter extends WireAdapter<
   readonly name = OPENAI;
   readonly #options: OpenAIConfigOptions;
   readonly #client: LazyOpenAIClient;
+  /** What `prepareHistory` remembers between this adapter's requests (decision 0165). */
+  readonly #historyMemo = new HistoryMemo();
 
   /**
    * Creates an adapter. `api_key` defaults to `OPENAI_API_KEY` and `base_url` to
@@ -127,6 +130,7 @@ export class OpenAIResponsesAdapter extends WireAdapter<
       wireName,
       capabilities: this.capabilitiesFor(request.model),
       toolIdMap: call.toolIdMap,
+      historyMemo: this.#historyMemo,
       logger,
       reasoning: info.reasoning,
       reasoningEffort: info.reasoning ? effort : null,
