@@ -7,7 +7,6 @@ import {
   newToolUseId,
   type TokenUsage,
 } from '@yourtool/core';
-import { SealedPrefixMemo } from '@yourtool/core/adapter';
 import { buildUsage } from '@yourtool/pricing';
 import type { CallReport } from './call-report.js';
 import type { ModelCall } from './model-call.js';
@@ -127,9 +126,6 @@ async function finishRow(
   }
 }
 
-/** The tool use ids of a history's sealed messages, collected once per history (decision 0148). */
-const sealedToolUseIds = new SealedPrefixMemo(() => new Set<string>());
-
 function addToolUseIds(ids: Set<string>, message: Message): void {
   for (const block of message.content) if (block.type === 'tool_use') ids.add(block.id);
 }
@@ -142,7 +138,8 @@ function addToolUseIds(ids: Set<string>, message: Message): void {
 function freshToolIds(call: ModelCall, content: ContentBlock[]): ContentBlock[] {
   if (!content.some((block) => block.type === 'tool_use')) return content;
   const { history } = call.turn;
-  const prefix = sealedToolUseIds.run(history, addToolUseIds);
+  // the ids of its sealed messages, collected once per history in the manager's memo (0148)
+  const prefix = call.turn.manager.sealedToolUseIds.run(history, addToolUseIds);
   const seen = new Set(prefix.state);
   for (let i = prefix.end; i < history.length; i++) addToolUseIds(seen, history[i] as Message);
   const model = call.decision.model;
