@@ -240,3 +240,22 @@ describe('remembered wire forms (decision 0149)', () => {
     expect(encode([first], MODELS[0], map, memory).body).toBe(lone);
   });
 });
+
+describe('AnthropicWireMemory (decision 0165)', () => {
+  it('remembers only in the memory it is given, and nothing without one', () => {
+    const map = new ToolIdMap();
+    const history = [
+      build({ role: 'user', content: [{ type: 'text', text: 'a' }], model: MODELS[0] }),
+      build({ role: 'assistant', content: [{ type: 'text', text: 'b' }], model: MODELS[0] }),
+    ];
+    const mine = new AnthropicWireMemory();
+    const other = new AnthropicWireMemory();
+    const cold = encode(history, MODELS[0], map);
+    expect(history.some((m) => mine.forms.has(m, map) || other.forms.has(m, map))).toBe(false);
+    const warm = encode(history, MODELS[0], map, mine);
+    expect(warm.body).toBe(cold.body);
+    expect(warm.text).toBe(cold.body);
+    expect(history.every((m) => mine.forms.has(m, map))).toBe(true);
+    expect(history.some((m) => other.forms.has(m, map))).toBe(false);
+  });
+});
