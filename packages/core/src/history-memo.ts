@@ -54,8 +54,8 @@ let takesOf: (memo: HistoryMemo) => SealedPrefixMemo<RememberedTake>;
 /**
  * What `prepareHistory` remembers over the sealed messages a history starts with (decision
  * 0148): both passes over them, per target, so a session's next request takes and pairs only
- * what is new. Pass one to `prepareHistory` as its `memo`; without one, both passes run over
- * every message (to the same result).
+ * what is new. Pass one as `prepareHistory`'s fourth argument; without one, both passes run
+ * over every message (to the same result).
  *
  * Owner and lifetime (decision 0165): whoever encodes a session's requests holds one (an
  * adapter makes one and hands it to its codec) and it lives as long as that owner. Bound: per
@@ -171,8 +171,8 @@ function rememberedTake(
 
 /**
  * Runs both passes of `pass` over `messages` with what the sealed messages they start with
- * give taken as remembered in `memo`: their WARNs are logged again for this request and only the rest
- * is taken and paired anew. Returns the paired conversation, with `pass.taken` holding the
+ * give taken as remembered in `memo`: their WARNs are logged again for this request and only
+ * the rest is taken and paired anew. Returns the paired conversation, with `pass.taken` holding the
  * system parts, drops and repairs of the whole; or null, having taken nothing, when the
  * remembered part cannot serve this request (a thinking block its filter decides otherwise, a
  * message that makes pass 1 throw): the caller runs both passes over every message then.

@@ -43,9 +43,11 @@ const KEYS_PER_HISTORY = 4;
  * when the fold depends on them; {@link KEYS_PER_HISTORY} kept).
  *
  * Owner and lifetime (decision 0165): everything a memo remembers is held by the instance, so
- * it lives as long as whoever created it: an adapter, a router or a session manager keeps one
- * per fold it remembers, never a module. Bound: per history (weakly, by its first message) one
- * array of its sealed messages and at most {@link KEYS_PER_HISTORY} folds.
+ * it lives as long as whoever created it. A fold that depends on more than the messages (a
+ * target, a map, earlier turns) is held by its owner (an adapter, a session manager); only a
+ * fold of the sealed messages alone may sit in a module, being a fact about them. Bound: per
+ * history (weakly, by its first message) one array of its sealed messages and at most
+ * {@link KEYS_PER_HISTORY} folds.
  */
 export class SealedPrefixMemo<S> {
   readonly #initial: () => S;
