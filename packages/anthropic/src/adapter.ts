@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AdapterConfigInput, CallRunnerOptions } from '@yourtool/core';
 import { type AdapterContext, WireAdapter, type WireParts } from '@yourtool/core/adapter';
-import { ANTHROPIC, type AnthropicParams } from './codec/request.js';
+import { ANTHROPIC, type AnthropicParams, AnthropicWireMemory } from './codec/request.js';
 import { AnthropicMessagesCodec } from './messages-codec.js';
 import { claudeModelInfo } from './models.js';
 import { AnthropicConfigOptionsSchema } from './options.js';
@@ -49,9 +49,11 @@ export function anthropicParts(
   context: AdapterContext,
 ): WireParts<AnthropicParams, Anthropic.Message, AnthropicChunk> {
   const defaults = context.parseOptions(AnthropicConfigOptionsSchema, ANTHROPIC);
-  const transport = new AnthropicTransport(context, defaults.anthropicVersion);
+  // what the codec remembers between this adapter's requests, for the adapter's life (0165)
+  const memory = new AnthropicWireMemory();
+  const transport = new AnthropicTransport(context, defaults.anthropicVersion, memory);
   return {
-    codec: new AnthropicMessagesCodec(context, defaults, () => transport.setupProblem()),
+    codec: new AnthropicMessagesCodec(context, defaults, () => transport.setupProblem(), memory),
     transport,
     models: {
       defaultModel: DEFAULT_ANTHROPIC_MODEL,

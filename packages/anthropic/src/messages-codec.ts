@@ -8,7 +8,12 @@ import {
   type WireCall,
   type WireCodec,
 } from '@yourtool/core/adapter';
-import { ANTHROPIC, type AnthropicParams, toAnthropicParams } from './codec/request.js';
+import {
+  ANTHROPIC,
+  type AnthropicParams,
+  type AnthropicWireMemory,
+  toAnthropicParams,
+} from './codec/request.js';
 import { fromAnthropicMessage } from './codec/response.js';
 import { createAnthropicStreamMapper } from './codec/stream.js';
 import { claudeModelInfo } from './models.js';
@@ -26,13 +31,19 @@ export class AnthropicMessagesCodec
   readonly #context: AdapterContext;
   readonly #defaults: AnthropicDefaults;
   readonly #setupProblem: () => string | null;
+  readonly #memory: AnthropicWireMemory;
 
-  /** `setupProblem` is the transport's: a call made with no credential fails before encoding. */
+  /**
+   * `setupProblem` is the transport's: a call made with no credential fails before encoding.
+   * `memory` is the adapter's (decision 0165), shared with its transport's body writer.
+   */
   constructor(
     context: AdapterContext,
     defaults: AnthropicDefaults,
     setupProblem: () => string | null,
+    memory: AnthropicWireMemory,
   ) {
+    this.#memory = memory;
     this.#context = context;
     this.#defaults = defaults;
     this.#setupProblem = setupProblem;
@@ -59,6 +70,7 @@ export class AnthropicMessagesCodec
     return toAnthropicParams(request, {
       toolIdMap,
       logger,
+      memory: this.#memory,
       options: {
         wireName,
         ...(version ? { apiVersion: version } : {}),

@@ -10,7 +10,7 @@ import {
 } from '@yourtool/core/adapter';
 import { anthropicRequestBody } from './codec/body.js';
 import { toAnthropicAdapterError } from './codec/errors.js';
-import { ANTHROPIC, type AnthropicParams } from './codec/request.js';
+import { ANTHROPIC, type AnthropicParams, type AnthropicWireMemory } from './codec/request.js';
 import { anthropicStreamBody } from './codec/stream-body.js';
 import { anthropicCredentialProblem } from './credentials.js';
 
@@ -29,10 +29,15 @@ export class AnthropicTransport
 {
   readonly #context: AdapterContext;
   readonly #client: Anthropic;
+  readonly #memory: AnthropicWireMemory;
 
-  /** Builds the SDK client from the validated config; `version` is `options.anthropic_version`. */
-  constructor(context: AdapterContext, version: string | undefined) {
+  /**
+   * Builds the SDK client from the validated config; `version` is `options.anthropic_version`;
+   * `memory` is the adapter's, which the body writer reads (decision 0165).
+   */
+  constructor(context: AdapterContext, version: string | undefined, memory: AnthropicWireMemory) {
     this.#context = context;
+    this.#memory = memory;
     const { config, runtime } = context;
     this.#client = new Anthropic({
       // unset values fall back to the SDK's environment variables
@@ -97,7 +102,7 @@ export class AnthropicTransport
   #post<Reply>(params: Anthropic.MessageCreateParams, signal: AbortSignal) {
     // the body as JSON bytes, each remembered turn's written once per session (decision 0149)
     return this.#client.post<Reply>('/v1/messages', {
-      body: anthropicRequestBody(params),
+      body: anthropicRequestBody(params, this.#memory),
       headers: JSON_BODY,
       stream: params.stream === true,
       signal,

@@ -13,14 +13,16 @@ import { assistantTestMetadata, PNG_1PX_BASE64 as PNG } from '@yourtool/testkit'
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicRequestBody } from '../src/codec/body.js';
-import { toAnthropicParams } from '../src/codec.js';
+import { AnthropicWireMemory, toAnthropicParams } from '../src/codec.js';
 
 /**
  * Each sealed message's wire form is remembered per ToolIdMap (decision 0149): a request body
  * must be byte for byte what a cold encoding of the same history gives, with the same WARNs
  * and the same links recorded in the map, however the history grew and whichever model it
  * went to. "Cold" encodes unsealed copies (which nothing remembers) with a copy of the map.
+ * "Warm" encodes with one memory, as an adapter holds it (decision 0165).
  */
+const memory = new AnthropicWireMemory();
 
 const session_id = newSessionId();
 const MODELS = ['anthropic:claude-sonnet-4-6', 'anthropic:claude-opus-4-6'] as const;
@@ -105,16 +107,25 @@ function request(messages: readonly Message[], model: string): CanonicalRequest 
   };
 }
 
-/** The body (or the error), WARNs and map links of one encoding. */
-function encode(messages: readonly Message[], model: string, toolIdMap: ToolIdMap) {
+/** The body (or the error), WARNs and map links of one encoding (warm with `memory`). */
+function encode(
+  messages: readonly Message[],
+  model: string,
+  toolIdMap: ToolIdMap,
+  memory?: AnthropicWireMemory,
+) {
   const logger = createMemoryLogger();
   let body: string;
   let text: string | null = null;
   try {
-    const { params } = toAnthropicParams(request(messages, model), { toolIdMap, logger });
+    const { params } = toAnthropicParams(request(messages, model), {
+      toolIdMap,
+      logger,
+      ...(memory ? { memory } : {}),
+    });
     body = JSON.stringify({ ...params, stream: true });
     // the text the adapter sends, its remembered turns' text reused
-    text = Buffer.from(anthropicRequestBody({ ...params, stream: true })).toString('utf8');
+    text = Buffer.from(anthropicRequestBody({ ...params, stream: true }, memory)).toString('utf8');
   } catch (error) {
     body = `threw ${(error as Error).message}`;
   }
@@ -146,7 +157,7 @@ describe('remembered wire forms (decision 0149)', () => {
       if (step.newMap) map = new ToolIdMap(map.entries());
       const coldMap = new ToolIdMap(map.entries());
       const cold = encode(structuredClone(history), step.model, coldMap);
-      const warm = encode(history, step.model, map);
+      const warm = encode(history, step.model, map, memory);
       expect(warm.body).toBe(cold.body);
       if (warm.text !== null) expect(warm.text).toBe(cold.body);
       expect(warm.warns).toEqual(cold.warns);
@@ -207,7 +218,7 @@ describe('remembered wire forms (decision 0149)', () => {
       ].map((s) => build({ ...s, model: MODELS[0] } as Spec)),
     ];
     for (let i = 0; i < 3; i++) {
-      const mapped = encode(history, MODELS[0], map).warns.filter(
+      const mapped = encode(history, MODELS[0], map, memory).warns.filter(
         (w) => w.obj.event === 'tool_name_mapped',
       );
       expect(mapped.map((w) => w.obj.tool_name)).toEqual(['fs.read']);
@@ -217,15 +228,34 @@ describe('remembered wire forms (decision 0149)', () => {
   it('leaves a remembered form unchanged when turns are merged around it', () => {
     const map = new ToolIdMap();
     const first = build({ role: 'user', content: [{ type: 'text', text: 'a' }], model: MODELS[0] });
-    const lone = encode([first], MODELS[0], map).body;
+    const lone = encode([first], MODELS[0], map, memory).body;
     // a second user message merges into the first one's turn: a copy, not the remembered array
     const second = build({
       role: 'user',
       content: [{ type: 'text', text: 'b' }],
       model: MODELS[0],
     });
-    const merged = JSON.parse(encode([first, second], MODELS[0], map).body);
+    const merged = JSON.parse(encode([first, second], MODELS[0], map, memory).body);
     expect(merged.messages[0].content).toHaveLength(2);
-    expect(encode([first], MODELS[0], map).body).toBe(lone);
+    expect(encode([first], MODELS[0], map, memory).body).toBe(lone);
+  });
+});
+
+describe('AnthropicWireMemory (decision 0165)', () => {
+  it('remembers only in the memory it is given, and nothing without one', () => {
+    const map = new ToolIdMap();
+    const history = [
+      build({ role: 'user', content: [{ type: 'text', text: 'a' }], model: MODELS[0] }),
+      build({ role: 'assistant', content: [{ type: 'text', text: 'b' }], model: MODELS[0] }),
+    ];
+    const mine = new AnthropicWireMemory();
+    const other = new AnthropicWireMemory();
+    const cold = encode(history, MODELS[0], map);
+    expect(history.some((m) => mine.forms.has(m, map) || other.forms.has(m, map))).toBe(false);
+    const warm = encode(history, MODELS[0], map, mine);
+    expect(warm.body).toBe(cold.body);
+    expect(warm.text).toBe(cold.body);
+    expect(history.every((m) => mine.forms.has(m, map))).toBe(true);
+    expect(history.some((m) => other.forms.has(m, map))).toBe(false);
   });
 });

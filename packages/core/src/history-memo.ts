@@ -39,12 +39,37 @@ interface RememberedTake {
   pairing: Pairing;
 }
 
-const remembered = new SealedPrefixMemo<RememberedTake>(() => ({
-  taken: emptyTaken(),
-  logs: [],
-  thinking: [],
-  pairing: { conversation: 0, results: 0, out: [], toolUseIds: new Set() },
-}));
+function emptyTake(): RememberedTake {
+  return {
+    taken: emptyTaken(),
+    logs: [],
+    thinking: [],
+    pairing: { conversation: 0, results: 0, out: [], toolUseIds: new Set() },
+  };
+}
+
+/** A memo's remembered passes (set once, by {@link HistoryMemo}: its field stays private). */
+let takesOf: (memo: HistoryMemo) => SealedPrefixMemo<RememberedTake>;
+
+/**
+ * What `prepareHistory` remembers over the sealed messages a history starts with (decision
+ * 0148): both passes over them, per target, so a session's next request takes and pairs only
+ * what is new. Pass one as `prepareHistory`'s fourth argument; without one, both passes run
+ * over every message (to the same result).
+ *
+ * Owner and lifetime (decision 0165): whoever encodes a session's requests holds one (an
+ * adapter makes one and hands it to its codec) and it lives as long as that owner. Bound: per
+ * history (held weakly by its first message: a dropped history takes its entry with it) the
+ * passes of at most four targets (adapter, model, capabilities, `keepFileRefImages`), each
+ * holding references to the history's sealed messages and their WARNs.
+ */
+export class HistoryMemo {
+  readonly #takes = new SealedPrefixMemo<RememberedTake>(emptyTake);
+
+  static {
+    takesOf = (memo) => memo.#takes;
+  }
+}
 
 /**
  * Everything pass 1 depends on besides the message, but the thinking filter (a function,
@@ -124,6 +149,7 @@ function extendPairing(pass: HistoryPass, state: RememberedTake): void {
 function rememberedTake(
   pass: HistoryPass,
   messages: readonly Message[],
+  memo: HistoryMemo,
 ): { state: RememberedTake; end: number } | null {
   let recording: HistoryPass | null = null;
   const step = (state: RememberedTake, message: Message, origin: number) => {
@@ -132,7 +158,7 @@ function rememberedTake(
   };
   let prefix: { state: RememberedTake; end: number };
   try {
-    prefix = remembered.run(messages, step, keyOf(pass));
+    prefix = takesOf(memo).run(messages, step, keyOf(pass));
   } catch {
     // (a critical message's dropped block): the whole pass throws it, after the WARNs before it
     return null;
@@ -145,8 +171,8 @@ function rememberedTake(
 
 /**
  * Runs both passes of `pass` over `messages` with what the sealed messages they start with
- * give taken as remembered: their WARNs are logged again for this request and only the rest
- * is taken and paired anew. Returns the paired conversation, with `pass.taken` holding the
+ * give taken as remembered in `memo`: their WARNs are logged again for this request and only
+ * the rest is taken and paired anew. Returns the paired conversation, with `pass.taken` holding the
  * system parts, drops and repairs of the whole; or null, having taken nothing, when the
  * remembered part cannot serve this request (a thinking block its filter decides otherwise, a
  * message that makes pass 1 throw): the caller runs both passes over every message then.
@@ -154,8 +180,9 @@ function rememberedTake(
 export function prepareRemembered(
   pass: HistoryPass,
   messages: readonly Message[],
+  memo: HistoryMemo,
 ): Message[] | null {
-  const prefix = rememberedTake(pass, messages);
+  const prefix = rememberedTake(pass, messages, memo);
   if (!prefix) return null;
   const { state, end } = prefix;
   for (const [obj, msg] of state.logs) pass.logger.warn({ ...obj }, msg);

@@ -1,8 +1,9 @@
-import { prepareRemembered } from './history-memo.js';
+import { type HistoryMemo, prepareRemembered } from './history-memo.js';
 import { HistoryPass, isBlank } from './history-pass.js';
 import type { PreparedHistory, PrepareHistoryOptions, ReplayTarget } from './history-types.js';
 import type { Message } from './schemas/message.js';
 
+export { HistoryMemo } from './history-memo.js';
 export { MISSING_TOOL_RESULT_TEXT } from './history-pass.js';
 export type {
   HistoryRepair,
@@ -26,16 +27,21 @@ export type {
  *   result gets an error result saying none was recorded; a result answering no tool use, or a
  *   second result for the same use, is dropped.
  * - Partial (still streaming) messages are skipped.
+ *
+ * With a `memo` (the caller's {@link HistoryMemo}, e.g. its adapter's), both passes over the
+ * sealed messages the history starts with are remembered there, so a session's next request
+ * takes and pairs only what is new; the result is the same without one.
  */
 export function prepareHistory(
   messages: readonly Message[],
   target: ReplayTarget,
   options: PrepareHistoryOptions = {},
+  memo?: HistoryMemo,
 ): PreparedHistory {
   const pass = new HistoryPass(target, options);
-  // Both passes over the sealed messages the history starts with are remembered (decision
-  // 0148): a session's request takes and pairs only what is new.
-  let out = prepareRemembered(pass, messages);
+  // Both passes over the sealed messages the history starts with are remembered in the memo
+  // (decision 0148): a session's request takes and pairs only what is new.
+  let out = memo ? prepareRemembered(pass, messages, memo) : null;
   if (!out) {
     // Pass 1: filter blocks, hoist system text, collect tool results. Plain loops, and a
     // message whose blocks all stay is kept as the same object.

@@ -137,7 +137,6 @@ export {
   isSealedMessage,
   sealMessage,
 } from './sealed.js';
-export { type PrefixStep, type SealedPrefix, SealedPrefixMemo } from './sealed-prefix.js';
 export { sessionStatsOf } from './session-stats.js';
 export {
   type AppendMessageOptions,

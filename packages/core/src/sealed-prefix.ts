@@ -18,14 +18,6 @@ export interface SealedPrefix<S> {
   end: number;
 }
 
-/**
- * The sealed messages each history was seen to start with, by its first message (held weakly),
- * shared by every memo: one array of them per history, however many folds remember it. It only
- * grows; a history that goes another way after some message gets a new array (and the folds
- * remembered over the old one start again).
- */
-const seen = new WeakMap<Message, Message[]>();
-
 /** What a memo keeps for one history (per key): how far it folded `prefix`, and the result. */
 interface Entry<S> {
   key: string;
@@ -49,10 +41,24 @@ const KEYS_PER_HISTORY = 4;
  * Histories are told apart by their first message (held weakly: a history that is dropped
  * takes its memo with it), and a history's folds by `key` (e.g. the target model and options,
  * when the fold depends on them; {@link KEYS_PER_HISTORY} kept).
+ *
+ * Owner and lifetime (decision 0165): everything a memo remembers is held by the instance, so
+ * it lives as long as whoever created it. A fold that depends on more than the messages (a
+ * target, a map, earlier turns) is held by its owner (an adapter, a session manager); only a
+ * fold of the sealed messages alone may sit in a module, being a fact about them. Bound: per
+ * history (weakly, by its first message) one array of its sealed messages and at most
+ * {@link KEYS_PER_HISTORY} folds.
  */
 export class SealedPrefixMemo<S> {
   readonly #initial: () => S;
   readonly #histories = new WeakMap<Message, Array<Entry<S>>>();
+  /**
+   * The sealed messages each history was seen to start with, by its first message (held
+   * weakly), shared by this memo's keys: one array per history, however many folds remember
+   * it. It only grows; a history that goes another way after some message gets a new array
+   * (and the folds remembered over the old one start again).
+   */
+  readonly #seen = new WeakMap<Message, Message[]>();
 
   /** `initial` makes the state before any message. */
   constructor(initial: () => S) {
@@ -85,7 +91,7 @@ export class SealedPrefixMemo<S> {
 
   /** The remembered fold of `key` when `messages` start with what it covers, else a new one. */
   #entry(entries: Array<Entry<S>>, messages: readonly Message[], key: string): Entry<S> {
-    const shared = seen.get(messages[0] as Message);
+    const shared = this.#seen.get(messages[0] as Message);
     const at = entries.findIndex((e) => e.key === key);
     let entry = at >= 0 ? (entries.splice(at, 1)[0] as Entry<S>) : undefined;
     if (!entry || entry.prefix !== shared || !startsWith(messages, entry.prefix, entry.length)) {
@@ -99,7 +105,7 @@ export class SealedPrefixMemo<S> {
   /** Folds the sealed messages after what `entry` covers, recording them in the shared array. */
   #extend(entry: Entry<S>, messages: readonly Message[], step: PrefixStep<S>): void {
     const first = messages[0] as Message;
-    if (seen.get(first) !== entry.prefix) seen.set(first, entry.prefix);
+    if (this.#seen.get(first) !== entry.prefix) this.#seen.set(first, entry.prefix);
     while (entry.length < messages.length) {
       const at = entry.length;
       const message = messages[at] as Message;
@@ -109,7 +115,7 @@ export class SealedPrefixMemo<S> {
         // this history goes another way from here: a new shared array, up to here
         entry.prefix = entry.prefix.slice(0, at);
         entry.prefix.push(message);
-        seen.set(first, entry.prefix);
+        this.#seen.set(first, entry.prefix);
       }
       step(entry.state, message, at);
       entry.length = at + 1;

@@ -3,7 +3,7 @@
  * (deadlines, bounded retry, cancellation, the stream contract), StreamBuilder, history
  * preparation, lossy-projection logging, redaction, transport-failure classification, SSE and
  * NDJSON readers, token estimates, provider-safe tool names, each sealed message's remembered
- * wire form, and the OpenTelemetry bridge (the
+ * wire form, folds remembered over a history's sealed prefix, and the OpenTelemetry bridge (the
  * call span every call runner opens; spans and GenAI attributes for the packages above core).
  *
  * @packageDocumentation
@@ -24,6 +24,7 @@ export * from './network-errors.js';
 export * from './redact.js';
 export * from './retry.js';
 export type { MessageStartEvent } from './schemas/stream.js';
+export * from './sealed-prefix.js';
 export * from './stream/accumulator.js';
 export {
   type ByteSource,

@@ -3,6 +3,7 @@ import { type AdapterContext, AdapterFrame, wireFinishReasonOf } from './adapter
 import { runCompleteCall } from './call-complete.js';
 import type { CallAttemptContext, StreamCallSpec } from './call-shared.js';
 import { runStreamCall } from './call-stream.js';
+import { HistoryMemo } from './history-memo.js';
 import { parseModelId } from './model-id.js';
 import type {
   AdapterCapabilities,
@@ -62,6 +63,8 @@ export class WireAdapter<Encoded, Reply, Chunk> implements ProviderAdapter {
   readonly #transport: WireTransport<Encoded, Reply, Chunk>;
   readonly #models: WireModels;
   readonly #traits: StreamTraits<Chunk>;
+  /** What `prepareHistory` remembers between this adapter's calls (decision 0165). */
+  readonly #historyMemo = new HistoryMemo();
 
   /**
    * Validates `config` (an `InvalidRequestError` names each bad field), then builds the parts
@@ -194,6 +197,7 @@ export class WireAdapter<Encoded, Reply, Chunk> implements ProviderAdapter {
       modelProvider: parseModelId(request.model).provider,
       wireName,
       capabilities: this.capabilitiesFor(request.model),
+      historyMemo: this.#historyMemo,
     };
   }
 

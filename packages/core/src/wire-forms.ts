@@ -31,7 +31,9 @@ interface Remembered<F> {
  *
  * Forms are held weakly by message: a dropped history takes its forms with it. One form is
  * kept per message; a request under another context encodes again and keeps the new form.
- * Make one instance per encoder (module-level), never share one between encoders.
+ * Owner and lifetime (decision 0165): the adapter instance holds one per encoder and passes it
+ * to its codec (a codec's module holds no state), so the forms live as long as the adapter;
+ * never share one between encoders.
  */
 export class SealedWireForms<F> {
   readonly #forms = new WeakMap<Message, Remembered<F>>();

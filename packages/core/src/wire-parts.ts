@@ -2,6 +2,7 @@ import type { CallOptions } from './adapter.js';
 import type { AdapterContext } from './adapter-frame.js';
 import type { StreamCallSpec } from './call-shared.js';
 import type { AdapterError } from './errors.js';
+import type { HistoryMemo } from './history-memo.js';
 import type { Logger } from './logger.js';
 import type {
   AdapterCapabilities,
@@ -33,6 +34,11 @@ export interface WireCall {
   wireName: string;
   /** The requested model's capabilities, configured overrides applied (what the encoder respects). */
   capabilities: AdapterCapabilities;
+  /**
+   * The adapter's memory of prepared histories (decision 0165), owned by the `WireAdapter` for
+   * its lifetime: a codec passes it to `prepareHistory` and keeps none of its own.
+   */
+  historyMemo: HistoryMemo;
 }
 
 /** One attempt of a call: the call, plus the signal to hand the HTTP client. */

@@ -6,6 +6,7 @@ import {
   type ContentBlock,
   createMemoryLogger,
   estimateRequestTokens,
+  HistoryMemo,
   imageSourceViolations,
   type Message,
   newMessageId,
@@ -21,8 +22,10 @@ import { completeAssistantMeta, PNG_1PX, SESSION } from './helpers.js';
 /**
  * What is remembered over the sealed messages a history starts with (decision 0148) must be
  * what a fresh computation gives: the same output, the same WARNs in the same order, the same
- * error. "Fresh" runs on unsealed copies of the same messages, which nothing remembers.
+ * error. "Fresh" runs on unsealed copies of the same messages, which nothing remembers;
+ * prepareHistory remembers in `memo`, as an adapter holds one (decision 0165).
  */
+const memo = new HistoryMemo();
 
 const text = (value: string): Message =>
   sealMessage(plain('user', [{ type: 'text', text: value }]));
@@ -134,9 +137,9 @@ describe('prepareHistory over sealed messages', () => {
         { type: 'text', text: 'ok' },
       ]),
     ];
-    const kept = prepareHistory(history, target, { keepThinking: () => true });
+    const kept = prepareHistory(history, target, { keepThinking: () => true }, memo);
     expect(kept.messages[1]?.content.map((b) => b.type)).toEqual(['thinking', 'text']);
-    const dropped = prepareHistory(history, target, { keepThinking: () => false });
+    const dropped = prepareHistory(history, target, { keepThinking: () => false }, memo);
     expect(dropped).toEqual(
       prepareHistory(structuredClone(history), target, { keepThinking: () => false }),
     );
@@ -171,11 +174,11 @@ describe('prepareHistory over sealed messages', () => {
       answer('toolu_a'),
       assistant([{ type: 'text', text: 'done' }]),
     ];
-    prepareHistory(history, target); // remembered, paired
+    prepareHistory(history, target, {}, memo); // remembered, paired
     const more = [...history, text('again'), assistant([use('toolu_a')])];
     const logger = createMemoryLogger();
     const freshLogger = createMemoryLogger();
-    const got = prepareHistory(more, target, { logger });
+    const got = prepareHistory(more, target, { logger }, memo);
     expect(got).toEqual(prepareHistory(structuredClone(more), target, { logger: freshLogger }));
     expect(logger.records).toEqual(freshLogger.records);
     expect(got.repairs.map((r) => r.kind)).toEqual(['tool_result_moved']);
@@ -357,8 +360,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
-/** prepareHistory's result, or the error it threw, with the WARNs it logged. */
-function prepared(messages: readonly Message[], target: ReplayTarget, filter: number) {
+/** prepareHistory's result (remembered in `warm`), or the error it threw, with its WARNs. */
+function prepared(
+  messages: readonly Message[],
+  target: ReplayTarget,
+  filter: number,
+  warm?: HistoryMemo,
+) {
   const logger = createMemoryLogger();
   const keepThinking = FILTERS[filter];
   const options: PrepareHistoryOptions = {
@@ -367,7 +375,7 @@ function prepared(messages: readonly Message[], target: ReplayTarget, filter: nu
     ...(keepThinking ? { keepThinking } : {}),
   };
   try {
-    return { result: prepareHistory(messages, target, options), logs: logger.records };
+    return { result: prepareHistory(messages, target, options, warm), logs: logger.records };
   } catch (error) {
     return { error: (error as Error).message, logs: logger.records };
   }
@@ -396,7 +404,7 @@ describe('what is remembered over sealed messages equals a fresh computation', (
           const messages = [...history, ...tail];
           const fresh = structuredClone(messages);
           const on = TARGETS[target] as ReplayTarget;
-          expect(prepared(messages, on, filter)).toEqual(prepared(fresh, on, filter));
+          expect(prepared(messages, on, filter, memo)).toEqual(prepared(fresh, on, filter));
           expect(estimateRequestTokens(messages)).toBe(estimateRequestTokens(fresh));
           expect(imageSourceViolations(messages)).toEqual(imageSourceViolations(fresh));
           expect([...requestToolNames({ messages })]).toEqual([

@@ -42,6 +42,7 @@ export class GeminiGenerateContentCodec
     const safetySettings = perCall.safetySettings ?? this.#defaults.safetySettings;
     return toGeminiRequest(request, {
       toolIdMap,
+      historyMemo: call.historyMemo,
       logger,
       options: {
         wireName,

@@ -136,6 +136,7 @@ export class OllamaChatTransport
     const { truncate, shift } = defaults;
     return toOllamaChatRequest(request, {
       toolIdMap,
+      historyMemo: attempt.historyMemo,
       logger,
       capabilities,
       options: {

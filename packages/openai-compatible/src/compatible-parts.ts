@@ -120,6 +120,7 @@ function encodeCompatible(quirks: ResolvedQuirks, call: WireCall): ChatCompletio
     bodyModel: quirks.azure?.deployments?.[wireName] ?? wireName,
     capabilities: call.capabilities,
     toolIdMap: call.toolIdMap,
+    historyMemo: call.historyMemo,
     logger,
     maxTokensField: quirks.maxTokensField,
     ...(quirks.toolIdRules ? { toolIdRules: quirks.toolIdRules } : {}),

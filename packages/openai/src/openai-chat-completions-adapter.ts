@@ -103,6 +103,7 @@ function encodeOpenAIChat(
     wireName,
     capabilities: call.capabilities,
     toolIdMap: call.toolIdMap,
+    historyMemo: call.historyMemo,
     logger,
     temperatureRefusal: temperatureRefusal(
       info,

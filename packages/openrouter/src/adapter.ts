@@ -120,6 +120,7 @@ function encodeOpenRouter(
     wireName: call.wireName,
     capabilities: call.capabilities,
     toolIdMap: call.toolIdMap,
+    historyMemo: call.historyMemo,
     logger: call.logger,
     stopSequences: openRouterModelInfo(call.wireName).stopSequences,
     ...(reasoning ? { reasoning } : {}),

@@ -1,9 +1,5 @@
-import {
-  type AdapterCapabilities,
-  type Message,
-  SealedPrefixMemo,
-  type ToolDefinition,
-} from '@yourtool/core';
+import type { AdapterCapabilities, Message, ToolDefinition } from '@yourtool/core';
+import { SealedPrefixMemo } from '@yourtool/core/adapter';
 
 /** What a turn needs from a model, derived from the whole history and the request. */
 export interface TurnNeeds {

@@ -1,9 +1,11 @@
 import { type ContentBlock, type Message, type SessionRecord, YourtoolError } from '@yourtool/core';
+import { SealedPrefixMemo } from '@yourtool/core/adapter';
 import { swapMessages } from './bound-targets.js';
 import { InvalidSendOptionError, TurnInProgressError } from './errors.js';
 import type { SessionEvent, TurnResult } from './events.js';
 import { HistoryCache } from './history-cache.js';
 import { checkUserInput } from './input-check.js';
+import { LastCuts } from './last-cuts.js';
 import type { SendOptions, SessionManagerOptions } from './options.js';
 import { RouterPreparation } from './prepare.js';
 import type { ToolRegistry } from './tools.js';
@@ -49,6 +51,8 @@ export class SessionManager {
       settings,
       histories: new HistoryCache(settings.store, settings.logger, settings.keptSessions),
       preparation: new RouterPreparation(settings.router, settings.logger),
+      cuts: new LastCuts(),
+      sealedToolUseIds: new SealedPrefixMemo(() => new Set<string>()),
     };
   }
 

@@ -3,33 +3,14 @@ import { boundedRouteInput } from './bound-targets.js';
 import { compactionOf } from './compaction.js';
 import { type RoutedStep, type TurnState, turnStart } from './turn-state.js';
 
-/** A session's last in-memory cut: the last message left out, and the note that stood for it. */
-interface RememberedCut {
-  through: string;
-  note: Message;
-}
-
-/** Sessions whose last cut a manager remembers, the least recently used forgotten first. */
-const KEPT_CUTS = 256;
-
-/** The last cut of each session, per manager (by its settings object, held weakly). */
-const cuts = new WeakMap<object, Map<string, RememberedCut>>();
-
 /**
- * Remembers the cut a turn made when it left the oldest turns out (decision 0155), so the next
- * turns leave out the same messages while that still fits: their requests then start alike,
- * which a provider's prompt cache rewards, and the WARN is not repeated.
+ * Remembers the cut a turn made when it left the oldest turns out (decision 0155), in the
+ * manager's `LastCuts`, so the next turns leave out the same messages while that
+ * still fits: their requests then start alike, which a provider's prompt cache rewards, and the
+ * WARN is not repeated.
  */
 export function rememberCut(state: TurnState, through: string, note: Message): void {
-  const { settings } = state.manager;
-  let kept = cuts.get(settings);
-  if (!kept) {
-    kept = new Map();
-    cuts.set(settings, kept);
-  }
-  kept.delete(state.session.id);
-  kept.set(state.session.id, { through, note });
-  if (kept.size > KEPT_CUTS) kept.delete(kept.keys().next().value as string);
+  state.manager.cuts.set(state.session.id, { through, note });
 }
 
 /**
@@ -38,8 +19,8 @@ export function rememberCut(state: TurnState, through: string, note: Message): v
  * fits; else null, with the turn's history as it was.
  */
 export function reuseLastCut(state: TurnState, model: string): RoutedStep | null {
-  const { settings } = state.manager;
-  const last = cuts.get(settings)?.get(state.session.id);
+  const { settings, cuts } = state.manager;
+  const last = cuts.get(state.session.id);
   if (!last || !compactionOf(last.note)) return null;
   const { history } = state;
   const at = history.findIndex((m) => m.id === last.through);

@@ -4,7 +4,6 @@ import {
   type MessageCompleteEvent,
   type MessageStatus,
   newToolUseId,
-  SealedPrefixMemo,
   type TokenUsage,
 } from '@yourtool/core';
 import { buildUsage } from '@yourtool/pricing';
@@ -87,9 +86,6 @@ export async function storeReply(
   return { message: checked.message, invalid };
 }
 
-/** The tool use ids of a history's sealed messages, collected once per history (decision 0148). */
-const sealedToolUseIds = new SealedPrefixMemo(() => new Set<string>());
-
 function addToolUseIds(ids: Set<string>, message: Message): void {
   for (const block of message.content) if (block.type === 'tool_use') ids.add(block.id);
 }
@@ -102,7 +98,8 @@ function addToolUseIds(ids: Set<string>, message: Message): void {
 function freshToolIds(call: ModelCall, content: ContentBlock[]): ContentBlock[] {
   if (!content.some((block) => block.type === 'tool_use')) return content;
   const { history } = call.turn;
-  const prefix = sealedToolUseIds.run(history, addToolUseIds);
+  // the ids of its sealed messages, collected once per history in the manager's memo (0148)
+  const prefix = call.turn.manager.sealedToolUseIds.run(history, addToolUseIds);
   const seen = new Set(prefix.state);
   for (let i = prefix.end; i < history.length; i++) addToolUseIds(seen, history[i] as Message);
   const model = call.decision.model;

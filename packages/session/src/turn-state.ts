@@ -10,22 +10,31 @@ import {
   type ToolDefinition,
   TurnLeaseHeldError,
 } from '@yourtool/core';
+import type { SealedPrefixMemo } from '@yourtool/core/adapter';
 import type { RouteDecision, RouteInput } from '@yourtool/router';
 import { UnknownSessionError } from './errors.js';
 import { EventQueue } from './event-queue.js';
 import type { SessionEvent, TurnEnd } from './events.js';
 import type { HistoryCache } from './history-cache.js';
+import type { LastCuts } from './last-cuts.js';
 import type { SendOptions, SystemPromptPart } from './options.js';
 import type { RouterPreparation } from './prepare.js';
 import type { TurnTelemetry } from './telemetry.js';
 import type { TurnLog } from './turn-log.js';
 import type { ManagerSettings } from './validate-options.js';
 
-/** What every turn of a manager shares: its settings, the history cache, the router's preparation. */
+/**
+ * What every turn of a manager shares: its settings, the history cache, the router's
+ * preparation, and what the manager remembers between turns (decision 0165: it owns them).
+ */
 export interface ManagerContext {
   readonly settings: ManagerSettings;
   readonly histories: HistoryCache;
   readonly preparation: RouterPreparation;
+  /** The last cut of each session (decision 0155). */
+  readonly cuts: LastCuts;
+  /** The tool use ids of each history's sealed messages (decision 0148). */
+  readonly sealedToolUseIds: SealedPrefixMemo<Set<string>>;
 }
 
 /** A running turn as the manager tracks it, to cancel it and answer its confirmations. */

@@ -1,42 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ByteRun } from './remembered-turns.js';
-
-const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
-
-/** The UTF-8 JSON of a turn that is remembered (written once, kept by the remembered prefix). */
-export function rememberedTurnJson(turn: Anthropic.MessageParam): Uint8Array {
-  return utf8(JSON.stringify(turn));
-}
-
-/** The closed turns a turns array starts with, and their JSON, as the encoder handed them out. */
-interface ClosedRun {
-  closed: readonly Anthropic.MessageParam[];
-  bytes: Uint8Array;
-  length: number;
-}
-
-const closedRuns = new WeakMap<readonly Anthropic.MessageParam[], ClosedRun>();
-
-/**
- * Records that `turns` starts with `closed`, whose JSON is `json` (a snapshot: the run may grow
- * later, never change what it holds). The body checks it still does before it uses the bytes.
- */
-export function markClosedTurns(
-  turns: readonly Anthropic.MessageParam[],
-  closed: readonly Anthropic.MessageParam[],
-  json: ByteRun,
-): void {
-  if (closed.length > 0) closedRuns.set(turns, { closed, bytes: json.bytes, length: json.length });
-}
-
-/** How many of `turns` are the remembered closed turns with known JSON, and that JSON. */
-function closedStart(turns: readonly Anthropic.MessageParam[]): ClosedRun | null {
-  const run = closedRuns.get(turns);
-  if (run === undefined || run.closed.length > turns.length) return null;
-  // the array may have been changed since (a turn put before them): then nothing is known
-  for (let i = 0; i < run.closed.length; i++) if (turns[i] !== run.closed[i]) return null;
-  return run;
-}
+import { utf8 } from './byte-run.js';
+import type { AnthropicWireMemory } from './wire-memory.js';
 
 const OPEN = utf8('{');
 const COMMA = utf8(',');
@@ -45,9 +9,13 @@ const OPEN_LIST = utf8('[');
 const CLOSE_LIST = utf8(']');
 
 /** The parts of a `messages` array's JSON: remembered bytes in one piece, the rest written now. */
-function messagesParts(turns: readonly Anthropic.MessageParam[], parts: Uint8Array[]): void {
+function messagesParts(
+  turns: readonly Anthropic.MessageParam[],
+  parts: Uint8Array[],
+  memory: AnthropicWireMemory | undefined,
+): void {
   parts.push(OPEN_LIST);
-  const run = closedStart(turns);
+  const run = memory?.closedStart(turns) ?? null;
   let from = 0;
   if (run !== null) {
     parts.push(run.bytes.subarray(0, run.length));
@@ -64,10 +32,13 @@ function messagesParts(turns: readonly Anthropic.MessageParam[], parts: Uint8Arr
  * A Messages API request body as UTF-8 JSON: exactly the bytes of `JSON.stringify(body)`, with
  * the remembered turns a session's history starts with copied in one piece (decision 0149). A
  * long session's body then costs its new turns and one copy, instead of serializing, measuring
- * and encoding the whole history again on every request.
+ * and encoding the whole history again on every request. The turns are looked up in `memory`
+ * (the one the parameters were encoded with) by the `messages` array; without it, or for an
+ * array it did not hand out, every turn is written now.
  */
 export function anthropicRequestBody(
   body: Readonly<Anthropic.MessageCreateParams> | Readonly<Record<string, unknown>>,
+  memory?: AnthropicWireMemory,
 ): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const [key, value] of Object.entries(body)) {
@@ -75,7 +46,7 @@ export function anthropicRequestBody(
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
     parts.push(parts.length === 0 ? OPEN : COMMA, utf8(`${JSON.stringify(key)}:`));
     if (key === 'messages' && Array.isArray(value)) {
-      messagesParts(value as Anthropic.MessageParam[], parts);
+      messagesParts(value as Anthropic.MessageParam[], parts, memory);
     } else {
       parts.push(utf8(JSON.stringify(value)));
     }

@@ -1,6 +1,7 @@
 /**
  * The Anthropic codec: pure functions between the canonical format and the Messages API wire
- * format, usable without HTTP.
+ * format, usable without HTTP. What they remember between requests is passed in by its owner
+ * (`AnthropicWireMemory`, which the adapter holds; decision 0165).
  *
  * @packageDocumentation
  */

@@ -7,7 +7,7 @@ import {
   type ToolIdMap,
   type ToolResultBlock,
 } from '@yourtool/core';
-import { type EncodedWireForm, SealedWireForms, wireToolName } from '@yourtool/core/adapter';
+import { type EncodedWireForm, wireToolName } from '@yourtool/core/adapter';
 import { ANTHROPIC } from './provider.js';
 import { ANTHROPIC_TOOL_NAME_RULES } from './tool-names.js';
 
@@ -103,9 +103,6 @@ export interface MessageForm {
   /** Whether its blocks need reordering as a turn of their own (see {@link misplaced}). */
   misplaced: boolean;
 }
-
-/** Each sealed message's blocks, as {@link toolIdMap}-bound encodings (decision 0149). */
-export const remembered = new SealedWireForms<MessageForm>();
 
 /** Whether every tool id the blocks went out with is the link the map records (so stays). */
 function idsRecorded(message: Message, blocks: readonly WireBlock[], toolIdMap: ToolIdMap) {

@@ -1,16 +1,15 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { isSealedMessage, type Message, type ToolIdMap } from '@yourtool/core';
-import { markClosedTurns } from './body.js';
 import {
   deriveName,
   encodeForm,
   type MessageForm,
   mergeTurns,
   oneOffForm,
-  remembered,
   type ToolNamer,
 } from './message-forms.js';
 import { turnsPrefix } from './remembered-turns.js';
+import type { AnthropicWireMemory } from './wire-memory.js';
 
 export type { ToolNamer } from './message-forms.js';
 
@@ -31,22 +30,24 @@ export function encodeAnthropicMessages(
 
 /**
  * {@link encodeAnthropicMessages} under Anthropic's tool name rule, with what the sealed
- * messages a history starts with make remembered per `toolIdMap` (decision 0149): their forms,
- * and the turns they close with those turns' JSON (which the request body copies in one
- * piece). `toolName` is called for each renamed tool name, so its per-request WARN is logged as
- * when encoding afresh. The turns and their content arrays are read-only (they are shared).
+ * messages a history starts with make remembered in `memory` per `toolIdMap` (decision 0149):
+ * their forms, and the turns they close with those turns' JSON (which the request body copies
+ * in one piece). `toolName` is called for each renamed tool name, so its per-request WARN is
+ * logged as when encoding afresh. The turns and their content arrays are read-only (they are
+ * shared). Without `memory`, every message is encoded afresh.
  */
 export function encodeRememberedMessages(
   messages: readonly Message[],
   toolIdMap: ToolIdMap,
   toolName: ToolNamer,
+  memory?: AnthropicWireMemory,
 ): Anthropic.MessageParam[] {
   // a history that does not start sealed (a caller's own messages) has nothing remembered
   const first = messages[0];
-  if (first === undefined || !isSealedMessage(first)) {
+  if (memory === undefined || first === undefined || !isSealedMessage(first)) {
     return encodeAnthropicMessages(messages, toolIdMap, toolName);
   }
-  const prefix = turnsPrefix(messages, toolIdMap);
+  const prefix = turnsPrefix(messages, toolIdMap, memory);
   for (const name of prefix.renamed) toolName(name);
   // the forms after the closed turns: remembered ones, then each message's own
   const open: MessageForm[] = prefix.forms.slice(prefix.closedForms);
@@ -56,11 +57,11 @@ export function encodeRememberedMessages(
       ? encodeForm(message, toolIdMap)
       : { form: oneOffForm(message, toolIdMap, toolName), reusable: false };
   for (let i = prefix.forms.length; i < messages.length; i++) {
-    const form = remembered.get(messages[i] as Message, toolIdMap, encode);
+    const form = memory.forms.get(messages[i] as Message, toolIdMap, encode);
     for (const name of form.renamed) toolName(name);
     open.push(form);
   }
   const turns = prefix.closed.concat(mergeTurns(open));
-  markClosedTurns(turns, prefix.closed, prefix.json);
+  memory.markClosedTurns(turns, prefix.closed, prefix.json);
   return turns;
 }

@@ -11,9 +11,11 @@ import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
 import { encodeRememberedMessages, type ToolNamer } from './messages.js';
 import { ANTHROPIC } from './provider.js';
 import { anthropicToolNamer } from './tool-names.js';
+import type { AnthropicWireMemory } from './wire-memory.js';
 
 export { encodeAnthropicMessages, type ToolNamer } from './messages.js';
 export { ANTHROPIC } from './provider.js';
+export { AnthropicWireMemory } from './wire-memory.js';
 
 /** How thinking is requested (per call through `providerOptions.anthropic.thinking`, or as a default). */
 export type AnthropicThinkingOption =
@@ -46,6 +48,12 @@ export interface ToAnthropicContext {
   options?: AnthropicRequestOptions;
   /** Model facts; looked up from the wire name when omitted. */
   model?: ClaudeModelInfo;
+  /**
+   * What is remembered between requests (the adapter's own; decision 0165): the prepared
+   * history, each sealed message's form and the closed turns of a history's sealed prefix.
+   * Without it every message is prepared and encoded afresh, to the same parameters.
+   */
+  memory?: AnthropicWireMemory;
 }
 
 /** Messages API parameters without the `stream` flag (set by the caller). */
@@ -129,6 +137,7 @@ export function toAnthropicParams(
   request: CanonicalRequest,
   context: ToAnthropicContext,
 ): AnthropicRequestEncoding {
+  const { toolIdMap, memory } = context;
   const logger = context.logger ?? silentLogger;
   const options = context.options ?? {};
   const wireName = options.wireName ?? parseModelId(request.model).name;
@@ -150,10 +159,11 @@ export function toAnthropicParams(
         message.metadata.model === request.model &&
         (block.type === 'redacted_thinking' || Boolean(block.signature)),
     },
+    memory?.history,
   );
 
   const toolName = anthropicToolNamer(logger, request.request_id);
-  const messages = encodeRememberedMessages(prepared.messages, context.toolIdMap, toolName);
+  const messages = encodeRememberedMessages(prepared.messages, toolIdMap, toolName, memory);
   if (messages[0]?.role === 'assistant') {
     messages.unshift({
       role: 'user',

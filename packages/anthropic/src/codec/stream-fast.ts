@@ -1,5 +1,8 @@
+import type { Anthropic } from '@anthropic-ai/sdk';
 import { readJsonIndex, readJsonString } from '@yourtool/core/adapter';
-import type { AnthropicStreamChunk } from './stream-body.js';
+
+/** One event of the Messages API stream, as the SDK types it (the stream body's chunk). */
+type AnthropicStreamChunk = Anthropic.RawMessageStreamEvent;
 
 const DELTA_START = '{"type":"content_block_delta","index":';
 const TEXT_DELTA = ',"delta":{"type":"text_delta","text":';

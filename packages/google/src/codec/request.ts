@@ -15,7 +15,12 @@ import {
   silentLogger,
   type ToolIdMap,
 } from '@yourtool/core';
-import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
+import {
+  type DroppedBlock,
+  type HistoryMemo,
+  type HistoryRepair,
+  prepareHistory,
+} from '@yourtool/core/adapter';
 import { type GeminiModelInfo, type GeminiThinkingLevel, geminiModelInfo } from '../models.js';
 import { encodeGeminiContents } from './contents.js';
 import { GOOGLE } from './signatures.js';
@@ -63,6 +68,8 @@ export interface ToGeminiContext {
   options?: GoogleRequestOptions;
   /** Model facts; looked up from the wire name when omitted. */
   model?: GeminiModelInfo;
+  /** The adapter's `HistoryMemo` for `prepareHistory` (decision 0165); none: prepared afresh. */
+  historyMemo?: HistoryMemo;
 }
 
 /** `generateContent` parameters for the SDK (`ai.models.generateContent(params)`). */
@@ -180,6 +187,7 @@ export function toGeminiRequest(
     request.messages,
     { adapter: GOOGLE, model: request.model, capabilities: caps },
     { system_prompt: request.system_prompt ?? null, logger },
+    context.historyMemo,
   );
   const substituted: string[] = [];
   const toolName = googleToolNamer(logger, request.request_id);

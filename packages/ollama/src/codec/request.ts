@@ -6,7 +6,12 @@ import {
   silentLogger,
   type ToolIdMap,
 } from '@yourtool/core';
-import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
+import {
+  type DroppedBlock,
+  type HistoryMemo,
+  type HistoryRepair,
+  prepareHistory,
+} from '@yourtool/core/adapter';
 import type { Options } from 'ollama';
 import { encodeOllamaMessages } from './messages.js';
 import { ollamaToolNamer } from './tool-names.js';
@@ -79,6 +84,8 @@ export interface ToOllamaContext {
   capabilities: AdapterCapabilities;
   options: OllamaRequestOptions;
   logger?: Logger;
+  /** The adapter's `HistoryMemo` for `prepareHistory` (decision 0165); none: prepared afresh. */
+  historyMemo?: HistoryMemo;
 }
 
 /** The `/api/chat` parameters for a request, and what was changed to make them valid. */
@@ -121,6 +128,7 @@ export function toOllamaChatRequest(
         caps.supports_thinking &&
         message.metadata.model === request.model,
     },
+    context.historyMemo,
   );
   const dropped = [...prepared.dropped];
   const toolName = ollamaToolNamer(logger, request.request_id);

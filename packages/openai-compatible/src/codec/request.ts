@@ -1,5 +1,6 @@
 import type { AdapterCapabilities, CanonicalRequest, Logger, ToolIdRules } from '@yourtool/core';
 import { silentLogger, type ToolIdMap } from '@yourtool/core';
+import type { HistoryMemo } from '@yourtool/core/adapter';
 import { type OpenAIChatEncoding, toOpenAIChatParams } from '@yourtool/openai/codec';
 import type { MaxTokensField, ReasoningField, RequestOrderRule } from '../options.js';
 import { encodeReasoningField, keepReplayableThinking, reasoningWriteField } from './reasoning.js';
@@ -17,6 +18,8 @@ export interface ToCompatibleOptions {
   capabilities: AdapterCapabilities;
   toolIdMap: ToolIdMap;
   logger?: Logger;
+  /** The adapter's `HistoryMemo` for `prepareHistory` (decision 0165); none: prepared afresh. */
+  historyMemo?: HistoryMemo;
   maxTokensField: MaxTokensField;
   /** Tool call id rules (default OpenAI's). */
   toolIdRules?: ToolIdRules;
@@ -80,6 +83,7 @@ export function toCompatibleParams(
       : () => false,
     ...(replays && writeField ? { encodeReasoning: encodeReasoningField(writeField) } : {}),
     ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
+    ...(options.historyMemo ? { historyMemo: options.historyMemo } : {}),
   });
   const repairContext = { adapter: options.provider, request_id: request.request_id, logger };
   let messages = applyRequestOrderRules(

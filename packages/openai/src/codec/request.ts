@@ -15,6 +15,7 @@ import {
 import {
   createToolNamer,
   type DroppedBlock,
+  type HistoryMemo,
   type HistoryRepair,
   type PreparedHistory,
   type PrepareHistoryOptions,
@@ -48,7 +49,7 @@ export type OpenAIChatMessage = OpenAI.ChatCompletionMessageParam;
 /** Reasoning blocks a codec may put back on an assistant message (OpenRouter does). */
 export type ReasoningBlock = ThinkingBlock | RedactedThinkingBlock;
 
-/** What the Chat Completions request codec needs besides the request. */
+/** What the Chat Completions codec needs besides the request (`historyMemo`: decision 0165). */
 export interface OpenAIChatEncodeOptions {
   /** Provider key for the tool id map and log entries. Default `openai`. */
   provider?: string;
@@ -58,6 +59,7 @@ export interface OpenAIChatEncodeOptions {
   capabilities: AdapterCapabilities;
   /** The session's tool id map. */
   toolIdMap: ToolIdMap;
+  historyMemo?: HistoryMemo;
   logger?: Logger;
   /** How the output limit is named on the wire. Default `max_completion_tokens`. */
   maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
@@ -294,6 +296,7 @@ function encodeChatHistory(
       logger,
       keepThinking: options.keepThinking ?? (() => false),
     },
+    options.historyMemo,
   );
   const messages = encodeOpenAIMessages(prepared.system, prepared.messages, {
     provider,

@@ -9,6 +9,7 @@ import {
 import {
   createToolNamer,
   type DroppedBlock,
+  type HistoryMemo,
   type HistoryRepair,
   type PreparedHistory,
   prepareHistory,
@@ -44,6 +45,8 @@ export interface OpenAIResponsesEncodeOptions {
   capabilities: AdapterCapabilities;
   /** The session's tool id map. */
   toolIdMap: ToolIdMap;
+  /** The adapter's `HistoryMemo` for `prepareHistory` (decision 0165); none: prepared afresh. */
+  historyMemo?: HistoryMemo;
   logger?: Logger;
   /** Whether the model reasons: asks for encrypted reasoning and sends `reasoning` settings. */
   reasoning?: boolean;
@@ -89,6 +92,7 @@ function encodeResponsesHistory(
     request.messages,
     { adapter: provider, model: request.model, capabilities: options.capabilities },
     { system_prompt: request.system_prompt ?? null, logger },
+    options.historyMemo,
   );
   const input = encodeResponsesInput(prepared.messages, {
     provider,

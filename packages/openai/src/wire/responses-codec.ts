@@ -76,6 +76,7 @@ export class OpenAIResponsesCodec
       wireName,
       capabilities: call.capabilities,
       toolIdMap: call.toolIdMap,
+      historyMemo: call.historyMemo,
       logger,
       reasoning: info.reasoning,
       reasoningEffort: info.reasoning ? effort : null,

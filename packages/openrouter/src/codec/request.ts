@@ -1,4 +1,5 @@
 import type { AdapterCapabilities, CanonicalRequest, Logger, ToolIdMap } from '@yourtool/core';
+import type { HistoryMemo } from '@yourtool/core/adapter';
 import { type OpenAIChatEncoding, toOpenAIChatParams } from '@yourtool/openai/codec';
 import { encodeOpenRouterReasoning, OPENROUTER } from './reasoning.js';
 
@@ -17,6 +18,8 @@ export interface ToOpenRouterOptions {
   capabilities: AdapterCapabilities;
   toolIdMap: ToolIdMap;
   logger?: Logger;
+  /** The adapter's `HistoryMemo` for `prepareHistory` (decision 0165); none: prepared afresh. */
+  historyMemo?: HistoryMemo;
   /** `emulated` for models whose upstream refuses stop sequences. Default `sent`. */
   stopSequences?: 'sent' | 'emulated';
   /** The `reasoning` parameter, if any. */
@@ -53,6 +56,7 @@ export function toOpenRouterParams(
     keepThinking: (_block, message) =>
       options.capabilities.supports_thinking && message.metadata.model === request.model,
     encodeReasoning: encodeOpenRouterReasoning,
+    ...(options.historyMemo ? { historyMemo: options.historyMemo } : {}),
   });
   // OpenRouter's usage accounting: its cost figure in every reply (usage.cost). The current API
   // always sends it and ignores the flag; it is sent for the deployments that still need it.

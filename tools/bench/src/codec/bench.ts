@@ -1,6 +1,6 @@
-import { toAnthropicParams } from '@yourtool/anthropic/codec';
+import { AnthropicWireMemory, toAnthropicParams } from '@yourtool/anthropic/codec';
 import { type CanonicalRequest, newRequestId, newSessionId, ToolIdMap } from '@yourtool/core';
-import { normalizeRequest } from '@yourtool/core/adapter';
+import { HistoryMemo, normalizeRequest } from '@yourtool/core/adapter';
 import { OllamaAdapter } from '@yourtool/ollama';
 import { toOllamaChatRequest } from '@yourtool/ollama/codec';
 import { OpenAIAdapter } from '@yourtool/openai';
@@ -35,21 +35,23 @@ const MODELS: Record<CodecTarget, string> = {
 
 /**
  * One adapter's pure request codec, called as its adapter calls it (same options, the model's
- * real capabilities), returning the body that goes on the wire. The session's tool-id map is
- * kept across calls, as in a running session.
+ * real capabilities), returning the body that goes on the wire. The session's tool-id map, and
+ * what an adapter remembers between requests, are kept across calls, as in a running session.
  */
 function encoderFor(target: CodecTarget, request: CanonicalRequest): () => unknown {
   const toolIdMap = new ToolIdMap();
+  const historyMemo = new HistoryMemo();
   switch (target) {
     case 'anthropic': {
-      return () =>
-        toAnthropicParams(request, { toolIdMap, options: { wireName: 'claude-sonnet-4-6' } })
-          .params;
+      const memory = new AnthropicWireMemory();
+      const options = { wireName: 'claude-sonnet-4-6' };
+      return () => toAnthropicParams(request, { toolIdMap, options, memory }).params;
     }
     case 'openai': {
       const capabilities = new OpenAIAdapter({ api_key: 'bench' }).capabilitiesFor(request.model);
       return () =>
-        toOpenAIChatParams(request, { wireName: 'gpt-5', capabilities, toolIdMap }).params;
+        toOpenAIChatParams(request, { wireName: 'gpt-5', capabilities, toolIdMap, historyMemo })
+          .params;
     }
     case 'openrouter': {
       const capabilities = new OpenRouterAdapter({ api_key: 'bench' }).capabilitiesFor(
@@ -60,6 +62,7 @@ function encoderFor(target: CodecTarget, request: CanonicalRequest): () => unkno
           wireName: 'anthropic/claude-sonnet-4.6',
           capabilities,
           toolIdMap,
+          historyMemo,
         });
         return { ...encoding.params, ...encoding.extraBody };
       };
@@ -81,6 +84,7 @@ function encoderFor(target: CodecTarget, request: CanonicalRequest): () => unkno
       return () =>
         toOllamaChatRequest(request, {
           toolIdMap,
+          historyMemo,
           capabilities,
           options: { wireName: 'qwen3-vl:8b', numCtx: capabilities.max_context_tokens },
         }).params;
