@@ -56,6 +56,7 @@ const acmeCodec: WireCodec<AcmeRequestBody, AcmeCompletion, AcmeChunk> = {
       capabilities: call.capabilities,
       toolIdMap: call.toolIdMap,
       logger: call.logger,
+      historyMemo: call.historyMemo,
     }),
   decode: (completion, _body, call) => {
     const choice = completion.choices[0];

@@ -13,6 +13,7 @@ import {
 } from '@yourtool/core';
 import {
   canonicalToolName,
+  type HistoryMemo,
   prepareHistory,
   STRICT_TOOL_NAME_RULES,
   type StreamBuilder,
@@ -101,6 +102,8 @@ export interface AcmeEncodeContext {
   capabilities: AdapterCapabilities;
   toolIdMap: ToolIdMap;
   logger: Logger;
+  /** The adapter's memory of prepared histories (`call.historyMemo`); none: prepared afresh. */
+  historyMemo?: HistoryMemo;
 }
 
 const wireId = (toolIdMap: ToolIdMap, canonicalId: string) =>
@@ -145,6 +148,7 @@ export function encodeRequest(
       logger: context.logger,
       keepThinking: () => false,
     },
+    context.historyMemo,
   );
   const messages: AcmeMessage[] = [];
   if (prepared.system !== null) messages.push({ role: 'system', content: prepared.system });
