@@ -9,7 +9,7 @@
  */
 
 export { anthropicRenderer } from './formats/anthropic.js';
-export { geminiRenderer } from './formats/gemini.js';
+export { type GeminiWireOptions, geminiFormat, geminiRenderer } from './formats/gemini.js';
 export {
   DEFAULT_OLLAMA_CAPABILITIES,
   type OllamaModelSpec,
@@ -24,6 +24,7 @@ export type {
   RenderContext,
   RenderedError,
   RenderedStream,
+  Splitter,
   WireRenderer,
 } from './formats/renderer.js';
 export type {
