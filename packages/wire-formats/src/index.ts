@@ -17,8 +17,16 @@ export {
   ollamaShow,
   ollamaTags,
 } from './formats/ollama.js';
-export { openAIChatRenderer } from './formats/openai-chat.js';
-export { openAIResponsesRenderer } from './formats/openai-responses.js';
+export {
+  type OpenAIErrorOptions,
+  openAIChatRenderer,
+} from './formats/openai-chat.js';
+export {
+  openAIResponsesFormat,
+  openAIResponsesRenderer,
+  type ResponsesLiveShape,
+  type ResponsesWireOptions,
+} from './formats/openai-responses.js';
 export type {
   FullUsage,
   RenderContext,

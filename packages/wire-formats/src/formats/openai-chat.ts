@@ -148,8 +148,45 @@ const ERRORS: Record<number, { type: string; code: string | null }> = {
   429: { type: 'requests', code: 'rate_limit_exceeded' },
 };
 
+/**
+ * How an OpenAI error departs from the defaults: what a recorded error shows, for a test that
+ * must reproduce its bytes.
+ */
+export interface OpenAIErrorOptions {
+  /** The body's `type`, `param` and `code`, in place of the ones the status implies. */
+  readonly fields?: {
+    readonly type: string;
+    readonly param: string | null;
+    readonly code: string | null;
+  };
+  /** The response headers (request id, organization, version), in place of `x-request-id`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Retry hints as OpenAI sends them: `retry-after-ms` first, then `retry-after` in whole
+   * seconds (at least 1). Default: `retry-after` as given, then `retry-after-ms`.
+   */
+  readonly wholeSecondRetryAfter?: boolean;
+}
+
+/** The retry hint headers in the order and rounding `options` asks for. */
+function openAIRetryHeaders(
+  seconds: number | null,
+  options: OpenAIErrorOptions,
+): Record<string, string> {
+  if (seconds === null || !options.wholeSecondRetryAfter) return retryHeaders(seconds);
+  return {
+    'retry-after-ms': String(Math.round(seconds * 1000)),
+    'retry-after': String(Math.max(1, Math.ceil(seconds))),
+  };
+}
+
 /** OpenAI's error body (`{ error: { message, type, param, code } }`), shared with Responses. */
-export function openAIError(failure: ErrorReply, seq: number, param: string): RenderedError {
+export function openAIError(
+  failure: ErrorReply,
+  seq: number,
+  param: string,
+  options: OpenAIErrorOptions = {},
+): RenderedError {
   const status = errorStatus(failure, 503);
   const known = ERRORS[status] ?? {
     type: status >= 500 ? 'server_error' : 'invalid_request_error',
@@ -163,21 +200,18 @@ export function openAIError(failure: ErrorReply, seq: number, param: string): Re
       : failure.shape === 'overloaded'
         ? 'The engine is currently overloaded, please try again later.'
         : `scripted ${status}: ${statusPhrase(status)}`);
+  const fields = options.fields ?? {
+    type: overflow ? 'invalid_request_error' : known.type,
+    param: overflow ? param : null,
+    code: overflow ? 'context_length_exceeded' : known.code,
+  };
+  const headers: Record<string, string> = options.headers
+    ? { ...options.headers, 'content-type': 'application/json' }
+    : { 'content-type': 'application/json', 'x-request-id': `req_testing${pad(seq)}` };
   return {
     status,
-    headers: {
-      'content-type': 'application/json',
-      'x-request-id': `req_testing${pad(seq)}`,
-      ...retryHeaders(failure.retryAfterSeconds),
-    },
-    body: {
-      error: {
-        message,
-        type: overflow ? 'invalid_request_error' : known.type,
-        param: overflow ? param : null,
-        code: overflow ? 'context_length_exceeded' : known.code,
-      },
-    },
+    headers: { ...headers, ...openAIRetryHeaders(failure.retryAfterSeconds, options) },
+    body: { error: { message, ...fields } },
   };
 }
 
