@@ -113,6 +113,9 @@ const HEADERS = {
   'openai-version': '2020-10-01',
 };
 
+/** The `obfuscation` of the recorded deltas, by kind. */
+const OBFUSCATION = { text: 'a1b2c3', reasoning: 'x1y2z3', arguments: 'q9w8e7' } as const;
+
 /** The schema the structured-output request asked for, echoed in `text.format`. */
 const STRUCTURED_FORMAT = {
   type: 'json_schema',
@@ -144,7 +147,7 @@ function format(scenario: string): WireRenderer {
       secondsToComplete: 2,
     },
     cacheWriteTokens: true,
-    obfuscation: { text: 'a1b2c3', reasoning: 'x1y2z3', arguments: 'q9w8e7' },
+    obfuscation: (kind) => OBFUSCATION[kind],
     split: (text) => split(text),
     headers: HEADERS,
   });

@@ -24,6 +24,7 @@ export {
 export {
   openAIResponsesFormat,
   openAIResponsesRenderer,
+  type ResponsesDeltaKind,
   type ResponsesLiveShape,
   type ResponsesWireOptions,
 } from './formats/openai-responses.js';

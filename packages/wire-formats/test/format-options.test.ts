@@ -164,7 +164,7 @@ describe('openAIResponsesFormat', () => {
   });
 
   it('pads deltas with obfuscation and splits as given', () => {
-    const obfuscation = { text: 't', reasoning: 'r', arguments: 'a' };
+    const obfuscation = (kind: string) => kind.slice(0, 1);
     const all = events(
       openAIResponsesFormat({ obfuscation, split: (text) => [text] }).stream(context).chunks,
     );

@@ -23,6 +23,9 @@ import {
 type Json = Record<string, unknown>;
 type Item = Json & { type: string; id: string };
 
+/** The kinds of delta event a Responses stream sends. */
+export type ResponsesDeltaKind = 'text' | 'reasoning' | 'arguments';
+
 const CREATED_AT = 1763800000;
 
 /**
@@ -46,6 +49,8 @@ export interface ResponsesLiveShape {
   readonly verbosity: string;
   /** `completed_at`, as seconds after `created_at`. */
   readonly secondsToComplete: number;
+  /** `tools`, the function tools the request declared, in wire form. Default none. */
+  readonly tools?: readonly Readonly<Json>[];
 }
 
 /**
@@ -55,18 +60,19 @@ export interface ResponsesLiveShape {
 export interface ResponsesWireOptions {
   /** The response's `id`. Default `resp_testing<seq>`. */
   readonly responseId?: string;
+  /** The response's `created_at`, in Unix seconds. Default 1763800000. */
+  readonly createdAt?: number;
   /** The id of the output item at `index`. Default `<prefix>_testing<seq>x<index>`. */
   readonly itemId?: (prefix: 'rs' | 'msg' | 'fc', index: number) => string;
   /** Render the full Response object as the live API sends it, echoing these settings. */
   readonly live?: ResponsesLiveShape;
   /** Report `input_tokens_details.cache_write_tokens` too. */
   readonly cacheWriteTokens?: boolean;
-  /** The `obfuscation` padding the live API adds to each delta event, by delta kind. */
-  readonly obfuscation?: {
-    readonly text: string;
-    readonly reasoning: string;
-    readonly arguments: string;
-  };
+  /**
+   * The `obfuscation` padding the live API adds to each delta event: called once per delta, in
+   * the order they are sent, with the kind of delta it pads. Default none.
+   */
+  readonly obfuscation?: (delta: ResponsesDeltaKind) => string;
   /** Where streamed text, summaries and arguments are split. Default {@link splitInto}. */
   readonly split?: Splitter;
   /** Headers on every reply and error, in place of `x-request-id: req_testing<seq>`. */
@@ -140,13 +146,14 @@ function response(
   const status = !done ? 'in_progress' : cut ? 'incomplete' : 'completed';
   const live = options.live;
   const format = live?.textFormat ?? { type: 'text' };
+  const created = options.createdAt ?? CREATED_AT;
   return {
     id: options.responseId ?? `resp_testing${pad(context.seq)}`,
     object: 'response',
-    created_at: CREATED_AT,
+    created_at: created,
     status,
     ...(live
-      ? { background: false, completed_at: done ? CREATED_AT + live.secondsToComplete : null }
+      ? { background: false, completed_at: done ? created + live.secondsToComplete : null }
       : {}),
     error: null,
     incomplete_details: done && cut ? { reason: 'max_output_tokens' } : null,
@@ -168,7 +175,7 @@ function response(
     ...(live ? { temperature: live.temperature } : {}),
     text: live ? { format, verbosity: live.verbosity } : { format },
     tool_choice: 'auto',
-    tools: [],
+    tools: [...(live?.tools ?? [])],
     ...(live
       ? { top_logprobs: live.topLogprobs, top_p: live.topP, truncation: live.truncation }
       : {}),
@@ -189,18 +196,21 @@ interface ItemStream {
   readonly obfuscation: ResponsesWireOptions['obfuscation'];
 }
 
+/** The `obfuscation` of one delta, when the options ask for it. */
+const padding = (at: ItemStream, kind: ResponsesDeltaKind): Json =>
+  at.obfuscation ? { obfuscation: at.obfuscation(kind) } : {};
+
 /** The summary events of a reasoning item. */
 function reasoningEvents(text: string, chunks: number, at: ItemStream): Json[] {
   const where = { item_id: at.item_id, output_index: at.output_index, summary_index: 0 };
   const part = { type: 'summary_text', text };
-  const padding = at.obfuscation ? { obfuscation: at.obfuscation.reasoning } : {};
   return [
     { type: 'response.reasoning_summary_part.added', ...where, part: { ...part, text: '' } },
     ...at.split(text, chunks).map((delta) => ({
       type: 'response.reasoning_summary_text.delta',
       ...where,
       delta,
-      ...padding,
+      ...padding(at, 'reasoning'),
     })),
     { type: 'response.reasoning_summary_text.done', ...where, text },
     { type: 'response.reasoning_summary_part.done', ...where, part },
@@ -211,7 +221,6 @@ function reasoningEvents(text: string, chunks: number, at: ItemStream): Json[] {
 function textEvents(text: string, chunks: number, at: ItemStream): Json[] {
   const where = { item_id: at.item_id, output_index: at.output_index, content_index: 0 };
   const part = { type: 'output_text', annotations: [], logprobs: [], text };
-  const padding = at.obfuscation ? { obfuscation: at.obfuscation.text } : {};
   return [
     { type: 'response.content_part.added', ...where, part: { ...part, text: '' } },
     ...at.split(text, chunks).map((delta) => ({
@@ -219,7 +228,7 @@ function textEvents(text: string, chunks: number, at: ItemStream): Json[] {
       ...where,
       delta,
       logprobs: [],
-      ...padding,
+      ...padding(at, 'text'),
     })),
     { type: 'response.output_text.done', ...where, text, logprobs: [] },
     { type: 'response.content_part.done', ...where, part },
@@ -229,13 +238,12 @@ function textEvents(text: string, chunks: number, at: ItemStream): Json[] {
 /** The argument events of a function call item. */
 function argumentEvents(args: string, chunks: number, at: ItemStream): Json[] {
   const where = { item_id: at.item_id, output_index: at.output_index };
-  const padding = at.obfuscation ? { obfuscation: at.obfuscation.arguments } : {};
   return [
     ...at.split(args, chunks).map((delta) => ({
       type: 'response.function_call_arguments.delta',
       ...where,
       delta,
-      ...padding,
+      ...padding(at, 'arguments'),
     })),
     { type: 'response.function_call_arguments.done', ...where, arguments: args },
   ];
