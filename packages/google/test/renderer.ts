@@ -85,6 +85,7 @@ function format(reply: ExpectedReply): WireRenderer {
     responseId: responseId(reply),
     callSignature: CALL_SIGNATURE,
     modalityDetails: true,
+    runningTotal: true,
     closingChunk: 'after-function-call',
     split: splitInTwo,
   });

@@ -49,7 +49,8 @@ describe('geminiFormat', () => {
 
   it('reports modality details and a running total, with the responseId given', () => {
     const [first, ...rest] = events(
-      geminiFormat({ modalityDetails: true, responseId: 'r1' }).stream(context).chunks,
+      geminiFormat({ modalityDetails: true, runningTotal: true, responseId: 'r1' }).stream(context)
+        .chunks,
     );
     expect(first.usageMetadata).toEqual({
       promptTokenCount: 14,
@@ -78,6 +79,13 @@ describe('geminiFormat', () => {
       finishReason: 'STOP',
       index: 0,
     });
+  });
+
+  it('ends events in CRLF when asked', () => {
+    const [first] = geminiFormat({ crlf: true }).stream(context).chunks;
+    expect(first?.startsWith('data: {')).toBe(true);
+    expect(first?.endsWith('}\r\n\r\n')).toBe(true);
+    expect(geminiRenderer.stream(context).chunks[0]?.endsWith('}\n\n')).toBe(true);
   });
 
   it('puts errorDetails before RetryInfo and can leave the retry headers out', () => {

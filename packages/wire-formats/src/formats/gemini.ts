@@ -36,11 +36,12 @@ export interface GeminiWireOptions {
    * as Gemini 3 signs them. Default none.
    */
   readonly callSignature?: string;
-  /**
-   * Per-modality counts (`promptTokensDetails`, `cacheTokensDetails`) in `usageMetadata`, and a
-   * running `totalTokenCount` on every streamed chunk, as the live API reports them.
-   */
+  /** Per-modality counts (`promptTokensDetails`, `cacheTokensDetails`) in `usageMetadata`. */
   readonly modalityDetails?: boolean;
+  /** A running `totalTokenCount` (the prompt's) on every streamed chunk before the last. */
+  readonly runningTotal?: boolean;
+  /** End each server-sent event in CRLF (`\r\n\r\n`), as the live API does. Default LF. */
+  readonly crlf?: boolean;
   /**
    * When a stream closes in a chunk of its own (an empty text part): `always` (the default), or
    * only `after-function-call`, the last part's chunk carrying `finishReason` otherwise.
@@ -112,8 +113,11 @@ function usageMetadata(context: RenderContext, options: GeminiWireOptions): Json
 /** The usage a chunk before the last reports: the prompt only. */
 function runningUsage(context: RenderContext, options: GeminiWireOptions): Json {
   const { promptTokenCount, promptTokensDetails } = usageMetadata(context, options);
-  if (!options.modalityDetails) return { promptTokenCount };
-  return { promptTokenCount, totalTokenCount: promptTokenCount, promptTokensDetails };
+  return {
+    promptTokenCount,
+    ...(options.runningTotal ? { totalTokenCount: promptTokenCount } : {}),
+    ...(options.modalityDetails ? { promptTokensDetails } : {}),
+  };
 }
 
 const finishReason = (context: RenderContext) =>
@@ -158,9 +162,10 @@ function stream(context: RenderContext, options: GeminiWireOptions): RenderedStr
   // Gemini closes a reply in a chunk of its own after a function call
   const afterCall = pieces.at(-1)?.functionCall !== undefined;
   if (options.closingChunk !== 'after-function-call' || afterCall) pieces.push({ text: '' });
-  const chunks = pieces.map((piece, i) =>
-    sse(response(context, options, [piece], i === pieces.length - 1)),
-  );
+  const chunks = pieces.map((piece, i) => {
+    const event = sse(response(context, options, [piece], i === pieces.length - 1));
+    return options.crlf ? `${event.slice(0, -2)}\r\n\r\n` : event;
+  });
   return { chunks, closing: 1 };
 }
 
