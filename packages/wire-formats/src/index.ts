@@ -8,17 +8,26 @@
  * @packageDocumentation
  */
 
-export { anthropicRenderer } from './formats/anthropic.js';
+export {
+  type AnthropicWireOptions,
+  anthropicFormat,
+  anthropicRenderer,
+} from './formats/anthropic.js';
 export { type GeminiWireOptions, geminiFormat, geminiRenderer } from './formats/gemini.js';
 export {
   DEFAULT_OLLAMA_CAPABILITIES,
+  type OllamaDurations,
   type OllamaModelSpec,
+  type OllamaWireOptions,
+  ollamaFormat,
   ollamaRenderer,
   ollamaShow,
   ollamaTags,
 } from './formats/ollama.js';
 export {
+  type ChatWireOptions,
   type OpenAIErrorOptions,
+  openAIChatFormat,
   openAIChatRenderer,
 } from './formats/openai-chat.js';
 export {

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  anthropicFormat,
+  anthropicRenderer,
   type ErrorReply,
   geminiFormat,
   geminiRenderer,
   type MessageReply,
+  ollamaFormat,
+  openAIChatFormat,
+  openAIChatRenderer,
   openAIResponsesFormat,
   openAIResponsesRenderer,
   type RenderContext,
@@ -205,6 +210,65 @@ describe('openAIResponsesFormat', () => {
     ]);
     expect(error.body).toEqual({
       error: { message: 'slow down', type: 'tokens', param: null, code: 'rate_limit_exceeded' },
+    });
+  });
+});
+
+describe('anthropicFormat', () => {
+  it('pings, opens tool input empty and can leave the newer fields out', () => {
+    const all = events(
+      anthropicFormat({
+        messageId: 'msg_x',
+        ping: true,
+        openingJsonDelta: true,
+        withoutNewerFields: true,
+      }).stream(context).chunks,
+    );
+    expect(all[0].message.id).toBe('msg_x');
+    expect(all[0].message.usage).not.toHaveProperty('service_tier');
+    expect(all[1]).toEqual({ type: 'ping' });
+    const starts = all.filter((e) => e.type === 'content_block_start');
+    expect(starts[1].content_block).toEqual({ type: 'text', text: '' });
+    const json = all.filter((e) => e.delta?.type === 'input_json_delta' && e.index === 2);
+    expect(json[0].delta.partial_json).toBe('');
+    expect(json.map((e) => e.delta.partial_json).join('')).toBe('{"x":1}');
+    const plain = events(anthropicRenderer.stream(context).chunks);
+    expect(plain[1].type).toBe('content_block_start');
+  });
+});
+
+describe('openAIChatFormat', () => {
+  it('sends leading comments, chunk fields and usage: null as asked', () => {
+    const { chunks } = openAIChatFormat({
+      completionId: 'chatcmpl-x',
+      created: 5,
+      chunkFields: { service_tier: 'default' },
+      nullUsage: true,
+      withoutRefusal: true,
+      leadingComments: ['PROCESSING'],
+    }).stream({ ...context, body: { stream_options: { include_usage: true } } });
+    expect(chunks[0]).toBe(': PROCESSING\n\n');
+    const [first, ...rest] = events(chunks.slice(1, -1));
+    expect(first).toMatchObject({ id: 'chatcmpl-x', created: 5, service_tier: 'default' });
+    expect(first.choices[0].delta).toEqual({ role: 'assistant', content: '' });
+    expect(first.usage).toBeNull();
+    expect(rest.at(-1).usage).toMatchObject({ prompt_tokens: 14 });
+    const plain = events(openAIChatRenderer.stream(context).chunks.slice(0, 1));
+    expect(plain[0]).not.toHaveProperty('usage');
+    expect(plain[0].choices[0].delta).toHaveProperty('refusal', null);
+  });
+});
+
+describe('ollamaFormat', () => {
+  it('reports the durations given', () => {
+    const durations = { total: 9, load: 5, promptEval: 1, eval: 8 };
+    const last = JSON.parse(ollamaFormat({ durations }).stream(context).chunks.at(-1) ?? '{}');
+    expect(last).toMatchObject({
+      total_duration: 9,
+      load_duration: 5,
+      prompt_eval_duration: 1,
+      eval_duration: 8,
+      eval_count: 9,
     });
   });
 });

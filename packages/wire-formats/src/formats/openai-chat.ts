@@ -7,6 +7,7 @@ import {
   type RenderedError,
   type RenderedStream,
   retryHeaders,
+  type Splitter,
   splitInto,
   sse,
   statusPhrase,
@@ -33,6 +34,30 @@ const FINISH: Record<ScriptedStopReason, string> = {
 };
 
 const CREATED = 1763800000;
+
+/**
+ * How a Chat Completions reply departs from the defaults: details of OpenAI's or another
+ * server's live stream, for a test reproducing recorded bytes. Every option is off by default.
+ */
+export interface ChatWireOptions {
+  /** The completion's `id`. Default `chatcmpl-Testing<seq>`. */
+  readonly completionId?: string;
+  /** `created`, in Unix seconds. Default 1763800000. */
+  readonly created?: number;
+  /**
+   * Fields each chunk carries after `model`: OpenAI's `service_tier` and `system_fingerprint`,
+   * OpenRouter's `provider`.
+   */
+  readonly chunkFields?: Readonly<Json>;
+  /** `usage: null` on every chunk before the usage chunk, as OpenAI sends with `include_usage`. */
+  readonly nullUsage?: boolean;
+  /** Leave `refusal: null` out of the first delta, as servers other than OpenAI do. */
+  readonly withoutRefusal?: boolean;
+  /** SSE comments sent before the first chunk, e.g. OpenRouter's `OPENROUTER PROCESSING`. */
+  readonly leadingComments?: readonly string[];
+  /** Where streamed text, reasoning and arguments are split. Default {@link splitInto}. */
+  readonly split?: Splitter;
+}
 const callId = (seq: number, i: number) => `call_Testing${pad(seq)}x${pad(i, 3)}`;
 
 function usageOf(context: RenderContext): Json {
@@ -87,15 +112,18 @@ function reply(context: RenderContext): Json {
   };
 }
 
-function stream(context: RenderContext): RenderedStream {
-  const chunks: string[] = [];
+function stream(context: RenderContext, options: ChatWireOptions): RenderedStream {
+  const split = options.split ?? splitInto;
+  const chunks = (options.leadingComments ?? []).map((comment) => `: ${comment}\n\n`);
   const base = {
-    id: `chatcmpl-Testing${pad(context.seq)}`,
+    id: options.completionId ?? `chatcmpl-Testing${pad(context.seq)}`,
     object: 'chat.completion.chunk',
-    created: CREATED,
+    created: options.created ?? CREATED,
     model: context.model,
+    ...options.chunkFields,
   };
-  const emit = (delta: Json, finish: string | null = null, extra: Json = {}) =>
+  const pending = options.nullUsage ? { usage: null } : {};
+  const emit = (delta: Json, finish: string | null = null, extra: Json = pending) =>
     chunks.push(
       sse({
         ...base,
@@ -103,15 +131,19 @@ function stream(context: RenderContext): RenderedStream {
         ...extra,
       }),
     );
-  emit({ role: 'assistant', content: '', refusal: null });
+  emit(
+    options.withoutRefusal
+      ? { role: 'assistant', content: '' }
+      : { role: 'assistant', content: '', refusal: null },
+  );
   let toolIndex = 0;
   context.reply.blocks.forEach((block, i) => {
     switch (block.kind) {
       case 'text':
-        for (const content of splitInto(block.text, block.chunks)) emit({ content });
+        for (const content of split(block.text, block.chunks)) emit({ content });
         return;
       case 'thinking':
-        for (const piece of splitInto(block.text, block.chunks)) {
+        for (const piece of split(block.text, block.chunks)) {
           emit({ content: null, reasoning_content: piece });
         }
         return;
@@ -125,16 +157,16 @@ function stream(context: RenderContext): RenderedStream {
             { index, id, type: 'function', function: { name: block.name, arguments: '' } },
           ],
         });
-        for (const args of splitInto(JSON.stringify(block.input), block.chunks)) {
+        for (const args of split(JSON.stringify(block.input), block.chunks)) {
           emit({ tool_calls: [{ index, function: { arguments: args } }] });
         }
         return;
       }
     }
   });
-  const options = context.body.stream_options as { include_usage?: unknown } | undefined;
-  const separateUsage = options?.include_usage === true;
-  emit({}, FINISH[context.reply.stopReason], separateUsage ? {} : { usage: usageOf(context) });
+  const streamOptions = context.body.stream_options as { include_usage?: unknown } | undefined;
+  const separateUsage = streamOptions?.include_usage === true;
+  emit({}, FINISH[context.reply.stopReason], separateUsage ? pending : { usage: usageOf(context) });
   if (separateUsage) chunks.push(sse({ ...base, choices: [], usage: usageOf(context) }));
   chunks.push(sse('[DONE]'));
   return { chunks, closing: separateUsage ? 3 : 2 };
@@ -215,11 +247,16 @@ export function openAIError(
   };
 }
 
-/** The Chat Completions renderer. */
-export const openAIChatRenderer: WireRenderer = {
-  streamContentType: 'text/event-stream',
-  headers: (seq) => ({ 'x-request-id': `req_testing${pad(seq)}` }),
-  reply,
-  stream,
-  error: (failure, seq) => openAIError(failure, seq, 'messages'),
-};
+/** A Chat Completions renderer with `options` (see {@link ChatWireOptions}). */
+export function openAIChatFormat(options: ChatWireOptions = {}): WireRenderer {
+  return {
+    streamContentType: 'text/event-stream',
+    headers: (seq) => ({ 'x-request-id': `req_testing${pad(seq)}` }),
+    reply,
+    stream: (context) => stream(context, options),
+    error: (failure, seq) => openAIError(failure, seq, 'messages'),
+  };
+}
+
+/** The Chat Completions renderer, with the default shape. */
+export const openAIChatRenderer: WireRenderer = openAIChatFormat();

@@ -6,9 +6,9 @@
  * echoing the request's settings and tools, deltas padded with an `obfuscation` string of
  * varying length, and the final `response.completed` carrying every output item and usage.
  */
-import { type BlockPart, type MessageReply, openAIResponsesFormat } from '@yourtool/wire-formats';
+import { type MessageReply, openAIResponsesFormat } from '@yourtool/wire-formats';
 import { BENCH_TOOLS, prng } from '../lib/session.js';
-import { expectedOf, type Plan, type WireStream } from './wire-plan.js';
+import { expectedOf, type Plan, replyOf, type WireStream } from './wire-plan.js';
 
 const ENCRYPTED_REASONING = `gAAAAABpBench${'Q2lwaGVydGV4dE9mVGhlUmVhc29uaW5n'.repeat(24)}`;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -39,34 +39,11 @@ function obfuscation(): () => string {
  * `function_call_arguments.delta` per fragment), and `response.completed`.
  */
 export function openAIResponses(p: Plan): WireStream {
-  const text = p.deltas.join('');
-  // the plan decides where text and arguments are cut, not an even split
-  const pieces = new Map<string, readonly string[]>([
-    [text, p.deltas],
-    ...p.tools.map((tool): [string, readonly string[]] => [
-      tool.fragments.join(''),
-      tool.fragments,
-    ]),
-  ]);
-  const blocks: BlockPart[] = [
-    { kind: 'redacted_thinking', data: ENCRYPTED_REASONING },
-    { kind: 'text', text, chunks: p.deltas.length },
-    ...p.tools.map(
-      (tool, t): BlockPart => ({
-        kind: 'tool_call',
-        name: tool.name,
-        input: tool.input,
-        id: `call_BenchTool${String(t).padStart(11, '0')}`,
-        chunks: tool.fragments.length,
-      }),
-    ),
-  ];
-  const reply: MessageReply = {
-    kind: 'message',
-    blocks,
-    usage: { input_tokens: 1200, output_tokens: 25_000, reasoning_tokens: 320 },
-    stopReason: 'tool_use',
-    chunkDelayMs: 0,
+  const { reply, split } = replyOf(p, (t) => `call_BenchTool${String(t).padStart(11, '0')}`);
+  const withReasoning: MessageReply = {
+    ...reply,
+    blocks: [{ kind: 'redacted_thinking', data: ENCRYPTED_REASONING }, ...reply.blocks],
+    usage: { ...reply.usage, reasoning_tokens: 320 },
   };
   const format = openAIResponsesFormat({
     responseId: 'resp_0bench5e0bench5e0bench5e0bench5e0bench5e0bench5e',
@@ -91,9 +68,14 @@ export function openAIResponses(p: Plan): WireStream {
       })),
     },
     obfuscation: obfuscation(),
-    split: (piece) => pieces.get(piece) ?? [piece],
+    split,
   });
-  const { chunks } = format.stream({ reply, model: 'gpt-5-2025-08-07', seq: 0, body: {} });
+  const { chunks } = format.stream({
+    reply: withReasoning,
+    model: 'gpt-5-2025-08-07',
+    seq: 0,
+    body: {},
+  });
   return {
     provider: 'openai-responses',
     contentType: 'text/event-stream',
