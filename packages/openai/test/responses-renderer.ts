@@ -5,11 +5,18 @@ import type {
   FixtureRenderer,
   RenderedError,
 } from '@yourtool/conformance';
+import {
+  type BlockPart,
+  type ErrorReply,
+  openAIResponsesFormat,
+  type RenderContext,
+  type WireRenderer,
+} from '@yourtool/wire-formats';
 
 /**
- * Puts the conformance suite's expected replies into the Responses API's documented wire format
- * (`POST /v1/responses`: a `Response` object; with `stream: true`, named server-sent events
- * `response.created` … `response.completed`), the way gpt-5 answers with `store: false` and
+ * Puts the conformance suite's expected replies into the Responses API's wire format through
+ * `@yourtool/wire-formats` (the one implementation of it), with the details of the recordings
+ * of gpt-5 answering with `store: false` and
  * `include: ["reasoning.encrypted_content"]`: reasoning as `reasoning` items (summary parts and
  * `encrypted_content`), text as `message` items with `output_text` parts, tool calls as
  * `function_call` items with a `call_id`, usage with `input_tokens_details.cached_tokens` and
@@ -17,9 +24,6 @@ import type {
  */
 
 export const MODEL = 'gpt-5-2025-08-07';
-const CREATED_AT = 1763800000;
-
-type Item = Record<string, unknown> & { type: string; id: string };
 
 function hash(text: string): string {
   let h = 7;
@@ -45,122 +49,7 @@ function callId(seed: string): string {
   return `call_${out}`;
 }
 
-function items(reply: ExpectedReply): Item[] {
-  const seed = reply.scenario;
-  const out: Item[] = [];
-  reply.content.forEach((block: ExpectedBlock, i) => {
-    switch (block.type) {
-      case 'thinking':
-        out.push({
-          id: wireId('rs', `${seed}:${i}`),
-          type: 'reasoning',
-          summary: [{ type: 'summary_text', text: block.text }],
-          ...(block.signature ? { encrypted_content: block.signature } : {}),
-        });
-        return;
-      case 'redacted_thinking':
-        out.push({
-          id: wireId('rs', `${seed}:${i}`),
-          type: 'reasoning',
-          summary: [],
-          encrypted_content: block.data,
-        });
-        return;
-      case 'text':
-        out.push({
-          id: wireId('msg', `${seed}:${i}`),
-          type: 'message',
-          status: 'completed',
-          content: [{ type: 'output_text', annotations: [], logprobs: [], text: block.text }],
-          role: 'assistant',
-        });
-        return;
-      case 'tool_use':
-        out.push({
-          id: wireId('fc', `${seed}:${i}`),
-          type: 'function_call',
-          status: 'completed',
-          arguments: JSON.stringify(block.input),
-          call_id: callId(`${seed}:${i}`),
-          name: block.name,
-        });
-        return;
-    }
-  });
-  return out;
-}
-
-function usage(reply: ExpectedReply): Record<string, unknown> {
-  const { input_tokens, output_tokens, cached_input_tokens } = reply.usage;
-  const thinks = reply.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
-  const reasoning = thinks ? Math.floor((output_tokens * 2) / 3) : 0;
-  const input = input_tokens + cached_input_tokens;
-  return {
-    input_tokens: input,
-    input_tokens_details: { cached_tokens: cached_input_tokens, cache_write_tokens: 0 },
-    output_tokens,
-    output_tokens_details: { reasoning_tokens: reasoning },
-    total_tokens: input + output_tokens,
-  };
-}
-
-function response(
-  reply: ExpectedReply,
-  status: 'in_progress' | 'completed',
-  output: Item[],
-): Record<string, unknown> {
-  const structured = reply.scenario === 'structured-output';
-  return {
-    id: wireId('resp', reply.scenario),
-    object: 'response',
-    created_at: CREATED_AT,
-    status,
-    background: false,
-    completed_at: status === 'completed' ? CREATED_AT + 2 : null,
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    max_output_tokens: 1024,
-    max_tool_calls: null,
-    model: MODEL,
-    output,
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    prompt_cache_key: null,
-    reasoning: { effort: 'medium', summary: null },
-    safety_identifier: null,
-    service_tier: status === 'completed' ? 'default' : 'auto',
-    store: false,
-    temperature: 1,
-    text: {
-      format: structured
-        ? {
-            type: 'json_schema',
-            name: 'response',
-            description: null,
-            schema: {
-              type: 'object',
-              properties: { city: { type: 'string' }, population: { type: 'integer' } },
-              required: ['city', 'population'],
-              additionalProperties: false,
-            },
-            strict: true,
-          }
-        : { type: 'text' },
-      verbosity: 'medium',
-    },
-    tool_choice: 'auto',
-    tools: [],
-    top_logprobs: 0,
-    top_p: 1,
-    truncation: 'disabled',
-    usage: status === 'completed' ? usage(reply) : null,
-    user: null,
-    metadata: {},
-  };
-}
-
-/** Splits into `n` pieces (fewer when the text is shorter). */
+/** The recordings split streamed text and arguments in three (shorter ones stay whole). */
 function split(text: string, n = 3): string[] {
   if (text.length < n) return [text];
   const size = Math.ceil(text.length / n);
@@ -169,10 +58,112 @@ function split(text: string, n = 3): string[] {
   return out;
 }
 
-/** A named server-sent event, as the Responses API sends it. */
-const sse = (body: Record<string, unknown> & { type: string }) =>
-  `event: ${body.type}\ndata: ${JSON.stringify(body)}\n\n`;
+function block(expected: ExpectedBlock, i: number, seed: string): BlockPart {
+  switch (expected.type) {
+    case 'thinking':
+      return {
+        kind: 'thinking',
+        text: expected.text,
+        signature: expected.signature ?? null,
+        chunks: 3,
+      };
+    case 'redacted_thinking':
+      return { kind: 'redacted_thinking', data: expected.data };
+    case 'text':
+      return { kind: 'text', text: expected.text, chunks: 3 };
+    case 'tool_use':
+      return {
+        kind: 'tool_call',
+        name: expected.name,
+        input: expected.input,
+        id: callId(`${seed}:${i}`),
+        chunks: 3,
+      };
+  }
+}
 
+/** The reply as the shared format takes it: reasoning is two thirds of the output tokens. */
+function context(reply: ExpectedReply): RenderContext {
+  const { input_tokens, output_tokens, cached_input_tokens } = reply.usage;
+  const thinks = reply.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+  return {
+    reply: {
+      kind: 'message',
+      blocks: reply.content.map((b, i) => block(b, i, reply.scenario)),
+      usage: {
+        input_tokens,
+        output_tokens,
+        cached_input_tokens,
+        cache_creation_input_tokens: 0,
+        reasoning_tokens: thinks ? Math.floor((output_tokens * 2) / 3) : 0,
+      },
+      stopReason: reply.stop_reason,
+      chunkDelayMs: 0,
+    },
+    model: MODEL,
+    seq: 0,
+    body: {},
+  };
+}
+
+const HEADERS = {
+  'x-request-id': 'req_conformance_responses',
+  'openai-organization': 'user-conformance',
+  'openai-processing-ms': '412',
+  'openai-version': '2020-10-01',
+};
+
+/** The `obfuscation` of the recorded deltas, by kind. */
+const OBFUSCATION = { text: 'a1b2c3', reasoning: 'x1y2z3', arguments: 'q9w8e7' } as const;
+
+/** The schema the structured-output request asked for, echoed in `text.format`. */
+const STRUCTURED_FORMAT = {
+  type: 'json_schema',
+  name: 'response',
+  description: null,
+  schema: {
+    type: 'object',
+    properties: { city: { type: 'string' }, population: { type: 'integer' } },
+    required: ['city', 'population'],
+    additionalProperties: false,
+  },
+  strict: true,
+};
+
+function format(scenario: string): WireRenderer {
+  return openAIResponsesFormat({
+    responseId: wireId('resp', scenario),
+    itemId: (prefix, i) => wireId(prefix, `${scenario}:${i}`),
+    live: {
+      maxOutputTokens: 1024,
+      reasoning: { effort: 'medium', summary: null },
+      serviceTier: 'default',
+      temperature: 1,
+      topP: 1,
+      topLogprobs: 0,
+      truncation: 'disabled',
+      ...(scenario === 'structured-output' ? { textFormat: STRUCTURED_FORMAT } : {}),
+      verbosity: 'medium',
+      secondsToComplete: 2,
+    },
+    cacheWriteTokens: true,
+    obfuscation: (kind) => OBFUSCATION[kind],
+    split: (text) => split(text),
+    headers: HEADERS,
+  });
+}
+
+/** Up to and including the event `cut` names. */
+function cutShort(chunks: readonly string[], cut: NonNullable<ExpectedReply['cut']>): string[] {
+  const event =
+    cut.after === 'first-text-delta'
+      ? 'response.output_text.delta'
+      : 'response.function_call_arguments.delta';
+  const index = chunks.findIndex((chunk) => chunk.startsWith(`event: ${event}\n`));
+  return chunks.slice(0, index + 1);
+}
+
+/** The recorded error of each failure. */
 const ERRORS: Record<
   ExpectedFailure['failure'],
   { status: number; message: string; type: string; param: string | null; code: string | null }
@@ -225,172 +216,29 @@ const ERRORS: Record<
   },
 };
 
-const HEADERS = {
-  'x-request-id': 'req_conformance_responses',
-  'openai-organization': 'user-conformance',
-  'openai-processing-ms': '412',
-  'openai-version': '2020-10-01',
-};
-
 /** The Responses API renderer for `renderFixtures`. */
 export const responsesRenderer: FixtureRenderer = {
   streamFormat: 'sse',
   headers: HEADERS,
-  reply: (reply) => response(reply, 'completed', items(reply)),
+  reply: (reply) => format(reply.scenario).reply(context(reply)),
   stream: (reply) => {
-    const chunks: string[] = [];
-    let seq = 0;
-    let cutAt: number | null = null;
-    const emit = (body: Record<string, unknown> & { type: string }) => {
-      chunks.push(sse({ ...body, sequence_number: seq++ }));
-    };
-    const markCut = (kind: NonNullable<ExpectedReply['cut']>['after']) => {
-      if (reply.cut?.after === kind && cutAt === null) cutAt = chunks.length;
-    };
-    emit({ type: 'response.created', response: response(reply, 'in_progress', []) });
-    emit({ type: 'response.in_progress', response: response(reply, 'in_progress', []) });
-    const done = items(reply);
-    done.forEach((item, output_index) => {
-      const item_id = item.id;
-      switch (item.type) {
-        case 'reasoning': {
-          const { encrypted_content: _hidden, ...rest } = item;
-          emit({
-            type: 'response.output_item.added',
-            output_index,
-            item: { ...rest, summary: [] },
-          });
-          const parts = item.summary as Array<{ type: 'summary_text'; text: string }>;
-          parts.forEach((part, summary_index) => {
-            emit({
-              type: 'response.reasoning_summary_part.added',
-              item_id,
-              output_index,
-              summary_index,
-              part: { type: 'summary_text', text: '' },
-            });
-            for (const delta of split(part.text)) {
-              emit({
-                type: 'response.reasoning_summary_text.delta',
-                item_id,
-                output_index,
-                summary_index,
-                delta,
-                obfuscation: 'x1y2z3',
-              });
-            }
-            emit({
-              type: 'response.reasoning_summary_text.done',
-              item_id,
-              output_index,
-              summary_index,
-              text: part.text,
-            });
-            emit({
-              type: 'response.reasoning_summary_part.done',
-              item_id,
-              output_index,
-              summary_index,
-              part,
-            });
-          });
-          emit({ type: 'response.output_item.done', output_index, item });
-          return;
-        }
-        case 'message': {
-          const [part] = item.content as Array<{ text: string }>;
-          const text = part?.text ?? '';
-          emit({
-            type: 'response.output_item.added',
-            output_index,
-            item: { ...item, status: 'in_progress', content: [] },
-          });
-          emit({
-            type: 'response.content_part.added',
-            item_id,
-            output_index,
-            content_index: 0,
-            part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
-          });
-          for (const delta of split(text)) {
-            emit({
-              type: 'response.output_text.delta',
-              item_id,
-              output_index,
-              content_index: 0,
-              delta,
-              logprobs: [],
-              obfuscation: 'a1b2c3',
-            });
-            markCut('first-text-delta');
-          }
-          emit({
-            type: 'response.output_text.done',
-            item_id,
-            output_index,
-            content_index: 0,
-            text,
-            logprobs: [],
-          });
-          emit({
-            type: 'response.content_part.done',
-            item_id,
-            output_index,
-            content_index: 0,
-            part: { type: 'output_text', annotations: [], logprobs: [], text },
-          });
-          emit({ type: 'response.output_item.done', output_index, item });
-          return;
-        }
-        case 'function_call': {
-          const args = String(item.arguments);
-          emit({
-            type: 'response.output_item.added',
-            output_index,
-            item: { ...item, status: 'in_progress', arguments: '' },
-          });
-          // fragments that do not parse alone ("{}" of a call without arguments stays whole)
-          for (const delta of args.length > 2 ? split(args) : [args]) {
-            emit({
-              type: 'response.function_call_arguments.delta',
-              item_id,
-              output_index,
-              delta,
-              obfuscation: 'q9w8e7',
-            });
-            markCut('first-tool-input-fragment');
-          }
-          emit({
-            type: 'response.function_call_arguments.done',
-            item_id,
-            output_index,
-            arguments: args,
-          });
-          emit({ type: 'response.output_item.done', output_index, item });
-          return;
-        }
-      }
-    });
-    emit({ type: 'response.completed', response: response(reply, 'completed', done) });
-    return cutAt === null ? chunks : chunks.slice(0, cutAt);
+    const { chunks } = format(reply.scenario).stream(context(reply));
+    return reply.cut ? cutShort(chunks, reply.cut) : [...chunks];
   },
   error: (failure): RenderedError => {
-    const shape = ERRORS[failure.failure];
-    return {
-      status: shape.status,
-      headers: {
-        ...HEADERS,
-        'content-type': 'application/json',
-        ...(failure.retryAfterSeconds !== undefined
-          ? {
-              'retry-after-ms': String(Math.round(failure.retryAfterSeconds * 1000)),
-              'retry-after': String(Math.max(1, Math.ceil(failure.retryAfterSeconds))),
-            }
-          : {}),
-      },
-      body: {
-        error: { message: shape.message, type: shape.type, param: shape.param, code: shape.code },
-      },
+    const recorded = ERRORS[failure.failure];
+    const error: ErrorReply = {
+      kind: 'error',
+      status: recorded.status,
+      shape: 'status',
+      message: recorded.message,
+      retryAfterSeconds: failure.retryAfterSeconds ?? null,
     };
+    const { type, param, code } = recorded;
+    const rendered = openAIResponsesFormat({
+      headers: HEADERS,
+      error: { fields: { type, param, code }, wholeSecondRetryAfter: true },
+    }).error(error, 0);
+    return { status: rendered.status, headers: { ...rendered.headers }, body: rendered.body };
   },
 };

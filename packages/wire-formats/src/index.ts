@@ -8,22 +8,41 @@
  * @packageDocumentation
  */
 
-export { anthropicRenderer } from './formats/anthropic.js';
-export { geminiRenderer } from './formats/gemini.js';
+export {
+  type AnthropicWireOptions,
+  anthropicFormat,
+  anthropicRenderer,
+} from './formats/anthropic.js';
+export { type GeminiWireOptions, geminiFormat, geminiRenderer } from './formats/gemini.js';
 export {
   DEFAULT_OLLAMA_CAPABILITIES,
+  type OllamaDurations,
   type OllamaModelSpec,
+  type OllamaWireOptions,
+  ollamaFormat,
   ollamaRenderer,
   ollamaShow,
   ollamaTags,
 } from './formats/ollama.js';
-export { openAIChatRenderer } from './formats/openai-chat.js';
-export { openAIResponsesRenderer } from './formats/openai-responses.js';
+export {
+  type ChatWireOptions,
+  type OpenAIErrorOptions,
+  openAIChatFormat,
+  openAIChatRenderer,
+} from './formats/openai-chat.js';
+export {
+  openAIResponsesFormat,
+  openAIResponsesRenderer,
+  type ResponsesDeltaKind,
+  type ResponsesLiveShape,
+  type ResponsesWireOptions,
+} from './formats/openai-responses.js';
 export type {
   FullUsage,
   RenderContext,
   RenderedError,
   RenderedStream,
+  Splitter,
   WireRenderer,
 } from './formats/renderer.js';
 export type {

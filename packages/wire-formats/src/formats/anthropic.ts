@@ -7,6 +7,7 @@ import {
   type RenderedError,
   type RenderedStream,
   retryHeaders,
+  type Splitter,
   splitInto,
   sse,
   statusPhrase,
@@ -22,12 +23,36 @@ import {
 
 type Json = Record<string, unknown>;
 
+/**
+ * How an Anthropic reply departs from the defaults: details of the live API (or of an older
+ * version of it) a test reproducing recorded bytes needs. Every option is off by default.
+ */
+export interface AnthropicWireOptions {
+  /** The message's `id`. Default `msg_01Testing<seq>`. */
+  readonly messageId?: string;
+  /** A `ping` event after `message_start`, as the live API sends one. */
+  readonly ping?: boolean;
+  /** Open each tool call's input with an empty `input_json_delta`, as the live API does. */
+  readonly openingJsonDelta?: boolean;
+  /** Leave out `citations: null` on text blocks and `service_tier` in usage (older versions). */
+  readonly withoutNewerFields?: boolean;
+  /** Where streamed text, thinking and tool input are split. Default {@link splitInto}. */
+  readonly split?: Splitter;
+}
+
 const toolUseId = (seq: number, i: number) => `toolu_01Testing${pad(seq)}x${pad(i, 3)}`;
 
-function wireBlock(block: BlockPart, seq: number, i: number): Json {
+function wireBlock(
+  block: BlockPart,
+  seq: number,
+  i: number,
+  options: AnthropicWireOptions = {},
+): Json {
   switch (block.kind) {
     case 'text':
-      return { type: 'text', text: block.text, citations: null };
+      return options.withoutNewerFields
+        ? { type: 'text', text: block.text }
+        : { type: 'text', text: block.text, citations: null };
     case 'thinking':
       // Anthropic signs all thinking; an unsigned block is sent without the field
       return {
@@ -47,14 +72,14 @@ function wireBlock(block: BlockPart, seq: number, i: number): Json {
   }
 }
 
-function usageOf(context: RenderContext, output: number): Json {
+function usageOf(context: RenderContext, output: number, options: AnthropicWireOptions): Json {
   const usage = fullUsage(context.reply.usage);
   return {
     input_tokens: usage.input,
     output_tokens: output,
     cache_creation_input_tokens: usage.cacheWrite,
     cache_read_input_tokens: usage.cached,
-    service_tier: 'standard',
+    ...(options.withoutNewerFields ? {} : { service_tier: 'standard' }),
   };
 }
 
@@ -65,29 +90,35 @@ const STOP: Record<ScriptedStopReason, string> = {
   stop_sequence: 'stop_sequence',
 };
 
-function envelope(context: RenderContext, content: Json[], done: boolean): Json {
+function envelope(
+  context: RenderContext,
+  options: AnthropicWireOptions,
+  content: Json[],
+  done: boolean,
+): Json {
   const stop = STOP[context.reply.stopReason];
   return {
-    id: `msg_01Testing${pad(context.seq)}`,
+    id: options.messageId ?? `msg_01Testing${pad(context.seq)}`,
     type: 'message',
     role: 'assistant',
     model: context.model,
     content,
     stop_reason: done ? stop : null,
     stop_sequence: null,
-    usage: usageOf(context, done ? context.reply.usage.output_tokens : 1),
+    usage: usageOf(context, done ? context.reply.usage.output_tokens : 1, options),
   };
 }
 
 /** The deltas of one streamed block, between its start and stop events. */
-function blockDeltas(block: BlockPart, index: number): Json[] {
+function blockDeltas(block: BlockPart, index: number, options: AnthropicWireOptions): Json[] {
+  const split = options.split ?? splitInto;
   const delta = (body: Json) => ({ type: 'content_block_delta', index, delta: body });
   switch (block.kind) {
     case 'text':
-      return splitInto(block.text, block.chunks).map((text) => delta({ type: 'text_delta', text }));
+      return split(block.text, block.chunks).map((text) => delta({ type: 'text_delta', text }));
     case 'thinking':
       return [
-        ...splitInto(block.text, block.chunks).map((thinking) =>
+        ...split(block.text, block.chunks).map((thinking) =>
           delta({ type: 'thinking_delta', thinking }),
         ),
         ...(block.signature
@@ -98,7 +129,8 @@ function blockDeltas(block: BlockPart, index: number): Json[] {
       return [];
     case 'tool_call': {
       const json = JSON.stringify(block.input);
-      return splitInto(json, block.chunks).map((partial_json) =>
+      const opening = options.openingJsonDelta ? [''] : [];
+      return [...opening, ...split(json, block.chunks)].map((partial_json) =>
         delta({ type: 'input_json_delta', partial_json }),
       );
     }
@@ -119,14 +151,15 @@ function startOf(block: Json): Json {
   }
 }
 
-function stream(context: RenderContext): RenderedStream {
+function stream(context: RenderContext, options: AnthropicWireOptions): RenderedStream {
   const chunks: string[] = [];
   const emit = (body: Json) => chunks.push(sse(body, String(body.type)));
-  emit({ type: 'message_start', message: envelope(context, [], false) });
+  emit({ type: 'message_start', message: envelope(context, options, [], false) });
+  if (options.ping) emit({ type: 'ping' });
   context.reply.blocks.forEach((block, index) => {
-    const wire = wireBlock(block, context.seq, index);
+    const wire = wireBlock(block, context.seq, index, options);
     emit({ type: 'content_block_start', index, content_block: startOf(wire) });
-    for (const delta of blockDeltas(block, index)) emit(delta);
+    for (const delta of blockDeltas(block, index, options)) emit(delta);
     emit({ type: 'content_block_stop', index });
   });
   emit({
@@ -177,16 +210,22 @@ function error(failure: ErrorReply, seq: number): RenderedError {
   };
 }
 
-/** The Anthropic Messages renderer. */
-export const anthropicRenderer: WireRenderer = {
-  streamContentType: 'text/event-stream',
-  headers: (seq) => ({ 'request-id': `req_011Testing${pad(seq)}` }),
-  reply: (context) =>
-    envelope(
-      context,
-      context.reply.blocks.map((block, i) => wireBlock(block, context.seq, i)),
-      true,
-    ),
-  stream,
-  error,
-};
+/** An Anthropic Messages renderer with `options` (see {@link AnthropicWireOptions}). */
+export function anthropicFormat(options: AnthropicWireOptions = {}): WireRenderer {
+  return {
+    streamContentType: 'text/event-stream',
+    headers: (seq) => ({ 'request-id': `req_011Testing${pad(seq)}` }),
+    reply: (context) =>
+      envelope(
+        context,
+        options,
+        context.reply.blocks.map((block, i) => wireBlock(block, context.seq, i, options)),
+        true,
+      ),
+    stream: (context) => stream(context, options),
+    error,
+  };
+}
+
+/** The Anthropic Messages renderer, with the default shape. */
+export const anthropicRenderer: WireRenderer = anthropicFormat();

@@ -7,6 +7,7 @@ import {
   type RenderedError,
   type RenderedStream,
   retryHeaders,
+  type Splitter,
   splitInto,
   sse,
   statusPhrase,
@@ -22,6 +23,37 @@ import {
  */
 
 type Json = Record<string, unknown>;
+
+/**
+ * How a Gemini reply departs from the defaults: the details a fixture recorded from the live
+ * API shows, for a test that must reproduce its bytes. Every option is off by default.
+ */
+export interface GeminiWireOptions {
+  /** The `responseId` of the reply and of each streamed chunk. Default `resp_testing<seq>`. */
+  readonly responseId?: string;
+  /**
+   * A `thoughtSignature` on the reply's first function call (parallel calls: only the first),
+   * as Gemini 3 signs them. Default none.
+   */
+  readonly callSignature?: string;
+  /** Per-modality counts (`promptTokensDetails`, `cacheTokensDetails`) in `usageMetadata`. */
+  readonly modalityDetails?: boolean;
+  /** A running `totalTokenCount` (the prompt's) on every streamed chunk before the last. */
+  readonly runningTotal?: boolean;
+  /** End each server-sent event in CRLF (`\r\n\r\n`), as the live API does. Default LF. */
+  readonly crlf?: boolean;
+  /**
+   * When a stream closes in a chunk of its own (an empty text part): `always` (the default), or
+   * only `after-function-call`, the last part's chunk carrying `finishReason` otherwise.
+   */
+  readonly closingChunk?: 'always' | 'after-function-call';
+  /** Where streamed text and thinking are split. Default {@link splitInto}. */
+  readonly split?: Splitter;
+  /** `details` an error carries before its `RetryInfo` (`QuotaFailure`, `ErrorInfo`). */
+  readonly errorDetails?: readonly Readonly<Json>[];
+  /** Whether the retry hint is sent as `retry-after` headers too, not only as `RetryInfo`. Default true. */
+  readonly retryHeaders?: boolean;
+}
 
 function part(block: BlockPart): Json | null {
   switch (block.kind) {
@@ -46,23 +78,57 @@ function part(block: BlockPart): Json | null {
   }
 }
 
-function usageMetadata(context: RenderContext): Json {
+/** Each block with its wire part (none for redacted thinking), the first call signed if asked. */
+function parts(context: RenderContext, options: GeminiWireOptions): Array<[BlockPart, Json]> {
+  let signature = options.callSignature;
+  return context.reply.blocks.flatMap((block): Array<[BlockPart, Json]> => {
+    const wire = part(block);
+    if (!wire) return [];
+    if (block.kind === 'tool_call' && signature !== undefined) {
+      wire.thoughtSignature = signature;
+      signature = undefined;
+    }
+    return [[block, wire]];
+  });
+}
+
+function usageMetadata(context: RenderContext, options: GeminiWireOptions): Json {
   const usage = fullUsage(context.reply.usage);
   const prompt = usage.input + usage.cached;
   const thoughts = Math.min(usage.reasoning ?? 0, usage.output);
+  const modality = (tokenCount: number) => [{ modality: 'TEXT', tokenCount }];
   return {
     promptTokenCount: prompt,
     candidatesTokenCount: usage.output - thoughts,
     ...(usage.cached > 0 ? { cachedContentTokenCount: usage.cached } : {}),
     ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
     totalTokenCount: prompt + usage.output,
+    ...(options.modalityDetails ? { promptTokensDetails: modality(prompt) } : {}),
+    ...(options.modalityDetails && usage.cached > 0
+      ? { cacheTokensDetails: modality(usage.cached) }
+      : {}),
+  };
+}
+
+/** The usage a chunk before the last reports: the prompt only. */
+function runningUsage(context: RenderContext, options: GeminiWireOptions): Json {
+  const { promptTokenCount, promptTokensDetails } = usageMetadata(context, options);
+  return {
+    promptTokenCount,
+    ...(options.runningTotal ? { totalTokenCount: promptTokenCount } : {}),
+    ...(options.modalityDetails ? { promptTokensDetails } : {}),
   };
 }
 
 const finishReason = (context: RenderContext) =>
   context.reply.stopReason === 'max_tokens' ? 'MAX_TOKENS' : 'STOP';
 
-function response(context: RenderContext, parts: Json[], last: boolean): Json {
+function response(
+  context: RenderContext,
+  options: GeminiWireOptions,
+  parts: Json[],
+  last: boolean,
+): Json {
   return {
     candidates: [
       {
@@ -71,20 +137,16 @@ function response(context: RenderContext, parts: Json[], last: boolean): Json {
         index: 0,
       },
     ],
-    usageMetadata: last
-      ? usageMetadata(context)
-      : { promptTokenCount: usageMetadata(context).promptTokenCount },
+    usageMetadata: last ? usageMetadata(context, options) : runningUsage(context, options),
     modelVersion: context.model,
-    responseId: `resp_testing${pad(context.seq)}`,
+    responseId: options.responseId ?? `resp_testing${pad(context.seq)}`,
   };
 }
 
 /** The parts of one block as streamed: text split in pieces, the signature on the last. */
-function streamedParts(block: BlockPart): Json[] {
-  const whole = part(block);
-  if (!whole) return [];
+function streamedParts(block: BlockPart, whole: Json, split: Splitter): Json[] {
   if (block.kind !== 'text' && block.kind !== 'thinking') return [whole];
-  const pieces = splitInto(block.text, block.chunks);
+  const pieces = split(block.text, block.chunks);
   return pieces.map((text, i) => {
     const piece: Json = { ...whole, text };
     if (i < pieces.length - 1) delete piece.thoughtSignature;
@@ -92,12 +154,18 @@ function streamedParts(block: BlockPart): Json[] {
   });
 }
 
-function stream(context: RenderContext): RenderedStream {
-  const chunks = context.reply.blocks
-    .flatMap(streamedParts)
-    .map((piece) => sse(response(context, [piece], false)));
-  // Gemini closes a reply in a chunk of its own after a function call; here always
-  chunks.push(sse(response(context, [{ text: '' }], true)));
+function stream(context: RenderContext, options: GeminiWireOptions): RenderedStream {
+  const split = options.split ?? splitInto;
+  const pieces = parts(context, options).flatMap(([block, whole]) =>
+    streamedParts(block, whole, split),
+  );
+  // Gemini closes a reply in a chunk of its own after a function call
+  const afterCall = pieces.at(-1)?.functionCall !== undefined;
+  if (options.closingChunk !== 'after-function-call' || afterCall) pieces.push({ text: '' });
+  const chunks = pieces.map((piece, i) => {
+    const event = sse(response(context, options, [piece], i === pieces.length - 1));
+    return options.crlf ? `${event.slice(0, -2)}\r\n\r\n` : event;
+  });
   return { chunks, closing: 1 };
 }
 
@@ -112,7 +180,7 @@ const STATUSES: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
-function error(failure: ErrorReply, _seq: number): RenderedError {
+function error(failure: ErrorReply, options: GeminiWireOptions): RenderedError {
   const code = errorStatus(failure, 503);
   const status = STATUSES[code] ?? (code >= 500 ? 'UNKNOWN' : 'FAILED_PRECONDITION');
   const message =
@@ -122,38 +190,39 @@ function error(failure: ErrorReply, _seq: number): RenderedError {
       : failure.shape === 'overloaded'
         ? 'The model is overloaded. Please try again later.'
         : `scripted ${code}: ${statusPhrase(code)}`);
-  const details =
-    failure.retryAfterSeconds === null
-      ? []
-      : [
-          {
-            '@type': 'type.googleapis.com/google.rpc.RetryInfo',
-            retryDelay: `${failure.retryAfterSeconds}s`,
-          },
-        ];
+  const details: Json[] = [...(options.errorDetails ?? [])];
+  if (failure.retryAfterSeconds !== null) {
+    details.push({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: `${failure.retryAfterSeconds}s`,
+    });
+  }
   return {
     status: code,
     headers: {
       'content-type': 'application/json; charset=UTF-8',
-      ...retryHeaders(failure.retryAfterSeconds),
+      ...(options.retryHeaders === false ? {} : retryHeaders(failure.retryAfterSeconds)),
     },
     body: { error: { code, message, status, ...(details.length > 0 ? { details } : {}) } },
   };
 }
 
-/** The Gemini renderer. */
-export const geminiRenderer: WireRenderer = {
-  streamContentType: 'text/event-stream',
-  headers: () => ({}),
-  reply: (context) =>
-    response(
-      context,
-      context.reply.blocks.flatMap((block): Json[] => {
-        const wire = part(block);
-        return wire ? [wire] : [];
-      }),
-      true,
-    ),
-  stream,
-  error,
-};
+/** A Gemini renderer with `options` (see {@link GeminiWireOptions}). */
+export function geminiFormat(options: GeminiWireOptions = {}): WireRenderer {
+  return {
+    streamContentType: 'text/event-stream',
+    headers: () => ({}),
+    reply: (context) =>
+      response(
+        context,
+        options,
+        parts(context, options).map(([, wire]) => wire),
+        true,
+      ),
+    stream: (context) => stream(context, options),
+    error: (failure) => error(failure, options),
+  };
+}
+
+/** The Gemini renderer, with the default shape. */
+export const geminiRenderer: WireRenderer = geminiFormat();

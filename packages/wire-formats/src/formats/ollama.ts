@@ -6,6 +6,7 @@ import {
   type RenderedError,
   type RenderedStream,
   retryHeaders,
+  type Splitter,
   splitInto,
   statusPhrase,
   type WireRenderer,
@@ -22,26 +23,50 @@ type Json = Record<string, unknown>;
 
 const CREATED_AT = '2026-01-01T00:00:00.000000000Z';
 
+/** Timings a final line reports, in nanoseconds, as Ollama measures them. */
+export interface OllamaDurations {
+  readonly total: number;
+  readonly load: number;
+  readonly promptEval: number;
+  readonly eval: number;
+}
+
+/** How an Ollama reply departs from the defaults, for a test reproducing recorded bytes. */
+export interface OllamaWireOptions {
+  /** The timings the final line reports. Default a few milliseconds. */
+  readonly durations?: OllamaDurations;
+  /** Where streamed text and thinking are split. Default {@link splitInto}. */
+  readonly split?: Splitter;
+}
+
+const DEFAULT_DURATIONS: OllamaDurations = {
+  total: 1_000_000,
+  load: 1_000,
+  promptEval: 100_000,
+  eval: 800_000,
+};
+
 const toolCallOf = (block: BlockPart & { kind: 'tool_call' }) => ({
   function: { name: block.name, arguments: block.input },
 });
 
-function counts(context: RenderContext): Json {
+function counts(context: RenderContext, options: OllamaWireOptions): Json {
   const usage = fullUsage(context.reply.usage);
+  const durations = options.durations ?? DEFAULT_DURATIONS;
   return {
-    total_duration: 1_000_000,
-    load_duration: 1_000,
+    total_duration: durations.total,
+    load_duration: durations.load,
     prompt_eval_count: usage.input + usage.cached,
-    prompt_eval_duration: 100_000,
+    prompt_eval_duration: durations.promptEval,
     eval_count: usage.output,
-    eval_duration: 800_000,
+    eval_duration: durations.eval,
   };
 }
 
 const doneReason = (context: RenderContext) =>
   context.reply.stopReason === 'max_tokens' ? 'length' : 'stop';
 
-function reply(context: RenderContext): Json {
+function reply(context: RenderContext, options: OllamaWireOptions): Json {
   const blocks = context.reply.blocks;
   const joined = (kind: 'text' | 'thinking') =>
     blocks.flatMap((b) => (b.kind === kind ? [b.text] : [])).join('');
@@ -58,11 +83,12 @@ function reply(context: RenderContext): Json {
     },
     done_reason: doneReason(context),
     done: true,
-    ...counts(context),
+    ...counts(context, options),
   };
 }
 
-function stream(context: RenderContext): RenderedStream {
+function stream(context: RenderContext, options: OllamaWireOptions): RenderedStream {
+  const split = options.split ?? splitInto;
   const chunks: string[] = [];
   const line = (message: Json, end: Json = { done: false }) =>
     chunks.push(
@@ -71,10 +97,10 @@ function stream(context: RenderContext): RenderedStream {
   for (const block of context.reply.blocks) {
     switch (block.kind) {
       case 'text':
-        for (const content of splitInto(block.text, block.chunks)) line({ content });
+        for (const content of split(block.text, block.chunks)) line({ content });
         break;
       case 'thinking':
-        for (const thinking of splitInto(block.text, block.chunks)) line({ thinking });
+        for (const thinking of split(block.text, block.chunks)) line({ thinking });
         break;
       case 'tool_call':
         line({ tool_calls: [toolCallOf(block)] });
@@ -83,7 +109,7 @@ function stream(context: RenderContext): RenderedStream {
         break;
     }
   }
-  line({}, { done_reason: doneReason(context), done: true, ...counts(context) });
+  line({}, { done_reason: doneReason(context), done: true, ...counts(context, options) });
   return { chunks, closing: 1 };
 }
 
@@ -106,14 +132,19 @@ function error(failure: ErrorReply, _seq: number): RenderedError {
   };
 }
 
-/** The Ollama `/api/chat` renderer. */
-export const ollamaRenderer: WireRenderer = {
-  streamContentType: 'application/x-ndjson',
-  headers: () => ({}),
-  reply,
-  stream,
-  error,
-};
+/** An Ollama `/api/chat` renderer with `options` (see {@link OllamaWireOptions}). */
+export function ollamaFormat(options: OllamaWireOptions = {}): WireRenderer {
+  return {
+    streamContentType: 'application/x-ndjson',
+    headers: () => ({}),
+    reply: (context) => reply(context, options),
+    stream: (context) => stream(context, options),
+    error,
+  };
+}
+
+/** The Ollama `/api/chat` renderer, with the default shape. */
+export const ollamaRenderer: WireRenderer = ollamaFormat();
 
 /** What `/api/show` reports about a model (see `ScriptedProviderOptions.ollamaModels`). */
 export interface OllamaModelSpec {

@@ -7,6 +7,7 @@ import {
   type RenderedError,
   type RenderedStream,
   retryHeaders,
+  type Splitter,
   splitInto,
   sse,
   statusPhrase,
@@ -33,6 +34,30 @@ const FINISH: Record<ScriptedStopReason, string> = {
 };
 
 const CREATED = 1763800000;
+
+/**
+ * How a Chat Completions reply departs from the defaults: details of OpenAI's or another
+ * server's live stream, for a test reproducing recorded bytes. Every option is off by default.
+ */
+export interface ChatWireOptions {
+  /** The completion's `id`. Default `chatcmpl-Testing<seq>`. */
+  readonly completionId?: string;
+  /** `created`, in Unix seconds. Default 1763800000. */
+  readonly created?: number;
+  /**
+   * Fields each chunk carries after `model`: OpenAI's `service_tier` and `system_fingerprint`,
+   * OpenRouter's `provider`.
+   */
+  readonly chunkFields?: Readonly<Json>;
+  /** `usage: null` on every chunk before the usage chunk, as OpenAI sends with `include_usage`. */
+  readonly nullUsage?: boolean;
+  /** Leave `refusal: null` out of the first delta, as servers other than OpenAI do. */
+  readonly withoutRefusal?: boolean;
+  /** SSE comments sent before the first chunk, e.g. OpenRouter's `OPENROUTER PROCESSING`. */
+  readonly leadingComments?: readonly string[];
+  /** Where streamed text, reasoning and arguments are split. Default {@link splitInto}. */
+  readonly split?: Splitter;
+}
 const callId = (seq: number, i: number) => `call_Testing${pad(seq)}x${pad(i, 3)}`;
 
 function usageOf(context: RenderContext): Json {
@@ -87,15 +112,18 @@ function reply(context: RenderContext): Json {
   };
 }
 
-function stream(context: RenderContext): RenderedStream {
-  const chunks: string[] = [];
+function stream(context: RenderContext, options: ChatWireOptions): RenderedStream {
+  const split = options.split ?? splitInto;
+  const chunks = (options.leadingComments ?? []).map((comment) => `: ${comment}\n\n`);
   const base = {
-    id: `chatcmpl-Testing${pad(context.seq)}`,
+    id: options.completionId ?? `chatcmpl-Testing${pad(context.seq)}`,
     object: 'chat.completion.chunk',
-    created: CREATED,
+    created: options.created ?? CREATED,
     model: context.model,
+    ...options.chunkFields,
   };
-  const emit = (delta: Json, finish: string | null = null, extra: Json = {}) =>
+  const pending = options.nullUsage ? { usage: null } : {};
+  const emit = (delta: Json, finish: string | null = null, extra: Json = pending) =>
     chunks.push(
       sse({
         ...base,
@@ -103,15 +131,19 @@ function stream(context: RenderContext): RenderedStream {
         ...extra,
       }),
     );
-  emit({ role: 'assistant', content: '', refusal: null });
+  emit(
+    options.withoutRefusal
+      ? { role: 'assistant', content: '' }
+      : { role: 'assistant', content: '', refusal: null },
+  );
   let toolIndex = 0;
   context.reply.blocks.forEach((block, i) => {
     switch (block.kind) {
       case 'text':
-        for (const content of splitInto(block.text, block.chunks)) emit({ content });
+        for (const content of split(block.text, block.chunks)) emit({ content });
         return;
       case 'thinking':
-        for (const piece of splitInto(block.text, block.chunks)) {
+        for (const piece of split(block.text, block.chunks)) {
           emit({ content: null, reasoning_content: piece });
         }
         return;
@@ -125,16 +157,16 @@ function stream(context: RenderContext): RenderedStream {
             { index, id, type: 'function', function: { name: block.name, arguments: '' } },
           ],
         });
-        for (const args of splitInto(JSON.stringify(block.input), block.chunks)) {
+        for (const args of split(JSON.stringify(block.input), block.chunks)) {
           emit({ tool_calls: [{ index, function: { arguments: args } }] });
         }
         return;
       }
     }
   });
-  const options = context.body.stream_options as { include_usage?: unknown } | undefined;
-  const separateUsage = options?.include_usage === true;
-  emit({}, FINISH[context.reply.stopReason], separateUsage ? {} : { usage: usageOf(context) });
+  const streamOptions = context.body.stream_options as { include_usage?: unknown } | undefined;
+  const separateUsage = streamOptions?.include_usage === true;
+  emit({}, FINISH[context.reply.stopReason], separateUsage ? pending : { usage: usageOf(context) });
   if (separateUsage) chunks.push(sse({ ...base, choices: [], usage: usageOf(context) }));
   chunks.push(sse('[DONE]'));
   return { chunks, closing: separateUsage ? 3 : 2 };
@@ -148,8 +180,45 @@ const ERRORS: Record<number, { type: string; code: string | null }> = {
   429: { type: 'requests', code: 'rate_limit_exceeded' },
 };
 
+/**
+ * How an OpenAI error departs from the defaults: what a recorded error shows, for a test that
+ * must reproduce its bytes.
+ */
+export interface OpenAIErrorOptions {
+  /** The body's `type`, `param` and `code`, in place of the ones the status implies. */
+  readonly fields?: {
+    readonly type: string;
+    readonly param: string | null;
+    readonly code: string | null;
+  };
+  /** The response headers (request id, organization, version), in place of `x-request-id`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Retry hints as OpenAI sends them: `retry-after-ms` first, then `retry-after` in whole
+   * seconds (at least 1). Default: `retry-after` as given, then `retry-after-ms`.
+   */
+  readonly wholeSecondRetryAfter?: boolean;
+}
+
+/** The retry hint headers in the order and rounding `options` asks for. */
+function openAIRetryHeaders(
+  seconds: number | null,
+  options: OpenAIErrorOptions,
+): Record<string, string> {
+  if (seconds === null || !options.wholeSecondRetryAfter) return retryHeaders(seconds);
+  return {
+    'retry-after-ms': String(Math.round(seconds * 1000)),
+    'retry-after': String(Math.max(1, Math.ceil(seconds))),
+  };
+}
+
 /** OpenAI's error body (`{ error: { message, type, param, code } }`), shared with Responses. */
-export function openAIError(failure: ErrorReply, seq: number, param: string): RenderedError {
+export function openAIError(
+  failure: ErrorReply,
+  seq: number,
+  param: string,
+  options: OpenAIErrorOptions = {},
+): RenderedError {
   const status = errorStatus(failure, 503);
   const known = ERRORS[status] ?? {
     type: status >= 500 ? 'server_error' : 'invalid_request_error',
@@ -163,29 +232,31 @@ export function openAIError(failure: ErrorReply, seq: number, param: string): Re
       : failure.shape === 'overloaded'
         ? 'The engine is currently overloaded, please try again later.'
         : `scripted ${status}: ${statusPhrase(status)}`);
+  const fields = options.fields ?? {
+    type: overflow ? 'invalid_request_error' : known.type,
+    param: overflow ? param : null,
+    code: overflow ? 'context_length_exceeded' : known.code,
+  };
+  const headers: Record<string, string> = options.headers
+    ? { ...options.headers, 'content-type': 'application/json' }
+    : { 'content-type': 'application/json', 'x-request-id': `req_testing${pad(seq)}` };
   return {
     status,
-    headers: {
-      'content-type': 'application/json',
-      'x-request-id': `req_testing${pad(seq)}`,
-      ...retryHeaders(failure.retryAfterSeconds),
-    },
-    body: {
-      error: {
-        message,
-        type: overflow ? 'invalid_request_error' : known.type,
-        param: overflow ? param : null,
-        code: overflow ? 'context_length_exceeded' : known.code,
-      },
-    },
+    headers: { ...headers, ...openAIRetryHeaders(failure.retryAfterSeconds, options) },
+    body: { error: { message, ...fields } },
   };
 }
 
-/** The Chat Completions renderer. */
-export const openAIChatRenderer: WireRenderer = {
-  streamContentType: 'text/event-stream',
-  headers: (seq) => ({ 'x-request-id': `req_testing${pad(seq)}` }),
-  reply,
-  stream,
-  error: (failure, seq) => openAIError(failure, seq, 'messages'),
-};
+/** A Chat Completions renderer with `options` (see {@link ChatWireOptions}). */
+export function openAIChatFormat(options: ChatWireOptions = {}): WireRenderer {
+  return {
+    streamContentType: 'text/event-stream',
+    headers: (seq) => ({ 'x-request-id': `req_testing${pad(seq)}` }),
+    reply,
+    stream: (context) => stream(context, options),
+    error: (failure, seq) => openAIError(failure, seq, 'messages'),
+  };
+}
+
+/** The Chat Completions renderer, with the default shape. */
+export const openAIChatRenderer: WireRenderer = openAIChatFormat();

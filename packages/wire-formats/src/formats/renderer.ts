@@ -59,6 +59,12 @@ export function fullUsage(usage: ScriptedUsage): FullUsage {
   };
 }
 
+/**
+ * Where a format splits a streamed text (or a tool call's JSON input) into `chunks` deltas.
+ * {@link splitInto} by default; a test matching recorded bytes passes the split they show.
+ */
+export type Splitter = (text: string, chunks: number) => readonly string[];
+
 /** Splits `value` into at most `n` non-empty pieces of near-equal length (one piece if empty). */
 export function splitInto(value: string, n: number): string[] {
   const chars = [...value];

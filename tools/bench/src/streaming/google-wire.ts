@@ -1,3 +1,4 @@
+import { type BlockPart, geminiFormat } from '@yourtool/wire-formats';
 import { prng, words } from '../lib/session.js';
 import { DEFAULT_STREAM_SIZE, type ExpectedContent, type StreamSize } from './wire.js';
 
@@ -13,9 +14,10 @@ export interface GeminiWireStream {
 
 /**
  * The same kind of content as the other providers' streams (wire.ts: 10,000 text deltas and
- * three tool calls of about 2.5 KB of arguments), in Gemini's format: one chunk per text delta,
- * each function call whole in a chunk of its own (the first carrying a thought signature, as
- * Gemini 3 does), then the closing chunk with the finish reason and usage.
+ * three tool calls of about 2.5 KB of arguments), in Gemini's format as `@yourtool/wire-formats`
+ * renders it with the live API's CRLF framing: one chunk per text delta, each function call
+ * whole in a chunk of its own (the first carrying a thought signature, as Gemini 3 does), then
+ * the closing chunk with the finish reason and usage.
  */
 export function buildGeminiWireStream(size: StreamSize = DEFAULT_STREAM_SIZE): GeminiWireStream {
   const random = prng(7);
@@ -33,45 +35,37 @@ export function buildGeminiWireStream(size: StreamSize = DEFAULT_STREAM_SIZE): G
       })),
     } as Record<string, unknown>,
   }));
-  const events: string[] = [];
-  const chunk = (parts: unknown[], extra: Record<string, unknown> = {}) =>
-    events.push(
-      `data: ${JSON.stringify({
-        candidates: [{ content: { role: 'model', parts }, index: 0, ...extra }],
-        usageMetadata: { promptTokenCount: 1200, totalTokenCount: 1200 },
-        modelVersion: 'gemini-3-pro-preview',
-        responseId: 'BenchStreamGemini0001',
-      })}\r\n\r\n`,
-    );
-  for (const text of deltas) chunk([{ text }]);
-  tools.forEach((tool, t) => {
-    chunk([
-      {
-        functionCall: { name: tool.name, args: tool.input },
-        ...(t === 0 ? { thoughtSignature: 'CiQBBenchThoughtSignature0000000000' } : {}),
-      },
-    ]);
+  const text = deltas.join('');
+  const blocks: BlockPart[] = [
+    { kind: 'text', text, chunks: deltas.length },
+    ...tools.map((tool): BlockPart => ({ ...tool, kind: 'tool_call', id: null, chunks: 1 })),
+  ];
+  const format = geminiFormat({
+    responseId: 'BenchStreamGemini0001',
+    callSignature: 'CiQBBenchThoughtSignature0000000000',
+    runningTotal: true,
+    crlf: true,
+    // one chunk per delta of the plan, not an even split
+    split: (piece) => (piece === text ? deltas : [piece]),
   });
-  events.push(
-    `data: ${JSON.stringify({
-      candidates: [
-        { content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 },
-      ],
-      usageMetadata: {
-        promptTokenCount: 1200,
-        candidatesTokenCount: 25_000,
-        totalTokenCount: 26_200,
-      },
-      modelVersion: 'gemini-3-pro-preview',
-      responseId: 'BenchStreamGemini0001',
-    })}\r\n\r\n`,
-  );
+  const { chunks } = format.stream({
+    reply: {
+      kind: 'message',
+      blocks,
+      usage: { input_tokens: 1200, output_tokens: 25_000 },
+      stopReason: 'tool_use',
+      chunkDelayMs: 0,
+    },
+    model: 'gemini-3-pro-preview',
+    seq: 0,
+    body: {},
+  });
   return {
     contentType: 'text/event-stream',
-    events,
-    dataEvents: events.length,
+    events: [...chunks],
+    dataEvents: chunks.length,
     expected: {
-      text: deltas.join(''),
+      text,
       textDeltas: deltas.length,
       toolFragments: tools.length,
       tools,

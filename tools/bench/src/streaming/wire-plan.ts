@@ -1,8 +1,9 @@
 /**
  * What every generated streaming response shares: the providers, the content plan (text deltas
- * and tool calls cut into fragments), what a correct client must see, and SSE framing. The wire
- * formats themselves are in wire.ts and responses-wire.ts.
+ * and tool calls cut into fragments), what a correct client must see, and the plan as the reply
+ * `@yourtool/wire-formats` renders in each format (wire.ts, responses-wire.ts).
  */
+import type { BlockPart, MessageReply, Splitter } from '@yourtool/wire-formats';
 import { prng, words } from '../lib/session.js';
 
 /** The wire formats the streaming benchmark serves (Gemini's is google-wire.ts, served apart). */
@@ -83,9 +84,46 @@ export function plan(size: StreamSize): Plan {
   return { deltas, tools };
 }
 
-/** One SSE event: an optional `event:` line and one `data:` line (JSON unless a string). */
-export const sse = (event: string | null, data: unknown): string =>
-  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+/**
+ * The plan as a reply `@yourtool/wire-formats` renders: one text block and its tool calls (ids
+ * from `toolId`), with the splitter that cuts them where the plan does.
+ */
+export function replyOf(
+  p: Plan,
+  toolId: (t: number) => string,
+): { reply: MessageReply; split: Splitter } {
+  const text = p.deltas.join('');
+  // the plan decides where text and arguments are cut, not an even split
+  const pieces = new Map<string, readonly string[]>([
+    [text, p.deltas],
+    ...p.tools.map((tool): [string, readonly string[]] => [
+      tool.fragments.join(''),
+      tool.fragments,
+    ]),
+  ]);
+  const blocks: BlockPart[] = [
+    { kind: 'text', text, chunks: p.deltas.length },
+    ...p.tools.map(
+      (tool, t): BlockPart => ({
+        kind: 'tool_call',
+        name: tool.name,
+        input: tool.input,
+        id: toolId(t),
+        chunks: tool.fragments.length,
+      }),
+    ),
+  ];
+  return {
+    reply: {
+      kind: 'message',
+      blocks,
+      usage: { input_tokens: 1200, output_tokens: 25_000 },
+      stopReason: 'tool_use',
+      chunkDelayMs: 0,
+    },
+    split: (piece) => pieces.get(piece) ?? [piece],
+  };
+}
 
 /** What a client must see of `p`; `wholeTools`: tool calls come whole, one fragment each. */
 export function expectedOf(p: Plan, wholeTools: boolean): ExpectedContent {

@@ -5,6 +5,7 @@
  * with the JSON body of the last request (what the raw SDK baseline then sends itself).
  */
 import { startLoopbackServer } from '@yourtool/conformance';
+import { anthropicFormat } from '@yourtool/wire-formats';
 
 /** Messages the parent sends. */
 export type TurnServerCommand = { enqueue: true } | { lastBody: true } | { close: true };
@@ -14,36 +15,23 @@ export type TurnServerReply =
   | { enqueued: true }
   | { body: string | null; requests: number };
 
-const sse = (event: string, data: unknown) =>
-  `event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`;
-
-/** A one-word reply, as the Messages API streams it. */
+/** A one-word reply, as the Messages API streams it (rendered by `@yourtool/wire-formats`). */
 export const ONE_WORD_STREAM: string[] = [
-  sse('message_start', {
-    message: {
-      id: 'msg_01TurnBench00000000000001',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-6',
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: {
-        input_tokens: 120_000,
-        output_tokens: 1,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      },
+  ...anthropicFormat({
+    messageId: 'msg_01TurnBench00000000000001',
+    withoutNewerFields: true,
+  }).stream({
+    reply: {
+      kind: 'message',
+      blocks: [{ kind: 'text', text: 'Done.', chunks: 1 }],
+      usage: { input_tokens: 120_000, output_tokens: 2 },
+      stopReason: 'end_turn',
+      chunkDelayMs: 0,
     },
-  }),
-  sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
-  sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Done.' } }),
-  sse('content_block_stop', { index: 0 }),
-  sse('message_delta', {
-    delta: { stop_reason: 'end_turn', stop_sequence: null },
-    usage: { output_tokens: 2 },
-  }),
-  sse('message_stop', {}),
+    model: 'claude-sonnet-4-6',
+    seq: 0,
+    body: {},
+  }).chunks,
 ];
 
 const send = (reply: TurnServerReply) => process.send?.(reply);
