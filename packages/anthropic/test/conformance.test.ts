@@ -32,7 +32,13 @@ describeAdapterConformance({
   wire: anthropicWire,
   toolIdRules: ANTHROPIC_TOOL_ID_RULES,
   alternatingRoles: true,
-  features: { signedThinking: true, redactedThinking: true, temperature: 'dropped' },
+  features: {
+    signedThinking: true,
+    redactedThinking: true,
+    temperature: 'dropped',
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
+  },
   codec: { roundTrip: roundTripAnthropicContent },
   live: {
     env: 'ANTHROPIC_API_KEY',

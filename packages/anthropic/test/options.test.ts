@@ -163,16 +163,6 @@ describe('per-call options: providerOptions.anthropic, camelCase, checked on eve
     },
   );
 
-  it('an unknown key (the snake_case config name) fails the call, naming it', async () => {
-    const error = await adapter()
-      .complete(ask(), { providerOptions: { anthropic: { prompt_caching: false } } })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as Error).message).toContain('providerOptions.anthropic');
-    expect((error as Error).message).toContain('unknown option "prompt_caching"');
-    expect(server.requests).toHaveLength(0);
-  });
-
   it("a call's option wins over the configured one", async () => {
     const a = adapter({ prompt_caching: true });
     server.enqueue(...(fixtures.text ?? []));

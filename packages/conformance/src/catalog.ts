@@ -185,6 +185,23 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     fixture: null,
   },
   {
+    name: 'tool-name-derived',
+    checks:
+      'history tool uses named outside the provider\'s rule go out as core\'s wireToolName derives them (one tool_name_mapped WARN per name with features.toolNameWarnings "logged"), and a reply calling a derived name comes back under the canonical one',
+    fixture: null,
+  },
+  {
+    name: 'tool-name-derived-stream',
+    checks:
+      'the same streamed: the call of a derived name starts and completes under the canonical name',
+    fixture: null,
+  },
+  {
+    name: 'tool-name-fits',
+    checks: "a history tool name that fits the provider's rule goes out as it is, without a WARN",
+    fixture: null,
+  },
+  {
     name: 'capability-honesty',
     checks: 'a block the target cannot take is dropped with a WARN and never sent',
     fixture: `a JSON response with the text "${EXPECTED.replyAfterHistory.reply}", usage 500 / 3`,
@@ -247,6 +264,17 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
     handRecorded: true,
     checks: 'the same through stream(): message.complete carries served_model',
     fixture: `the text-stream fixture, the reply naming model "${EXPECTED.servedModel.name}"`,
+  },
+  {
+    name: 'tool-name-outside-rule-stream',
+    checks: `a streamed tool call named "${EXPECTED.foreignToolName.tool}" (outside the canonical rule) comes back with that exact name, its input and an allocated tu_ id`,
+    fixture: null,
+  },
+  {
+    name: 'provider-options-unknown-key',
+    checks:
+      'an unknown key in the per-call options (providerOptions[adapter name]) fails complete() and stream() with a non-retryable InvalidRequestError naming it, before any request (features.callOptions "checked")',
+    fixture: null,
   },
 ];
 

@@ -41,6 +41,8 @@ export function resolveKitFacts(options: AdapterConformanceOptions): KitFacts {
     interleavedToolFragments: false,
     typedContentParts: false,
     refusal: 'reported',
+    toolNameWarnings: 'unlogged',
+    callOptions: 'none',
     ...options.features,
   };
   const probe = options.createAdapter({

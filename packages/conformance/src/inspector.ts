@@ -27,6 +27,11 @@ export interface WireToolResult {
   text: string;
   /** Whether the wire marks it as an error (natively, or the adapter's documented convention). */
   isError: boolean;
+  /**
+   * The name of the call it answers, on wire formats whose results carry one (Gemini's
+   * `functionResponse.name`, Ollama's `tool_name`); leave it out otherwise.
+   */
+  name?: string;
 }
 
 /**
@@ -153,6 +158,19 @@ export interface AdapterConformanceOptions {
      * Default `reported`.
      */
     refusal?: 'reported' | 'none';
+    /**
+     * `logged`: the adapter logs a `tool_name_mapped` WARN (core's `createToolNamer`) once per
+     * history tool name it had to rename; the `tool-name-derived` scenario then checks them.
+     * Default `unlogged`: the renamed names are checked, the WARNs are not.
+     */
+    toolNameWarnings?: 'logged' | 'unlogged';
+    /**
+     * `checked`: the adapter checks its per-call options (`providerOptions[adapter.name]`, core's
+     * `parseCallOptions`), so an unknown key fails the call before anything is sent; runs
+     * `provider-options-unknown-key`. Default `none`: the adapter takes no per-call options and
+     * the scenario is skipped, saying why.
+     */
+    callOptions?: 'checked' | 'none';
   };
   /**
    * The adapter's codec, for the round-trip property test: encode assistant content into the

@@ -27,6 +27,8 @@ export interface ConformanceFeatures {
   interleavedToolFragments: boolean;
   typedContentParts: boolean;
   refusal: 'reported' | 'none';
+  toolNameWarnings: 'logged' | 'unlogged';
+  callOptions: 'checked' | 'none';
 }
 
 /** A fresh adapter for one scenario, its logger and the session id its messages carry. */

@@ -51,6 +51,9 @@ export type ScenarioName =
   | 'cancel-complete-signal'
   | 'already-aborted'
   | 'tool-name-in-history'
+  | 'tool-name-derived'
+  | 'tool-name-derived-stream'
+  | 'tool-name-fits'
   | 'capability-honesty'
   | 'codec-round-trip'
   | 'empty-reply-length'
@@ -60,7 +63,9 @@ export type ScenarioName =
   | 'typed-content-parts-stream'
   | 'refusal'
   | 'served-model'
-  | 'served-model-stream';
+  | 'served-model-stream'
+  | 'tool-name-outside-rule-stream'
+  | 'provider-options-unknown-key';
 
 /** What a scenario checks and what its fixture must contain. */
 export interface ScenarioDescription {

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { createScenarioKit, resolveKitFacts } from './create-kit.js';
 import type { AdapterConformanceOptions } from './inspector.js';
+import { registerCallOptionScenarios } from './scenarios/call-options.js';
 import { registerCancellationScenarios } from './scenarios/cancellation.js';
 import { registerDeadlineScenarios } from './scenarios/deadlines.js';
 import { registerErrorScenarios } from './scenarios/errors.js';
@@ -16,6 +17,7 @@ import {
   registerStructuredAndUsageScenarios,
 } from './scenarios/replies.js';
 import { registerThinkingScenarios } from './scenarios/thinking.js';
+import { registerToolNameMappingScenarios } from './scenarios/tool-name-mapping.js';
 import {
   registerToolNameInHistoryScenario,
   registerToolScenarios,
@@ -46,8 +48,10 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     registerDeadlineScenarios(kit);
     registerCancellationScenarios(kit);
     registerToolNameInHistoryScenario(kit);
+    registerToolNameMappingScenarios(kit);
     registerCapabilityAndCodecScenarios(kit);
     registerFidelityScenarios(kit);
+    registerCallOptionScenarios(kit);
     registerLiveScenario(kit);
   });
 }

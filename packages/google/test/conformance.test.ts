@@ -39,7 +39,13 @@ describeAdapterConformance({
   alternatingRoles: true,
   // Gemini signs thought summaries (thoughtSignature), has no redacted thinking, sends function
   // calls whole, and answers STOP for a stop-sequence hit (mapped as OpenAI's stop is, 0042).
-  features: { signedThinking: true, redactedThinking: false, wholeToolCalls: true },
+  features: {
+    signedThinking: true,
+    redactedThinking: false,
+    wholeToolCalls: true,
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
+  },
   codec: { roundTrip: roundTripGeminiContent },
   live: {
     env: 'GEMINI_API_KEY',

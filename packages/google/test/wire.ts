@@ -86,6 +86,7 @@ export const geminiWire: WireInspector = {
           id: r.id ?? '',
           text: String(isError ? response.error : (response.output ?? '')),
           isError,
+          ...(r.name !== undefined ? { name: r.name } : {}),
         },
       ];
     }),

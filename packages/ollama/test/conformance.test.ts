@@ -57,6 +57,8 @@ describeAdapterConformance({
     stopSequenceHit: 'unreported',
     // Ollama has no refusal signal: a model that declines ends with done_reason "stop".
     refusal: 'none',
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
   },
   codec: { roundTrip: roundTripOllamaContent },
   skip: {

@@ -11,15 +11,15 @@ import {
   newRequestId,
   newSessionId,
   type StreamEvent,
-  ToolIdMap,
 } from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllamaAdapter } from '../src/index.js';
 
 /**
  * Replies recorded right (issue 23), through the official ollama client to the loopback server:
- * the served model (`model` of the reply), an empty reply cut at the length limit, a tool name
- * outside the canonical rule, and usage without reasoning tokens (Ollama does not report them).
+ * the served model (`model` of the reply), an empty reply cut at the length limit, and usage
+ * without reasoning tokens (Ollama does not report them). A streamed tool name outside the
+ * canonical rule is the conformance scenario `tool-name-outside-rule-stream`.
  */
 
 const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
@@ -122,40 +122,6 @@ describe('an empty reply cut at the length limit is returned', () => {
     const events = await collect(adapter().stream(ask({ stream: true })));
     expect(events.map((e) => e.type)).toEqual(['message.start', 'message.complete']);
     expect(completeOf(events)).toMatchObject({ stop_reason: 'max_tokens', final_content: [] });
-  });
-});
-
-describe('a tool name outside the canonical rule passes through unchanged', () => {
-  it('stream(): functions.read_file keeps its name and gets an allocated tu_ id', async () => {
-    server.enqueue(
-      ndjson(
-        {
-          created_at: at,
-          message: {
-            role: 'assistant',
-            content: '',
-            tool_calls: [
-              { function: { name: 'functions.read_file', arguments: { path: 'README.md' } } },
-            ],
-          },
-          done: false,
-        },
-        done('stop', 380, 21),
-      ),
-    );
-    const map = new ToolIdMap();
-    const end = completeOf(
-      await collect(adapter().stream(ask({ stream: true }), { toolIdMap: map })),
-    );
-    expect(end.stop_reason).toBe('tool_use');
-    expect(end.final_content).toEqual([
-      {
-        type: 'tool_use',
-        id: expect.stringMatching(/^tu_/),
-        name: 'functions.read_file',
-        input: { path: 'README.md' },
-      },
-    ]);
   });
 });
 

@@ -178,15 +178,6 @@ describe('per-call options: providerOptions.ollama, camelCase, checked on every 
     },
   );
 
-  it('an unknown key fails the call, naming it', async () => {
-    const error = await adapter()
-      .complete(ask(), { providerOptions: { ollama: { model_options: { seed: 1 } } } })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as Error).message).toContain('unknown option "model_options"');
-    expect(server.requests).toHaveLength(0);
-  });
-
   it('keepAlive, or its deprecated spelling keep_alive, but not both', async () => {
     const a = adapter({ keep_alive: '1m' });
     server.enqueue(reply(), reply());

@@ -54,6 +54,7 @@ export const ollamaWire: WireInspector = {
           id: m.tool_call_id ?? '',
           text: m.content ?? '',
           isError: (m.content ?? '').startsWith(TOOL_ERROR_PREFIX),
+          ...(m.tool_name !== undefined ? { name: m.tool_name } : {}),
         }),
       ),
   imageCount: (body) => messages(body).reduce((n, m) => n + (m.images?.length ?? 0), 0),

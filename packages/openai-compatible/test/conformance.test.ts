@@ -37,7 +37,12 @@ describeAdapterConformance({
   fixtures: fixtures('./fixtures-mistral'),
   wire: chatCompletionsWire,
   toolIdRules: MISTRAL_RULES,
-  features: { wholeToolCalls: true, typedContentParts: true, refusal: 'none' },
+  features: {
+    wholeToolCalls: true,
+    typedContentParts: true,
+    refusal: 'none',
+    toolNameWarnings: 'logged',
+  },
   codec: {
     roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'mistral', MISTRAL_RULES),
   },
@@ -76,7 +81,7 @@ describeAdapterConformance({
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
   // tool fragments keyed by index, as OpenAI's; a self-hosted server has no refusal to report
-  features: { interleavedToolFragments: true, refusal: 'none' },
+  features: { interleavedToolFragments: true, refusal: 'none', toolNameWarnings: 'logged' },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'vllm') },
 });
 
@@ -98,6 +103,6 @@ describeAdapterConformance({
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
   // OpenAI's wire format: interleaving tool fragments, the refusal field, content_filter
-  features: { interleavedToolFragments: true },
+  features: { interleavedToolFragments: true, toolNameWarnings: 'logged' },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'azure') },
 });

@@ -36,7 +36,12 @@ const common = {
 
 // Chat Completions keys tool argument fragments by call index, so parallel calls may interleave;
 // content may come as typed parts when OPENAI_BASE_URL points at a server that sends them.
-const chatFeatures = { interleavedToolFragments: true, typedContentParts: true } as const;
+const chatFeatures = {
+  interleavedToolFragments: true,
+  typedContentParts: true,
+  toolNameWarnings: 'logged',
+  callOptions: 'checked',
+} as const;
 
 // GPT-5: a reasoning model that refuses temperature and stop sequences.
 describeAdapterConformance({

@@ -17,7 +17,7 @@ const common = {
   fixtures,
   // every stream event names its item (output_index, item_id), so argument fragments of two
   // function calls can interleave; the adapter folds them in (toolCallsEndAtFinish)
-  features: { interleavedToolFragments: true },
+  features: { interleavedToolFragments: true, toolNameWarnings: 'logged', callOptions: 'checked' },
 } satisfies Partial<Parameters<typeof describeAdapterConformance>[0]>;
 
 // GPT-5 on the Responses API: reasoning comes back as summaries signed with their encrypted

@@ -42,6 +42,8 @@ describeAdapterConformance({
     interleavedToolFragments: true,
     // the openai codec's content decoding: OpenRouter passes Mistral's typed parts through
     typedContentParts: true,
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
   },
   codec: { roundTrip: roundTripOpenRouterContent },
   live: {

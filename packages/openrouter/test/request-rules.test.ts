@@ -1,10 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import {
-  type LoopbackServer,
-  loadFixtureDirectory,
-  type ScriptedResponse,
-  startLoopbackServer,
-} from '@yourtool/conformance';
+import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
 import {
   type AdapterError,
   type CanonicalRequestInput,
@@ -13,26 +7,21 @@ import {
   type MemoryLogger,
   type Message,
   newRequestId,
-  newToolUseId,
-  type StreamEvent,
 } from '@yourtool/core';
-import { wireToolName } from '@yourtool/core/adapter';
 // The registry as models.yaml builds it (a relative import: the router is not a dependency).
 import { ModelRegistry } from '@yourtool/router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { assistant, readFile, result, text, user } from '../../openai/test/helpers.js';
+import { assistant, readFile, text, user } from '../../openai/test/helpers.js';
 import { OpenRouterAdapter } from '../src/index.js';
 
 /**
- * Issue 24 through the real SDK on the loopback server: tool names outside the rule (item 5),
- * a history left empty by the encoder (the Chat Completions codec's guard), and the setup
- * problem of an adapter without a key (item 6).
+ * Issue 24 through the real SDK on the loopback server: a history left empty by the encoder (the
+ * Chat Completions codec's guard) and the setup problem of an adapter without a key (item 6).
+ * Tool names outside the rule (item 5) are the conformance scenarios `tool-name-derived` and
+ * `tool-name-derived-stream`, which every adapter runs.
  */
 
-const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
 const CLAUDE = 'openrouter:anthropic/claude-sonnet-4.6';
-const FOREIGN = 'fs.read';
-const DERIVED = wireToolName(FOREIGN);
 const KEY = 'sk-or-v1-setupproblem-SECRET-000000000000';
 
 let server: LoopbackServer;
@@ -42,12 +31,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The body of the last request the loopback server recorded. */
-function lastBody(): unknown {
-  const recorded = server.requests.at(-1);
-  if (!recorded) throw new Error('no request reached the server');
-  return recorded.body;
-}
 beforeEach(() => {
   server.reset();
   logger = createMemoryLogger();
@@ -59,23 +42,6 @@ afterEach(() => {
 const adapter = () =>
   new OpenRouterAdapter({ api_key: 'sk-or-test-0000', base_url: server.url }, { logger });
 
-/** A recorded reply with its `read_file` call renamed to `name`. */
-function replyCalling(scenario: string, name: string): ScriptedResponse[] {
-  const found = fixtures[scenario];
-  if (!found) throw new Error(`no fixture ${scenario}`);
-  return JSON.parse(JSON.stringify(found).replaceAll('read_file', name)) as ScriptedResponse[];
-}
-
-function history(): Message[] {
-  const id = newToolUseId();
-  return [
-    user(text('Read it.')),
-    assistant([{ type: 'tool_use', id, name: FOREIGN, input: { path: 'a' } }], CLAUDE),
-    result(id, [text('A')]),
-    user(text('Again.')),
-  ];
-}
-
 const ask = (messages: Message[], stream = false): CanonicalRequestInput => ({
   request_id: newRequestId(),
   model: CLAUDE,
@@ -83,38 +49,6 @@ const ask = (messages: Message[], stream = false): CanonicalRequestInput => ({
   messages,
   tools: [readFile],
   stream,
-});
-
-type Body = { messages: Array<{ tool_calls?: Array<{ function: { name: string } }> }> };
-const sentNames = () =>
-  (lastBody() as Body).messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.function.name));
-
-describe('OpenRouter: a tool named outside the rule', () => {
-  it('goes out under the derived name and a reply calling it comes back canonical', async () => {
-    server.enqueue(...replyCalling('tool-call', DERIVED));
-    const reply = await adapter().complete(ask(history()));
-    expect(sentNames()).toEqual([DERIVED]);
-    expect(
-      logger
-        .warnings()
-        .filter((w) => w.obj.event === 'tool_name_mapped')
-        .map((w) => [w.obj.adapter, w.obj.tool_name, w.obj.wire_name]),
-    ).toEqual([['openrouter', FOREIGN, DERIVED]]);
-    expect(reply.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: FOREIGN });
-  });
-
-  it('comes back canonical from a stream too', async () => {
-    server.enqueue(...replyCalling('tool-call-stream', DERIVED));
-    const events: StreamEvent[] = [];
-    for await (const event of adapter().stream(ask(history(), true))) events.push(event);
-    expect(events.find((e) => e.type === 'tool.use_start')).toMatchObject({ tool_name: FOREIGN });
-    const done = events.find((e) => e.type === 'message.complete');
-    expect(done?.type === 'message.complete' && done.final_content.at(-1)).toMatchObject({
-      type: 'tool_use',
-      name: FOREIGN,
-    });
-    expect(sentNames()).toEqual([DERIVED]);
-  });
 });
 
 describe('OpenRouter: a history the encoder leaves empty', () => {

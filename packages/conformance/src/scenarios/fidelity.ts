@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, pickUsage, streamedText } from '../assertions.js';
 import { EXPECTED } from '../catalog.js';
 import type { ScenarioKit } from '../kit.js';
+import { replyCalling } from './tool-name-mapping.js';
 
 const texts = (content: readonly ContentBlock[]): string[] =>
   content.flatMap((b) => (b.type === 'text' && b.text !== '' ? [b.text] : []));
@@ -10,7 +11,8 @@ const texts = (content: readonly ContentBlock[]): string[] =>
 /**
  * Replies that are unusual but legal, which an adapter must hand over whole and recorded right:
  * an empty reply cut at the limit, a tool name outside the canonical rule, interleaved tool
- * fragments, typed content parts, refusals and a served model other than the requested one.
+ * fragments, typed content parts, refusals, a served model other than the requested one, and a
+ * streamed tool name outside the canonical rule.
  */
 export function registerFidelityScenarios(kit: ScenarioKit): void {
   const { scenario, features } = kit;
@@ -42,6 +44,7 @@ export function registerFidelityScenarios(kit: ScenarioKit): void {
   );
   scenario('served-model', () => servedModel(kit));
   scenario('served-model-stream', () => servedModelStream(kit));
+  scenario('tool-name-outside-rule-stream', () => toolNameOutsideRuleStream(kit));
 }
 
 async function emptyReplyLength(kit: ScenarioKit): Promise<void> {
@@ -186,4 +189,34 @@ async function servedModelStream(kit: ScenarioKit): Promise<void> {
   const done = completeEvent(events);
   expect(done.served_model, 'message.complete.served_model').toBe(servedModelId(kit));
   expect(streamedText(events)).toBe(EXPECTED.servedModel.reply);
+}
+
+async function toolNameOutsideRuleStream(kit: ScenarioKit): Promise<void> {
+  const { setup, request, user } = kit;
+  const { tool, prompt } = EXPECTED.foreignToolName;
+  // the streamed tool call, renamed: a stream every adapter already has a fixture for
+  const s = setup('tool-name-outside-rule-stream', {
+    responses: replyCalling(kit, 'tool-call-stream', tool),
+  });
+  const { events, error } = await collectCheckedStream(
+    s.adapter.stream(
+      request({ messages: [user(s, prompt)], tools: [kit.tools.read_file], stream: true }),
+      { toolIdMap: new ToolIdMap() },
+    ),
+  );
+  expect(error).toBeUndefined();
+  expect(events.find((e) => e.type === 'tool.use_start')).toMatchObject({ tool_name: tool });
+  const done = completeEvent(events);
+  expect(done.stop_reason).toBe('tool_use');
+  expect(
+    done.final_content.filter((b) => b.type === 'tool_use'),
+    'the streamed call keeps the name the model gave and gets an allocated tu_ id',
+  ).toEqual([
+    {
+      type: 'tool_use',
+      id: expect.stringMatching(/^tu_/),
+      name: tool,
+      input: EXPECTED.toolCall.input,
+    },
+  ]);
 }
