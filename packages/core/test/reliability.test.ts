@@ -163,14 +163,16 @@ describe('call deadlines', () => {
   it('does not end a stream whose chunks keep coming, however long it runs past the idle limit', async () => {
     const { events, error } = await drain(
       runStreamCall(
-        setup({ timeoutMs: 10_000, idleTimeoutMs: 40 }),
+        // chunks 25 ms apart for 400 ms against a 250 ms idle limit: the margin absorbs a
+        // loaded machine's late timers, the total still runs well past the limit
+        setup({ timeoutMs: 10_000, idleTimeoutMs: 250 }),
         request(),
         {},
         {
           open: async () => ({
             async *[Symbol.asyncIterator]() {
-              for (let i = 0; i < 8; i++) {
-                await new Promise((r) => setTimeout(r, 15));
+              for (let i = 0; i < 16; i++) {
+                await new Promise((r) => setTimeout(r, 25));
                 yield { text: `${i}` };
               }
               yield { done: true };
