@@ -42,6 +42,7 @@ describeAdapterConformance({
     typedContentParts: true,
     refusal: 'none',
     toolNameWarnings: 'logged',
+    callOptions: 'checked',
   },
   codec: {
     roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'mistral', MISTRAL_RULES),
@@ -81,7 +82,12 @@ describeAdapterConformance({
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
   // tool fragments keyed by index, as OpenAI's; a self-hosted server has no refusal to report
-  features: { interleavedToolFragments: true, refusal: 'none', toolNameWarnings: 'logged' },
+  features: {
+    interleavedToolFragments: true,
+    refusal: 'none',
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
+  },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'vllm') },
 });
 
@@ -103,6 +109,6 @@ describeAdapterConformance({
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
   // OpenAI's wire format: interleaving tool fragments, the refusal field, content_filter
-  features: { interleavedToolFragments: true, toolNameWarnings: 'logged' },
+  features: { interleavedToolFragments: true, toolNameWarnings: 'logged', callOptions: 'checked' },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'azure') },
 });
