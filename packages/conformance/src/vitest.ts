@@ -3,6 +3,7 @@ import { createScenarioKit, resolveKitFacts } from './create-kit.js';
 import type { AdapterConformanceOptions } from './inspector.js';
 import { registerCallOptionScenarios } from './scenarios/call-options.js';
 import { registerCancellationScenarios } from './scenarios/cancellation.js';
+import { registerConfigOptionScenarios } from './scenarios/config-options.js';
 import { registerDeadlineScenarios } from './scenarios/deadlines.js';
 import { registerErrorScenarios } from './scenarios/errors.js';
 import { registerFidelityScenarios } from './scenarios/fidelity.js';
@@ -52,6 +53,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     registerCapabilityAndCodecScenarios(kit);
     registerFidelityScenarios(kit);
     registerCallOptionScenarios(kit);
+    registerConfigOptionScenarios(kit);
     registerLiveScenario(kit);
   });
 }

@@ -22,7 +22,7 @@ const config = (context: ConformanceContext, options: OpenAICompatibleOptions = 
   max_retries: context.maxRetries,
   timeout_seconds: context.timeoutSeconds,
   idle_timeout_seconds: context.idleTimeoutSeconds,
-  options,
+  options: { ...options, ...context.options },
 });
 const runtime = (context: ConformanceContext) => ({ logger: context.logger, retry: context.retry });
 
@@ -43,6 +43,7 @@ describeAdapterConformance({
     refusal: 'none',
     toolNameWarnings: 'logged',
     callOptions: 'checked',
+    configOptions: { known: 'include_usage' },
   },
   codec: {
     roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'mistral', MISTRAL_RULES),
@@ -87,6 +88,7 @@ describeAdapterConformance({
     refusal: 'none',
     toolNameWarnings: 'logged',
     callOptions: 'checked',
+    configOptions: { known: 'include_usage' },
   },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'vllm') },
 });
@@ -109,6 +111,11 @@ describeAdapterConformance({
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
   // OpenAI's wire format: interleaving tool fragments, the refusal field, content_filter
-  features: { interleavedToolFragments: true, toolNameWarnings: 'logged', callOptions: 'checked' },
+  features: {
+    interleavedToolFragments: true,
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
+    configOptions: { known: 'include_usage' },
+  },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'azure') },
 });

@@ -82,7 +82,6 @@ const INVALID: Array<[string, Record<string, unknown>, string]> = [
   ['options.azure', { azure: '2024-10-21' }, 'expected object'],
   ['options.azure.api_version', { azure: { api_version: 20241021 } }, 'expected string'],
   ['options.azure.deployments.gpt', { azure: { deployments: { gpt: 1 } } }, 'expected string'],
-  ['options', { base_url: 'http://x' }, 'unknown option "base_url"'],
 ];
 
 describe('openai-compatible options', () => {
