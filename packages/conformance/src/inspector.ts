@@ -143,8 +143,8 @@ export interface AdapterConformanceOptions {
     /**
      * `emulated`: the model refuses stop sequences on the wire (OpenAI's GPT-5 family), so the
      * adapter leaves them out and cuts the reply at the first one itself, reporting
-     * `stop_sequence`. The scenario's fixture then holds the text past the stop sequence.
-     * Default `sent`.
+     * `stop_sequence`. The scenario's fixture then holds the text past the stop sequence, and
+     * `stop-sequences-emulated-stream` checks the same cut through stream(). Default `sent`.
      */
     stopSequences?: 'sent' | 'emulated';
     /**

@@ -17,6 +17,7 @@ import {
   registerReplyScenarios,
   registerStructuredAndUsageScenarios,
 } from './scenarios/replies.js';
+import { registerStopSequenceScenarios } from './scenarios/stop-sequences.js';
 import { registerThinkingScenarios } from './scenarios/thinking.js';
 import { registerToolNameMappingScenarios } from './scenarios/tool-name-mapping.js';
 import {
@@ -54,6 +55,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     registerFidelityScenarios(kit);
     registerCallOptionScenarios(kit);
     registerConfigOptionScenarios(kit);
+    registerStopSequenceScenarios(kit);
     registerLiveScenario(kit);
   });
 }
