@@ -17,6 +17,7 @@ describeAdapterConformance({
     retry,
     timeoutSeconds,
     idleTimeoutSeconds,
+    options,
   }) =>
     new AnthropicAdapter(
       {
@@ -25,6 +26,7 @@ describeAdapterConformance({
         max_retries: maxRetries,
         timeout_seconds: timeoutSeconds,
         idle_timeout_seconds: idleTimeoutSeconds,
+        ...(options ? { options } : {}),
       },
       { logger, retry },
     ),
@@ -38,6 +40,7 @@ describeAdapterConformance({
     temperature: 'dropped',
     toolNameWarnings: 'logged',
     callOptions: 'checked',
+    configOptions: { known: 'prompt_caching' },
   },
   codec: { roundTrip: roundTripAnthropicContent },
   live: {

@@ -90,18 +90,6 @@ describe('config options: checked once, at construction', () => {
     expect(error.message).toContain(`options.${field}`);
   });
 
-  it('an unknown key (a camelCase spelling, a typo) is refused, naming the key and the nearest option', () => {
-    for (const [key, reason] of [
-      ['promptCaching', 'unknown option "promptCaching"; did you mean "prompt_caching"?'],
-      ['prompt_cache', 'unknown option "prompt_cache"; did you mean "prompt_caching"?'],
-      ['provider', 'unknown option "provider"'],
-    ] as const) {
-      const error = refused({ [key]: true });
-      expect(error.path).toBe('options');
-      expect(error.reason).toBe(reason);
-    }
-  });
-
   it('options that are not an object are refused', () => {
     expect(() => adapter('thinking')).toThrow();
   });

@@ -276,6 +276,18 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
       'an unknown key in the per-call options (providerOptions[adapter name]) fails complete() and stream() with a non-retryable InvalidRequestError naming it, before any request (features.callOptions "checked")',
     fixture: null,
   },
+  {
+    name: 'config-options-unknown-key',
+    checks:
+      'an unknown key in the config options (config.options) makes the constructor throw an AdapterOptionError naming it; a misspelt or camelCase known option is told the nearest known one (features.configOptions)',
+    fixture: null,
+  },
+  {
+    name: 'stop-sequences-emulated-stream',
+    checks:
+      'with features.stopSequences "emulated": a stop sequence inside the streamed reply stays off the wire, no text from it on is streamed, and message.complete ends there with stop_sequence',
+    fixture: null,
+  },
 ];
 
 /** Looks up a scenario's description. */

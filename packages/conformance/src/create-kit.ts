@@ -43,6 +43,7 @@ export function resolveKitFacts(options: AdapterConformanceOptions): KitFacts {
     refusal: 'reported',
     toolNameWarnings: 'unlogged',
     callOptions: 'none',
+    configOptions: 'none',
     ...options.features,
   };
   const probe = options.createAdapter({
@@ -161,6 +162,7 @@ function setupFor(state: SuiteState): ScenarioKit['setup'] {
       // long enough never to matter, short enough that a hang fails the scenario, not vitest
       timeoutSeconds: opts.timeoutSeconds ?? 10,
       idleTimeoutSeconds: opts.idleTimeoutSeconds ?? 10,
+      ...(opts.configOptions ? { options: opts.configOptions } : {}),
     });
     state.opened.push(adapter);
     return { adapter, logger, session_id: newSessionId() };

@@ -82,6 +82,12 @@ export interface ConformanceContext {
   timeoutSeconds: number;
   /** Pass as `idle_timeout_seconds`: the longest silence between two stream chunks. */
   idleTimeoutSeconds: number;
+  /**
+   * Config options a scenario sets (`config-options-unknown-key`, with `features.configOptions`
+   * declared): merge them into the config's `options`, over your own. Absent otherwise, so a
+   * factory that ignores it keeps working for every other scenario.
+   */
+  options?: Record<string, unknown>;
 }
 
 /** Options of `describeAdapterConformance`. */
@@ -137,8 +143,8 @@ export interface AdapterConformanceOptions {
     /**
      * `emulated`: the model refuses stop sequences on the wire (OpenAI's GPT-5 family), so the
      * adapter leaves them out and cuts the reply at the first one itself, reporting
-     * `stop_sequence`. The scenario's fixture then holds the text past the stop sequence.
-     * Default `sent`.
+     * `stop_sequence`. The scenario's fixture then holds the text past the stop sequence, and
+     * `stop-sequences-emulated-stream` checks the same cut through stream(). Default `sent`.
      */
     stopSequences?: 'sent' | 'emulated';
     /**
@@ -171,6 +177,14 @@ export interface AdapterConformanceOptions {
      * the scenario is skipped, saying why.
      */
     callOptions?: 'checked' | 'none';
+    /**
+     * `{ known }`: the adapter checks `config.options` at construction (core's `parseOptions`),
+     * so an unknown key throws an `AdapterOptionError` naming it and the nearest known option;
+     * `known` is one option it takes (`prompt_caching`). Runs `config-options-unknown-key`, which
+     * builds the adapter with `context.options`: `createAdapter` must merge them into the
+     * config's `options`. Default `none`: the scenario is skipped, saying why.
+     */
+    configOptions?: { known: string } | 'none';
   };
   /**
    * The adapter's codec, for the round-trip property test: encode assistant content into the

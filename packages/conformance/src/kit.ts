@@ -29,6 +29,7 @@ export interface ConformanceFeatures {
   refusal: 'reported' | 'none';
   toolNameWarnings: 'logged' | 'unlogged';
   callOptions: 'checked' | 'none';
+  configOptions: { known: string } | 'none';
 }
 
 /** A fresh adapter for one scenario, its logger and the session id its messages carry. */
@@ -49,6 +50,8 @@ export interface SetupOptions {
   responses?: ScriptedResponse[];
   timeoutSeconds?: number;
   idleTimeoutSeconds?: number;
+  /** Config options to build the adapter with (`ConformanceContext.options`). */
+  configOptions?: Record<string, unknown>;
 }
 
 /** A canonical request without the parts the kit fills in (id, model, a default output limit). */

@@ -65,7 +65,9 @@ export type ScenarioName =
   | 'served-model'
   | 'served-model-stream'
   | 'tool-name-outside-rule-stream'
-  | 'provider-options-unknown-key';
+  | 'provider-options-unknown-key'
+  | 'config-options-unknown-key'
+  | 'stop-sequences-emulated-stream';
 
 /** What a scenario checks and what its fixture must contain. */
 export interface ScenarioDescription {

@@ -3,6 +3,7 @@ import { createScenarioKit, resolveKitFacts } from './create-kit.js';
 import type { AdapterConformanceOptions } from './inspector.js';
 import { registerCallOptionScenarios } from './scenarios/call-options.js';
 import { registerCancellationScenarios } from './scenarios/cancellation.js';
+import { registerConfigOptionScenarios } from './scenarios/config-options.js';
 import { registerDeadlineScenarios } from './scenarios/deadlines.js';
 import { registerErrorScenarios } from './scenarios/errors.js';
 import { registerFidelityScenarios } from './scenarios/fidelity.js';
@@ -16,6 +17,7 @@ import {
   registerReplyScenarios,
   registerStructuredAndUsageScenarios,
 } from './scenarios/replies.js';
+import { registerStopSequenceScenarios } from './scenarios/stop-sequences.js';
 import { registerThinkingScenarios } from './scenarios/thinking.js';
 import { registerToolNameMappingScenarios } from './scenarios/tool-name-mapping.js';
 import {
@@ -52,6 +54,8 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     registerCapabilityAndCodecScenarios(kit);
     registerFidelityScenarios(kit);
     registerCallOptionScenarios(kit);
+    registerConfigOptionScenarios(kit);
+    registerStopSequenceScenarios(kit);
     registerLiveScenario(kit);
   });
 }

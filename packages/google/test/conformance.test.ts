@@ -20,6 +20,7 @@ describeAdapterConformance({
     retry,
     timeoutSeconds,
     idleTimeoutSeconds,
+    options,
   }) =>
     new GoogleAdapter(
       {
@@ -28,6 +29,7 @@ describeAdapterConformance({
         max_retries: maxRetries,
         timeout_seconds: timeoutSeconds,
         idle_timeout_seconds: idleTimeoutSeconds,
+        ...(options ? { options } : {}),
       },
       { logger, retry, fetch: recordingFetch },
     ),
@@ -45,6 +47,7 @@ describeAdapterConformance({
     wholeToolCalls: true,
     toolNameWarnings: 'logged',
     callOptions: 'checked',
+    configOptions: { known: 'safety_settings' },
   },
   codec: { roundTrip: roundTripGeminiContent },
   live: {

@@ -128,20 +128,6 @@ describe('config options: checked once, at construction', () => {
     expect(error.message).toBe('google: options.vertexai: expected boolean');
   });
 
-  it('an unknown key (a camelCase spelling, a typo) is refused, naming the key and the nearest known one', () => {
-    const nearest: Record<string, string> = {
-      vertexAI: 'vertexai',
-      vertex_ai: 'vertexai',
-      safetySettings: 'safety_settings',
-      apiVersion: 'api_version',
-    };
-    for (const [key, known] of Object.entries(nearest)) {
-      const error = refused({ [key]: true });
-      expect(error.path).toBe('options');
-      expect(error.reason).toBe(`unknown option "${key}"; did you mean "${known}"?`);
-    }
-  });
-
   it('every valid option is taken', () => {
     const options: GoogleConfigOptions[] = [
       {},

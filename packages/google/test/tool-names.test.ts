@@ -15,7 +15,6 @@ import {
   ToolIdMap,
 } from '@yourtool/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GOOGLE_TOOL_NAME_RULES } from '../src/codec.js';
 import { GoogleAdapter } from '../src/index.js';
 
 /**

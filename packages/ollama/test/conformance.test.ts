@@ -31,6 +31,7 @@ describeAdapterConformance({
     retry,
     timeoutSeconds,
     idleTimeoutSeconds,
+    options,
   }) =>
     new OllamaAdapter(
       {
@@ -39,7 +40,7 @@ describeAdapterConformance({
         max_retries: maxRetries,
         timeout_seconds: timeoutSeconds,
         idle_timeout_seconds: idleTimeoutSeconds,
-        options: { detect_capabilities: false },
+        options: { detect_capabilities: false, ...options },
       },
       { logger, retry, capabilityOverrides: { [MODEL]: CAPABILITIES } },
     ),
@@ -59,6 +60,7 @@ describeAdapterConformance({
     refusal: 'none',
     toolNameWarnings: 'logged',
     callOptions: 'checked',
+    configOptions: { known: 'keep_alive' },
   },
   codec: { roundTrip: roundTripOllamaContent },
   skip: {

@@ -102,19 +102,6 @@ describe('config options: checked once, at construction', () => {
     expect(error.message).toContain(`options.${field}`);
   });
 
-  it('an unknown key (a camelCase spelling, a typo) is refused, naming the key and the nearest option', () => {
-    for (const [key, reason] of [
-      ['numCtx', 'unknown option "numCtx"; did you mean "num_ctx"?'],
-      ['num_context', 'unknown option "num_context"'],
-      ['keepAlive', 'unknown option "keepAlive"; did you mean "keep_alive"?'],
-      ['options', 'unknown option "options"'],
-    ] as const) {
-      const error = refused({ [key]: 1 });
-      expect(error.path).toBe('options');
-      expect(error.reason).toBe(reason);
-    }
-  });
-
   it('every valid option is taken', () => {
     const options: OllamaConfigOptions[] = [
       {},

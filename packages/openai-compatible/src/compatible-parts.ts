@@ -1,5 +1,11 @@
 import { type AdapterConfigInput, AdapterOptionError } from '@yourtool/core';
-import type { WireAssembly, WireCall, WireModels, WireProvider } from '@yourtool/core/adapter';
+import type {
+  AdapterContext,
+  WireAssembly,
+  WireCall,
+  WireModels,
+  WireProvider,
+} from '@yourtool/core/adapter';
 import { temperatureRefusal } from '@yourtool/openai';
 import type { OpenAIStreamItem } from '@yourtool/openai/codec';
 import {
@@ -15,6 +21,7 @@ import { fromCompatibleChatCompletion } from './codec/response.js';
 import { CONSERVATIVE_CAPABILITIES, capabilitiesFromSpec, knownOpenAIModel } from './models.js';
 import type { OpenAICompatibleOptions, ResolvedQuirks } from './options.js';
 import { resolveQuirks } from './resolve.js';
+import { OpenAICompatibleCallOptionsSchema } from './schema.js';
 
 /** A config whose `options` are an {@link OpenAICompatibleOptions}. */
 export type OpenAICompatibleConfig = Omit<AdapterConfigInput, 'options'> & {
@@ -58,7 +65,11 @@ export function openAICompatibleAssembly(config: OpenAICompatibleConfig): OpenAI
     config: config as AdapterConfigInput,
     quirks,
     assemble: (context) =>
-      chatCompletionsParts(context, compatibleRules(quirks, baseUrl), compatibleModels(quirks)),
+      chatCompletionsParts(
+        context,
+        compatibleRules(context, quirks, baseUrl),
+        compatibleModels(quirks),
+      ),
   };
 }
 
@@ -75,7 +86,11 @@ function compatibleModels(quirks: ResolvedQuirks): WireModels {
 }
 
 /** The deployment's quirks as Chat Completions rules. */
-function compatibleRules(quirks: ResolvedQuirks, baseUrl: string): ChatCompletionsRules {
+function compatibleRules(
+  context: AdapterContext,
+  quirks: ResolvedQuirks,
+  baseUrl: string,
+): ChatCompletionsRules {
   return {
     client: {
       name: quirks.provider,
@@ -84,7 +99,11 @@ function compatibleRules(quirks: ResolvedQuirks, baseUrl: string): ChatCompletio
       defaultBaseUrl: baseUrl,
       apiKey: quirks.requiresApiKey ? 'required' : 'optional',
     },
-    encode: (call) => encodeCompatible(quirks, call),
+    encode: (call) => {
+      // an unknown per-call key is a caller's mistake: refuse it rather than send without it
+      context.parseCallOptions(OpenAICompatibleCallOptionsSchema, call.options);
+      return encodeCompatible(quirks, call);
+    },
     // reasoning decodes as unsigned thinking
     decode: (completion, encoding, call) =>
       fromCompatibleChatCompletion(completion, call.toolIdMap, {

@@ -117,6 +117,12 @@ export function parseCompatibleOptions(
 }
 
 /**
+ * `providerOptions[<provider key>]`: the adapter takes no per-call options, so any key is a
+ * mistake, refused by core's `parseCallOptions` before anything is sent.
+ */
+export const OpenAICompatibleCallOptionsSchema = z.strictObject({});
+
+/**
  * The message of an unknown option: each key with the nearest one its object knows (core's
  * wording: `unknown option "include_usge"; did you mean "include_usage"?`). An error map, since
  * only it sees the object schema that refused the key.

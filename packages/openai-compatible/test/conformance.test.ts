@@ -22,7 +22,7 @@ const config = (context: ConformanceContext, options: OpenAICompatibleOptions = 
   max_retries: context.maxRetries,
   timeout_seconds: context.timeoutSeconds,
   idle_timeout_seconds: context.idleTimeoutSeconds,
-  options,
+  options: { ...options, ...context.options },
 });
 const runtime = (context: ConformanceContext) => ({ logger: context.logger, retry: context.retry });
 
@@ -42,6 +42,8 @@ describeAdapterConformance({
     typedContentParts: true,
     refusal: 'none',
     toolNameWarnings: 'logged',
+    callOptions: 'checked',
+    configOptions: { known: 'include_usage' },
   },
   codec: {
     roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'mistral', MISTRAL_RULES),
@@ -81,7 +83,13 @@ describeAdapterConformance({
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
   // tool fragments keyed by index, as OpenAI's; a self-hosted server has no refusal to report
-  features: { interleavedToolFragments: true, refusal: 'none', toolNameWarnings: 'logged' },
+  features: {
+    interleavedToolFragments: true,
+    refusal: 'none',
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
+    configOptions: { known: 'include_usage' },
+  },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'vllm') },
 });
 
@@ -103,6 +111,11 @@ describeAdapterConformance({
   wire: chatCompletionsWire,
   toolIdRules: OPENAI_TOOL_ID_RULES,
   // OpenAI's wire format: interleaving tool fragments, the refusal field, content_filter
-  features: { interleavedToolFragments: true, toolNameWarnings: 'logged' },
+  features: {
+    interleavedToolFragments: true,
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
+    configOptions: { known: 'include_usage' },
+  },
   codec: { roundTrip: (content, map) => roundTripCompatibleContent(content, map, 'azure') },
 });

@@ -1,4 +1,10 @@
-import { AdapterOptionError } from '@yourtool/core';
+import {
+  AdapterOptionError,
+  createMessage,
+  InvalidRequestError,
+  newRequestId,
+  newSessionId,
+} from '@yourtool/core';
 import { describe, expect, it } from 'vitest';
 import {
   GroqAdapter,
@@ -76,7 +82,6 @@ const INVALID: Array<[string, Record<string, unknown>, string]> = [
   ['options.azure', { azure: '2024-10-21' }, 'expected object'],
   ['options.azure.api_version', { azure: { api_version: 20241021 } }, 'expected string'],
   ['options.azure.deployments.gpt', { azure: { deployments: { gpt: 1 } } }, 'expected string'],
-  ['options', { base_url: 'http://x' }, 'unknown option "base_url"'],
 ];
 
 describe('openai-compatible options', () => {
@@ -156,4 +161,54 @@ describe('openai-compatible options', () => {
       'options.tool_id.max_length',
     );
   });
+});
+
+describe('openai-compatible per-call options (providerOptions[provider key])', () => {
+  // the conformance runs check this for the mistral, vllm and azure presets; here the generic
+  // adapter and every preset, against a port nothing listens on (a request would be a network error)
+  const keyed = (options: Record<string, unknown>) =>
+    new OpenAICompatibleAdapter({
+      api_key: 'sk-per-call-options-0000',
+      base_url: 'http://127.0.0.1:9/v1',
+      max_retries: 0,
+      options,
+    });
+  const adapters = [
+    ['generic', keyed({ provider: 'local' })],
+    ...PRESET_NAMES.map(
+      (preset) =>
+        [
+          preset,
+          keyed({
+            preset,
+            ...(preset === 'azure' ? { azure: { api_version: '2024-10-21' } } : {}),
+          }),
+        ] as const,
+    ),
+  ] as const;
+
+  it.each(adapters)(
+    '%s: an unknown key fails the call, naming it, before any request',
+    async (_, adapter) => {
+      const request = {
+        request_id: newRequestId(),
+        model: `${adapter.name}:m`,
+        max_output_tokens: 100,
+        messages: [
+          createMessage({
+            session_id: newSessionId(),
+            role: 'user',
+            content: [{ type: 'text', text: 'hi' }],
+          }),
+        ],
+      };
+      const options = { providerOptions: { [adapter.name]: { reasoningEffort: 'low' } } };
+      const error = await adapter.complete(request, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect((error as Error).message).toBe(
+        `providerOptions.${adapter.name}: unknown option "reasoningEffort"`,
+      );
+      await adapter.close();
+    },
+  );
 });

@@ -74,26 +74,6 @@ describe('OpenAIAdapter', () => {
     });
   });
 
-  it('emulates stop sequences on a stream for GPT-5', async () => {
-    const adapter = new OpenAIAdapter({
-      api_key: 'sk-test-0000000000000000',
-      base_url: server.url,
-    });
-    server.enqueue(...(fixtures['text-stream'] ?? []));
-    let last: unknown;
-    for await (const event of adapter.stream(
-      ask('openai:gpt-5', { stream: true, stop_sequences: [' How'] }),
-    )) {
-      last = event;
-    }
-    expect(server.requests[0]!.body).not.toHaveProperty('stop');
-    expect(last).toMatchObject({
-      type: 'message.complete',
-      final_content: [{ type: 'text', text: 'Hello!' }],
-      stop_reason: 'stop_sequence',
-    });
-  });
-
   it('fails with AuthError when there is no API key, and refuses other providers’ models', async () => {
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;

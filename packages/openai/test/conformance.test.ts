@@ -18,6 +18,7 @@ const common = {
     retry,
     timeoutSeconds,
     idleTimeoutSeconds,
+    options,
   }) =>
     new OpenAIAdapter(
       {
@@ -26,6 +27,7 @@ const common = {
         max_retries: maxRetries,
         timeout_seconds: timeoutSeconds,
         idle_timeout_seconds: idleTimeoutSeconds,
+        ...(options ? { options } : {}),
       },
       { logger, retry },
     ),
@@ -41,6 +43,7 @@ const chatFeatures = {
   typedContentParts: true,
   toolNameWarnings: 'logged',
   callOptions: 'checked',
+  configOptions: { known: 'reasoning_effort' },
 } as const;
 
 // GPT-5: a reasoning model that refuses temperature and stop sequences.

@@ -17,7 +17,12 @@ const common = {
   fixtures,
   // every stream event names its item (output_index, item_id), so argument fragments of two
   // function calls can interleave; the adapter folds them in (toolCallsEndAtFinish)
-  features: { interleavedToolFragments: true, toolNameWarnings: 'logged', callOptions: 'checked' },
+  features: {
+    interleavedToolFragments: true,
+    toolNameWarnings: 'logged',
+    callOptions: 'checked',
+    configOptions: { known: 'reasoning_effort' },
+  },
 } satisfies Partial<Parameters<typeof describeAdapterConformance>[0]>;
 
 // GPT-5 on the Responses API: reasoning comes back as summaries signed with their encrypted
@@ -34,6 +39,7 @@ describeAdapterConformance({
     retry,
     timeoutSeconds,
     idleTimeoutSeconds,
+    options,
   }) =>
     new OpenAIResponsesAdapter(
       {
@@ -42,7 +48,7 @@ describeAdapterConformance({
         max_retries: maxRetries,
         timeout_seconds: timeoutSeconds,
         idle_timeout_seconds: idleTimeoutSeconds,
-        options: { reasoning_summary: 'auto' },
+        options: { reasoning_summary: 'auto', ...options },
       },
       { logger, retry },
     ),
@@ -74,6 +80,7 @@ describeAdapterConformance({
     retry,
     timeoutSeconds,
     idleTimeoutSeconds,
+    options,
   }) =>
     new OpenAIAdapter(
       {
@@ -82,7 +89,7 @@ describeAdapterConformance({
         max_retries: maxRetries,
         timeout_seconds: timeoutSeconds,
         idle_timeout_seconds: idleTimeoutSeconds,
-        options: { api: 'responses' },
+        options: { api: 'responses', ...options },
       },
       { logger, retry },
     ),

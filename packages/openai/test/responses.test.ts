@@ -585,17 +585,6 @@ describe('OpenAIResponsesAdapter: replies', () => {
     expect((error as { error_class: string }).error_class).toBe('rate_limit');
     expect(String((error as Error).message)).not.toContain(KEY);
   });
-
-  it('emulates stop sequences while streaming: text after END is never emitted', async () => {
-    const { gpt } = adapter();
-    server.enqueue(fixture('text-stream'));
-    const { events } = await drain(
-      gpt.stream(ask({ stream: true, tools: [], stop_sequences: ['help'] })),
-    );
-    const streamed = events.flatMap((e) => (e.type === 'text.delta' ? [e.text] : [])).join('');
-    expect(streamed).toBe('Hello! How can I ');
-    expect(events.at(-1)).toMatchObject({ stop_reason: 'stop_sequence' });
-  });
 });
 
 describe('the Responses output codec', () => {

@@ -20,6 +20,7 @@ describeAdapterConformance({
     retry,
     timeoutSeconds,
     idleTimeoutSeconds,
+    options,
   }) =>
     new OpenRouterAdapter(
       {
@@ -28,6 +29,7 @@ describeAdapterConformance({
         max_retries: maxRetries,
         timeout_seconds: timeoutSeconds,
         idle_timeout_seconds: idleTimeoutSeconds,
+        ...(options ? { options } : {}),
       },
       { logger, retry },
     ),
@@ -44,6 +46,7 @@ describeAdapterConformance({
     typedContentParts: true,
     toolNameWarnings: 'logged',
     callOptions: 'checked',
+    configOptions: { known: 'app_title' },
   },
   codec: { roundTrip: roundTripOpenRouterContent },
   live: {

@@ -54,7 +54,6 @@ const INVALID: Array<[string, Record<string, unknown>, string]> = [
   ['options.reasoning.enabled', { reasoning: { enabled: 1 } }, 'expected boolean'],
   ['options.reasoning', { reasoning: { budget: 1024 } }, 'unknown option "budget"'],
   ['options.provider', { provider: 'DeepSeek' }, 'expected record'],
-  ['options', { app_name: 'x' }, 'unknown option "app_name"'],
 ];
 
 describe('OpenRouter config options', () => {
