@@ -6,7 +6,7 @@ import {
   boundToolResults,
   type ResolvedToolResultLimits,
 } from './tool-result-bound.js';
-import { routeInputOf, type TurnState } from './turn-state.js';
+import { type RoutingTurn, routeInputOf } from './turn-state.js';
 import type { ManagerSettings } from './validate-options.js';
 
 /**
@@ -61,7 +61,7 @@ export function toolResultLimits(settings: ManagerSettings): ResolvedToolResultL
  * The route input of the turn's next call, its tool results bounded for `model` (its
  * estimate, its window's share), or for routing's first pass when `model` is null.
  */
-export function boundedRouteInput(state: TurnState, model: string | null): RouteInput {
+export function boundedRouteInput(state: RoutingTurn, model: string | null): RouteInput {
   const input = routeInputOf(state);
   const { settings } = state.manager;
   const target = model ? boundTargetOf(settings.router, model) : ROUTING_TARGET;
@@ -74,7 +74,7 @@ export function boundedRouteInput(state: TurnState, model: string | null): Route
  * bounded for that model, each cut reported (`tool_result_truncated`). The history and the
  * store keep every result whole.
  */
-export function requestMessages(state: TurnState, decision: RouteDecision): Message[] {
+export function requestMessages(state: RoutingTurn, decision: RouteDecision): Message[] {
   const { settings } = state.manager;
   return boundToolResults(state.history, toolResultLimits(settings), decisionTarget(decision), {
     logger: settings.logger,

@@ -9,7 +9,7 @@ import {
   parseModelId,
 } from '@yourtool/core';
 import type { RouteDecision } from '@yourtool/router';
-import type { TurnState } from './turn-state.js';
+import type { TurnScope } from './turn-scope.js';
 
 /** How a failure is reported on the bus. */
 interface Failure {
@@ -28,7 +28,7 @@ interface Failure {
 export class CallReport {
   readonly request_id = newRequestId();
   readonly provider: string;
-  readonly #state: TurnState;
+  readonly #state: TurnScope;
   readonly #decision: RouteDecision;
   readonly #step: number;
   /** Whether the adapter reported the attempt that gave up (the bus then has its failure). */
@@ -36,7 +36,7 @@ export class CallReport {
   /** Retries made before the latest attempt the adapter started (0 until one retries). */
   #retries = 0;
 
-  constructor(state: TurnState, decision: RouteDecision) {
+  constructor(state: TurnScope, decision: RouteDecision) {
     this.#state = state;
     this.#decision = decision;
     this.#step = state.steps;

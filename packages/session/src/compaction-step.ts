@@ -22,8 +22,20 @@ import {
 } from './compaction.js';
 import { errorText } from './errors.js';
 import type { SessionEvent } from './events.js';
+import type { TurnTelemetry } from './telemetry.js';
 import { boundToolResults } from './tool-result-bound.js';
-import { type RoutedStep, type TurnState, turnStart } from './turn-state.js';
+import type { TurnLog } from './turn-log.js';
+import { type RoutedStep, type RoutingTurn, turnStart } from './turn-state.js';
+
+/**
+ * What a compaction reads of the turn: what routing reads, the turn's signal, its log (which
+ * stores the summary) and its telemetry (which spans the summary calls).
+ */
+export interface CompactingTurn extends RoutingTurn {
+  readonly signal: AbortSignal;
+  readonly log: TurnLog;
+  readonly telemetry: TurnTelemetry | null;
+}
 
 /** A stored summary and the event that reports it. */
 export interface Compacted {
@@ -36,10 +48,10 @@ class SummaryCalls {
   readonly usages: Usage[] = [];
   /** The model of the last call, which the summary message names. */
   summarizer: string | null = null;
-  readonly #state: TurnState;
+  readonly #state: CompactingTurn;
   readonly #span: TelemetrySpan | null;
 
-  constructor(state: TurnState, span: TelemetrySpan | null) {
+  constructor(state: CompactingTurn, span: TelemetrySpan | null) {
     this.#state = state;
     this.#span = span;
   }
@@ -100,7 +112,7 @@ class SummaryCalls {
  * (decision 0155).
  */
 export function compactionRequest(
-  state: TurnState,
+  state: CompactingTurn,
   reason: CompactionReason,
   target: CompactionRequest['target'],
   complete: CompactionRequest['complete'],
@@ -170,7 +182,7 @@ export function cutIndex(history: readonly Message[], result: CompactionResult, 
  * @throws CompactionError when the hook throws or returns a cut the session cannot apply.
  */
 export async function compactHistory(
-  state: TurnState,
+  state: CompactingTurn,
   reason: CompactionReason,
   target: CompactionRequest['target'],
 ): Promise<Compacted | null> {
@@ -195,7 +207,7 @@ export async function compactHistory(
 
 /** {@link compactHistory}'s work, the hook's summary calls under `span` when there is one. */
 async function compact(
-  state: TurnState,
+  state: CompactingTurn,
   hook: CompactionHook,
   how: {
     reason: CompactionReason;
@@ -243,7 +255,7 @@ async function compact(
   return { message, event: { type: 'session.compacted', message, compaction: record, cost_usd } };
 }
 
-function logCompaction(state: TurnState, record: CompactionRecord): void {
+function logCompaction(state: CompactingTurn, record: CompactionRecord): void {
   state.manager.settings.logger.info?.(
     {
       event: 'session_compacted',
@@ -270,7 +282,7 @@ export interface OverflowRetry {
  * A compacted history that finds no model leaves the overflow standing (logged).
  */
 export async function retryAfterOverflow(
-  state: TurnState,
+  state: CompactingTurn,
   routed: RoutedStep,
   failures: FallbackAttempt[],
   overflow: { message: string },

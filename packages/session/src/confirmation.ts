@@ -1,9 +1,19 @@
 import type { ToolUseBlock } from '@yourtool/core';
 import { errorText } from './errors.js';
 import { ABORTED, unlessAborted } from './event-queue.js';
-import type { ConfirmationRequest, ConfirmHook } from './options.js';
+import type { ConfirmationRequest, ConfirmHook, SendOptions } from './options.js';
 import type { RegisteredTool } from './tools.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnScope } from './turn-scope.js';
+import type { ActiveTurn } from './turn-state.js';
+
+/**
+ * What asking consent reads of the turn: its scope, the options it was sent with, and the
+ * running turn whose open confirmations a stream answer resolves.
+ */
+export interface ConsentTurn extends TurnScope {
+  readonly options: SendOptions;
+  readonly active: ActiveTurn;
+}
 
 /**
  * Asks consent to run a tool with write, execute or network side effects: from the manager's
@@ -12,7 +22,7 @@ import type { TurnState } from './turn-state.js';
  * user declined, the hook threw, the turn was cancelled while waiting).
  */
 export async function askConsent(
-  state: TurnState,
+  state: ConsentTurn,
   use: ToolUseBlock,
   tool: RegisteredTool,
 ): Promise<string | null> {
@@ -53,7 +63,7 @@ export async function askConsent(
  * races it against the turn's signal; the request is closed when answered or when the signal
  * aborts, so a late answer finds nothing to answer (docs/decisions/0098).
  */
-function askStream(state: TurnState, request: ConfirmationRequest): Promise<boolean> {
+function askStream(state: ConsentTurn, request: ConfirmationRequest): Promise<boolean> {
   const { confirmations } = state.active;
   return new Promise<boolean>((resolve) => {
     const close = () => {

@@ -2,8 +2,13 @@ import type { AdapterError, ErrorClass, FallbackAttempt } from '@yourtool/core';
 import type { RouteDecision } from '@yourtool/router';
 import { errorText } from './errors.js';
 import type { SessionEvent } from './events.js';
-import { fallbackToFit } from './history-fit.js';
-import type { RoutedStep, TurnState } from './turn-state.js';
+import { type FittingTurn, fallbackToFit } from './history-fit.js';
+import type { RoutedStep } from './turn-state.js';
+
+/** What a fallback reads of the turn: what fitting reads, and the step it happens in. */
+export interface FallbackTurn extends FittingTurn {
+  readonly steps: number;
+}
 
 /**
  * The error classes a turn falls back on (to the next model of routing.yaml's `fallbacks:`):
@@ -32,7 +37,7 @@ export interface Fallback {
  * `failures` are the attempts of this step that failed before.
  */
 export function findFallback(
-  state: TurnState,
+  state: FallbackTurn,
   routed: RoutedStep,
   failures: readonly FallbackAttempt[],
   error: AdapterError | null,
@@ -68,7 +73,7 @@ export function findFallback(
  * `to`, and the failed attempt's row (status `error`) is no longer part of the conversation.
  */
 export function fallbackEvent(
-  state: TurnState,
+  state: Pick<FallbackTurn, 'steps'>,
   from: RouteDecision,
   to: RouteDecision,
   failed: { error: AdapterError; discarded_message_id: string | null },

@@ -14,15 +14,25 @@ import {
   dropOldestTurns,
 } from './compaction.js';
 import {
+  type CompactingTurn,
   compactHistory,
   compactionRequest,
   contextLimitedTarget,
   cutIndex,
 } from './compaction-step.js';
 import { errorText } from './errors.js';
+import type { SessionEvent } from './events.js';
 import { type HistoryRecoveryOutcome, HistoryTooLongError } from './history-too-long.js';
 import { rememberCut, reuseLastCut } from './remembered-cuts.js';
-import { type RoutedStep, type TurnState, turnStart } from './turn-state.js';
+import { type RoutedStep, turnStart } from './turn-state.js';
+
+/**
+ * What fitting the history to a model reads of the turn: what a compaction reads, and where
+ * the events of a compaction made while routing wait to be yielded.
+ */
+export interface FittingTurn extends CompactingTurn {
+  readonly pending: SessionEvent[];
+}
 
 /** A model and the window its history overshoots. */
 type Target = { model: string } & ContextLimit;
@@ -34,7 +44,7 @@ type Target = { model: string } & ContextLimit;
  * summary, decision 0101) when one is set, else `historyRecovery` (the oldest turns left out of
  * the request, in memory), else {@link HistoryTooLongError} saying what to do.
  */
-export async function routeToFit(state: TurnState): Promise<RoutedStep> {
+export async function routeToFit(state: FittingTurn): Promise<RoutedStep> {
   const { router } = state.manager.settings;
   let input = boundedRouteInput(state, null);
   let refused: unknown;
@@ -57,7 +67,7 @@ export async function routeToFit(state: TurnState): Promise<RoutedStep> {
 }
 
 /** Compacts, or leaves out the oldest turns, and routes again; else throws what to do. */
-async function makeRoom(state: TurnState, refused: unknown, target: Target): Promise<RoutedStep> {
+async function makeRoom(state: FittingTurn, refused: unknown, target: Target): Promise<RoutedStep> {
   const { compaction, historyRecovery, router } = state.manager.settings;
   // whether anything before the turn's message could be left out (before any is)
   const older = state.history.slice(0, Math.max(0, turnStart(state))).some((m) => !compactionOf(m));
@@ -108,7 +118,7 @@ function tooLong(
  * `history_turns_left_out` WARN says how many turns and messages. False when no cut fits.
  */
 export async function leaveOutOldestTurns(
-  state: TurnState,
+  state: FittingTurn,
   reason: CompactionReason,
   target: Target,
 ): Promise<boolean> {
@@ -167,7 +177,7 @@ export async function leaveOutOldestTurns(
  * `fallback_from`. Null when nothing can be left out or nothing takes the shorter history.
  */
 export async function retryLeavingOut(
-  state: TurnState,
+  state: FittingTurn,
   routed: RoutedStep,
   failures: FallbackAttempt[],
   overflow: { message: string },
@@ -214,7 +224,7 @@ export async function retryLeavingOut(
  * its own projection, decision 0155). Throws the router's refusal otherwise.
  */
 export function fallbackToFit(
-  state: TurnState,
+  state: FittingTurn,
   routed: RoutedStep,
   failures: readonly FallbackAttempt[],
 ): RoutedStep {

@@ -1,7 +1,7 @@
 import type { Message } from '@yourtool/core';
 import { boundedRouteInput } from './bound-targets.js';
 import { compactionOf } from './compaction.js';
-import { type RoutedStep, type TurnState, turnStart } from './turn-state.js';
+import { type RoutedStep, type RoutingTurn, turnStart } from './turn-state.js';
 
 /**
  * Remembers the cut a turn made when it left the oldest turns out (decision 0155), in the
@@ -9,7 +9,7 @@ import { type RoutedStep, type TurnState, turnStart } from './turn-state.js';
  * still fits: their requests then start alike, which a provider's prompt cache rewards, and the
  * WARN is not repeated.
  */
-export function rememberCut(state: TurnState, through: string, note: Message): void {
+export function rememberCut(state: RoutingTurn, through: string, note: Message): void {
   state.manager.cuts.set(state.session.id, { through, note });
 }
 
@@ -18,7 +18,7 @@ export function rememberCut(state: TurnState, through: string, note: Message): v
  * and between turns, and routes the shorter history for `model`. The routed step when it
  * fits; else null, with the turn's history as it was.
  */
-export function reuseLastCut(state: TurnState, model: string): RoutedStep | null {
+export function reuseLastCut(state: RoutingTurn, model: string): RoutedStep | null {
   const { settings, cuts } = state.manager;
   const last = cuts.get(state.session.id);
   if (!last || !compactionOf(last.note)) return null;

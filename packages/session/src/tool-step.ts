@@ -1,13 +1,18 @@
 import { nowTimestamp, type ToolUseBlock, validateToolInput } from '@yourtool/core';
 import type { TelemetrySpan } from '@yourtool/core/adapter';
-import { askConsent } from './confirmation.js';
+import { askConsent, type ConsentTurn } from './confirmation.js';
 import { errorText } from './errors.js';
 import { ABORTED, unlessAborted } from './event-queue.js';
 import type { ToolOutcome } from './telemetry-options.js';
 import { toolOutputContent } from './tool-output.js';
 import { notRunReply, type ToolReply, toolReply } from './tool-reply.js';
 import { CONFIRMED_SIDE_EFFECTS, type RegisteredTool } from './tools.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnLog } from './turn-log.js';
+
+/** What running a tool use reads of the turn: what asking consent reads, and its log. */
+export interface ToolTurn extends ConsentTurn {
+  readonly log: TurnLog;
+}
 
 /**
  * Runs one tool use and returns its result; never throws. An unknown tool or an input its
@@ -16,7 +21,7 @@ import type { TurnState } from './turn-state.js';
  * before the run, and both waits end when it aborts, so a cancelled turn runs nothing more.
  */
 export async function runToolUse(
-  state: TurnState,
+  state: ToolTurn,
   use: ToolUseBlock,
   span: TelemetrySpan | null = null,
 ): Promise<ToolReply> {
@@ -45,7 +50,7 @@ export async function runToolUse(
  * reply holding the use) and every violation with its path.
  */
 function reportInvalidInput(
-  state: TurnState,
+  state: ToolTurn,
   use: ToolUseBlock,
   issues: readonly { path: string; message: string }[],
 ): void {
@@ -65,7 +70,7 @@ function reportInvalidInput(
 
 /** Runs a tool that may run, reporting its start and progress through the turn's events. */
 async function runTool(
-  state: TurnState,
+  state: ToolTurn,
   use: ToolUseBlock,
   tool: RegisteredTool,
   span: TelemetrySpan | null,
@@ -124,7 +129,7 @@ async function runTool(
  * cannot be stored is answered with an error result naming the reason and the path, which the
  * model sees, and a WARN naming the tool (docs/decisions/0154).
  */
-function outputReply(state: TurnState, use: ToolUseBlock, output: unknown): ToolReply {
+function outputReply(state: ToolTurn, use: ToolUseBlock, output: unknown): ToolReply {
   const { session } = state;
   const checked = toolOutputContent(output);
   if (checked.ok) return toolReply(session, use, checked.content, { is_error: false });

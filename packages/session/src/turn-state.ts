@@ -100,6 +100,21 @@ export interface TurnState {
   readonly telemetry: TurnTelemetry | null;
 }
 
+/**
+ * What routing the turn's next call reads of the turn: the manager, the request's inputs and
+ * the history as it is now. The files that route and fit the history take this, not the
+ * whole {@link TurnState}.
+ */
+export interface RoutingTurn {
+  readonly manager: ManagerContext;
+  readonly session: SessionRecord;
+  readonly options: SendOptions;
+  readonly history: Message[];
+  readonly systemPrompt: string | null;
+  readonly tools: ToolDefinition[];
+  readonly user: Message;
+}
+
 /** What `send()` was asked. */
 export interface TurnRequest {
   sessionId: string;
@@ -191,7 +206,7 @@ export function userTextMessage(sessionId: string, text: string): Message {
 }
 
 /** What routing is asked for the turn's next call, on the history as it is now. */
-export function routeInputOf(state: TurnState): RouteInput {
+export function routeInputOf(state: RoutingTurn): RouteInput {
   const { options, session } = state;
   return {
     session_id: session.id,
@@ -210,6 +225,6 @@ export function routeInputOf(state: TurnState): RouteInput {
 }
 
 /** Where the turn's user message stands in the conversation (compaction may have moved it). */
-export function turnStart(state: TurnState): number {
+export function turnStart(state: Pick<RoutingTurn, 'history' | 'user'>): number {
   return state.history.findIndex((m) => m.id === state.user.id);
 }
