@@ -78,7 +78,7 @@ export function requestMessages(state: RoutingTurn, decision: RouteDecision): Me
   const { settings } = state.manager;
   return boundToolResults(state.history, toolResultLimits(settings), decisionTarget(decision), {
     logger: settings.logger,
-    session_id: state.session.id,
+    session_id: state.inputs.session.id,
   });
 }
 

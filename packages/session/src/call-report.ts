@@ -119,7 +119,7 @@ export class CallReport {
   #ids() {
     return {
       request_id: this.request_id,
-      session_id: this.#state.session.id,
+      session_id: this.#state.inputs.session.id,
       model: this.#decision.model,
       provider: this.provider,
     };

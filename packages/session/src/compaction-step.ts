@@ -58,7 +58,8 @@ class SummaryCalls {
 
   /** Routes the call as an explicit choice, makes it, prices it; returns its text. */
   async complete(call: CompactionCall): Promise<string> {
-    const { session, signal } = this.#state;
+    const { signal } = this.#state;
+    const { session } = this.#state.inputs;
     const { router, pricing, costOptions, logger } = this.#state.manager.settings;
     const prompt = createMessage({
       session_id: session.id,
@@ -122,7 +123,7 @@ export function compactionRequest(
   const adapter = router.registry.adapterFor(target.model);
   const bound = boundTargetOf(router, target.model);
   return {
-    session: state.session,
+    session: state.inputs.session,
     messages: [...state.history],
     turn_start: turnStart(state),
     reason,
@@ -130,8 +131,8 @@ export function compactionRequest(
     estimateTokens: (messages) =>
       adapter.estimateInputTokens(
         boundToolResults(messages, toolResults, bound, null),
-        state.tools,
-        state.systemPrompt,
+        state.inputs.tools,
+        state.inputs.systemPrompt,
       ),
     limitsOf: (model) => {
       const caps = router.registry.capabilitiesFor(router.registry.resolve(model));
@@ -235,7 +236,7 @@ async function compact(
   };
   const usage = combineUsages(calls.usages);
   const summary = createMessage({
-    session_id: state.session.id,
+    session_id: state.inputs.session.id,
     role: 'system',
     content: [{ type: 'text', text: result.summary }],
     metadata: {
@@ -259,7 +260,7 @@ function logCompaction(state: CompactingTurn, record: CompactionRecord): void {
   state.manager.settings.logger.info?.(
     {
       event: 'session_compacted',
-      session_id: state.session.id,
+      session_id: state.inputs.session.id,
       strategy: record.strategy,
       replaced_messages: record.replaced_messages,
       target_model: record.target_model,
@@ -311,7 +312,7 @@ export async function retryAfterOverflow(
     state.manager.settings.logger.warn(
       {
         event: 'no_route_after_compaction',
-        session_id: state.session.id,
+        session_id: state.inputs.session.id,
         reason: errorText(refused),
       },
       'the compacted history found no model; the context overflow stands',

@@ -1,17 +1,16 @@
 import type { ToolUseBlock } from '@yourtool/core';
 import { errorText } from './errors.js';
 import { ABORTED, unlessAborted } from './event-queue.js';
-import type { ConfirmationRequest, ConfirmHook, SendOptions } from './options.js';
+import type { ConfirmationRequest, ConfirmHook } from './options.js';
 import type { RegisteredTool } from './tools.js';
 import type { TurnScope } from './turn-scope.js';
 import type { ActiveTurn } from './turn-state.js';
 
 /**
- * What asking consent reads of the turn: its scope, the options it was sent with, and the
- * running turn whose open confirmations a stream answer resolves.
+ * What asking consent reads of the turn: its scope, and the running turn whose open
+ * confirmations a stream answer resolves.
  */
 export interface ConsentTurn extends TurnScope {
-  readonly options: SendOptions;
   readonly active: ActiveTurn;
 }
 
@@ -27,7 +26,7 @@ export async function askConsent(
   tool: RegisteredTool,
 ): Promise<string | null> {
   const { signal } = state;
-  const confirm: ConfirmHook | undefined = state.options.confirmFromStream
+  const confirm: ConfirmHook | undefined = state.inputs.options.confirmFromStream
     ? (request) => askStream(state, request)
     : state.manager.settings.confirm;
   const side_effects = tool.definition.side_effects;
@@ -37,7 +36,7 @@ export async function askConsent(
   let allowed: boolean | typeof ABORTED;
   try {
     const request: ConfirmationRequest = {
-      session_id: state.session.id,
+      session_id: state.inputs.session.id,
       tool: use.name,
       side_effects,
       input: use.input,

@@ -133,7 +133,7 @@ export async function leaveOutOldestTurns(
   const kept = history.slice(at + 1);
   const cutAt = history[at] as Message;
   const note = createMessage({
-    session_id: state.session.id,
+    session_id: state.inputs.session.id,
     role: 'system',
     content: [{ type: 'text', text: result.summary }],
     metadata: { status: 'complete' },
@@ -156,7 +156,7 @@ export async function leaveOutOldestTurns(
   state.manager.settings.logger.warn(
     {
       event: 'history_turns_left_out',
-      session_id: state.session.id,
+      session_id: state.inputs.session.id,
       model: target.model,
       reason,
       turns,
@@ -209,7 +209,7 @@ export async function retryLeavingOut(
     logger.warn(
       {
         event: 'no_route_after_leaving_out',
-        session_id: state.session.id,
+        session_id: state.inputs.session.id,
         reason: errorText(refused),
       },
       'the shorter history found no model; the context overflow stands',

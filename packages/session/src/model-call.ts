@@ -75,14 +75,14 @@ async function* streamCall(
 ): AsyncGenerator<SessionEvent, void> {
   const { turn, decision } = call;
   const { settings } = turn.manager;
-  const { options } = turn;
+  const { options } = turn.inputs;
   const stream = decision.adapter.stream(
     {
       request_id: report.request_id,
       model: decision.model,
       messages: requestMessages(turn, decision),
       tools: settings.tools.definitions(),
-      system_prompt: turn.systemPrompt,
+      system_prompt: turn.inputs.systemPrompt,
       max_output_tokens: settings.maxOutputTokens,
       output_schema: options.output_schema ?? null,
       stream: true,
@@ -106,7 +106,7 @@ async function* streamCall(
     if (!streamed.row) {
       streamed.started = Date.now();
       const row = new PartialRow(turn.log, {
-        message: partialReply(turn.session.id, decision, report.provider),
+        message: partialReply(turn.inputs.session.id, decision, report.provider),
         delayMs: settings.partialRowAfterMs,
       });
       await row.start();

@@ -10,7 +10,7 @@ import { type RoutedStep, type RoutingTurn, turnStart } from './turn-state.js';
  * WARN is not repeated.
  */
 export function rememberCut(state: RoutingTurn, through: string, note: Message): void {
-  state.manager.cuts.set(state.session.id, { through, note });
+  state.manager.cuts.set(state.inputs.session.id, { through, note });
 }
 
 /**
@@ -20,7 +20,7 @@ export function rememberCut(state: RoutingTurn, through: string, note: Message):
  */
 export function reuseLastCut(state: RoutingTurn, model: string): RoutedStep | null {
   const { settings, cuts } = state.manager;
-  const last = cuts.get(state.session.id);
+  const last = cuts.get(state.inputs.session.id);
   if (!last || !compactionOf(last.note)) return null;
   const { history } = state;
   const at = history.findIndex((m) => m.id === last.through);
@@ -33,7 +33,7 @@ export function reuseLastCut(state: RoutingTurn, model: string): RoutedStep | nu
     settings.logger.info?.(
       {
         event: 'history_turns_left_out',
-        session_id: state.session.id,
+        session_id: state.inputs.session.id,
         model: decision.model,
         reused: true,
         through_message_id: last.through,

@@ -109,7 +109,7 @@ function freshToolIds(call: ModelCall, content: ContentBlock[]): ContentBlock[] 
     call.turn.manager.settings.logger.warn(
       {
         event: 'provider_reused_tool_id',
-        session_id: call.turn.session.id,
+        session_id: call.turn.inputs.session.id,
         model,
         previous_id: block.id,
         new_id: id,

@@ -25,7 +25,8 @@ export async function runToolUse(
   use: ToolUseBlock,
   span: TelemetrySpan | null = null,
 ): Promise<ToolReply> {
-  const { session, signal } = state;
+  const { signal } = state;
+  const { session } = state.inputs;
   const refuse = (content: string, outcome: ToolOutcome) =>
     toolReply(session, use, content, { is_error: true, outcome });
   if (signal.aborted) return notRunReply(session, use);
@@ -59,7 +60,7 @@ function reportInvalidInput(
   );
   state.manager.settings.bus?.emit({
     type: 'tool_input_invalid',
-    session_id: state.session.id,
+    session_id: state.inputs.session.id,
     tool_use_id: use.id,
     tool_name: use.name,
     model: reply?.metadata.model ?? null,
@@ -75,7 +76,8 @@ async function runTool(
   tool: RegisteredTool,
   span: TelemetrySpan | null,
 ) {
-  const { session, signal, queue } = state;
+  const { signal, queue } = state;
+  const { session } = state.inputs;
   const step = state.steps;
   queue.push({
     type: 'session.tool_started',
@@ -130,7 +132,7 @@ async function runTool(
  * model sees, and a WARN naming the tool (docs/decisions/0154).
  */
 function outputReply(state: ToolTurn, use: ToolUseBlock, output: unknown): ToolReply {
-  const { session } = state;
+  const { session } = state.inputs;
   const checked = toolOutputContent(output);
   if (checked.ok) return toolReply(session, use, checked.content, { is_error: false });
   const text = `tool "${use.name}" returned a value that cannot be stored: ${checked.reason} at ${checked.path}`;

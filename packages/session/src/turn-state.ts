@@ -66,14 +66,28 @@ export interface CallOutcome {
 }
 
 /**
+ * What a turn was asked and opened with, fixed for the whole turn: the session as it was read,
+ * the options it was sent with, the system prompt and tools every call sends, and its user
+ * message.
+ */
+export interface TurnInputs {
+  readonly session: SessionRecord;
+  readonly options: SendOptions;
+  readonly systemPrompt: string | null;
+  readonly tools: ToolDefinition[];
+  /** The turn's user message (stored once routing found a model). */
+  readonly user: Message;
+}
+
+/**
  * What the turn's loop works on; each step of the turn reads and advances it. What the turn
- * stored, and the tool uses waiting for results, are in its log.
+ * stored, and the tool uses waiting for results, are in its log; what it was asked is in its
+ * inputs, which do not change.
  */
 export interface TurnState {
   readonly manager: ManagerContext;
   readonly active: ActiveTurn;
-  readonly session: SessionRecord;
-  readonly options: SendOptions;
+  readonly inputs: TurnInputs;
   readonly signal: AbortSignal;
   /** Events produced while the turn awaits something, yielded in order. */
   readonly queue: EventQueue;
@@ -81,10 +95,6 @@ export interface TurnState {
   readonly log: TurnLog;
   /** The conversation the next call sends: replaced attempts out, compaction applied. */
   readonly history: Message[];
-  readonly systemPrompt: string | null;
-  readonly tools: ToolDefinition[];
-  /** The turn's user message (stored once routing found a model). */
-  readonly user: Message;
   /** Events of a compaction made while routing, yielded before the step's own events. */
   readonly pending: SessionEvent[];
   /** Model calls made (fallback calls within a step not counted). */
@@ -107,12 +117,8 @@ export interface TurnState {
  */
 export interface RoutingTurn {
   readonly manager: ManagerContext;
-  readonly session: SessionRecord;
-  readonly options: SendOptions;
+  readonly inputs: TurnInputs;
   readonly history: Message[];
-  readonly systemPrompt: string | null;
-  readonly tools: ToolDefinition[];
-  readonly user: Message;
 }
 
 /** What `send()` was asked. */
@@ -169,15 +175,17 @@ export async function openTurn(
   return {
     manager,
     active,
-    session,
-    options: request.options,
+    inputs: {
+      session,
+      options: request.options,
+      systemPrompt: composeSystemPrompt(settings.systemPrompt, session),
+      tools: settings.tools.definitions(),
+      user,
+    },
     signal: active.controller.signal,
     queue: new EventQueue(),
     log: active.log,
     history,
-    systemPrompt: composeSystemPrompt(settings.systemPrompt, session),
-    tools: settings.tools.definitions(),
-    user,
     pending: [],
     steps: 0,
     end: 'end_turn',
@@ -207,12 +215,12 @@ export function userTextMessage(sessionId: string, text: string): Message {
 
 /** What routing is asked for the turn's next call, on the history as it is now. */
 export function routeInputOf(state: RoutingTurn): RouteInput {
-  const { options, session } = state;
+  const { options, session } = state.inputs;
   return {
     session_id: session.id,
     messages: [...state.history],
-    tools: state.tools,
-    system_prompt: state.systemPrompt,
+    tools: state.inputs.tools,
+    system_prompt: state.inputs.systemPrompt,
     output_schema: options.output_schema ?? null,
     max_output_tokens: state.manager.settings.maxOutputTokens,
     thinking: options.thinking ?? false,
@@ -225,6 +233,6 @@ export function routeInputOf(state: RoutingTurn): RouteInput {
 }
 
 /** Where the turn's user message stands in the conversation (compaction may have moved it). */
-export function turnStart(state: Pick<RoutingTurn, 'history' | 'user'>): number {
-  return state.history.findIndex((m) => m.id === state.user.id);
+export function turnStart(state: Pick<RoutingTurn, 'history' | 'inputs'>): number {
+  return state.history.findIndex((m) => m.id === state.inputs.user.id);
 }

@@ -99,7 +99,7 @@ async function* stepLoop(state: TurnState): AsyncGenerator<SessionEvent, void> {
     if (state.steps >= maxSteps) {
       state.end = 'max_steps';
       logger.warn(
-        { event: 'max_steps', session_id: state.session.id, steps: state.steps },
+        { event: 'max_steps', session_id: state.inputs.session.id, steps: state.steps },
         `the turn stopped after ${state.steps} model calls`,
       );
     }
@@ -140,7 +140,11 @@ async function finishEarly(state: TurnState, failing: boolean): Promise<void> {
   } catch (cleanup) {
     if (!failing) throw cleanup;
     state.manager.settings.logger.warn(
-      { event: 'turn_cleanup_failed', session_id: state.session.id, error: errorText(cleanup) },
+      {
+        event: 'turn_cleanup_failed',
+        session_id: state.inputs.session.id,
+        error: errorText(cleanup),
+      },
       'could not finish the stored turn after it ended early',
     );
   }
@@ -150,7 +154,7 @@ async function finishEarly(state: TurnState, failing: boolean): Promise<void> {
 async function* completeTurn(state: TurnState): AsyncGenerator<SessionEvent, void> {
   const { failure, log } = state;
   const result: TurnResult = {
-    session_id: state.session.id,
+    session_id: state.inputs.session.id,
     messages: [...log.messages],
     end: state.end,
     steps: state.steps,
@@ -158,7 +162,7 @@ async function* completeTurn(state: TurnState): AsyncGenerator<SessionEvent, voi
     text: (log.messages.findLast((m) => m.role === 'assistant')?.content ?? [])
       .flatMap((block) => (block.type === 'text' ? [block.text] : []))
       .join(''),
-    session_cost_usd: await state.manager.histories.sessionCost(state.session.id, log),
+    session_cost_usd: await state.manager.histories.sessionCost(state.inputs.session.id, log),
     error: isCancelledError(failure) ? null : failure,
   };
   yield { type: 'session.turn_complete', result };
