@@ -12,7 +12,8 @@ import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
 import { PartialRow, partialReply } from './partial-row.js';
 import { type StoredReply, type StreamedReply, storeReply } from './reply.js';
-import type { CallOutcome, ModelCall } from './turn-state.js';
+import type { ModelCall } from './turn-scope.js';
+import type { CallOutcome } from './turn-state.js';
 
 /**
  * One model call: streams the adapter's events through (with the `session.attempt` events of

@@ -1,4 +1,8 @@
+import type { Message } from '@yourtool/core';
+import type { RouteDecision } from '@yourtool/router';
 import type { EventQueue } from './event-queue.js';
+import type { TurnTelemetry } from './telemetry.js';
+import type { TurnLog } from './turn-log.js';
 import type { ManagerContext, TurnInputs } from './turn-state.js';
 
 /**
@@ -14,4 +18,20 @@ export interface TurnScope {
   readonly queue: EventQueue;
   /** Model calls made so far (fallback calls within a step not counted). */
   readonly steps: number;
+}
+
+/**
+ * What one model call reads of its turn: its scope, the history it sends, the log that stores
+ * its reply, and the telemetry that spans it.
+ */
+export interface CallingTurn extends TurnScope {
+  readonly history: Message[];
+  readonly log: TurnLog;
+  readonly telemetry: TurnTelemetry | null;
+}
+
+/** One model call of a turn: the turn it belongs to and the model routing chose for it. */
+export interface ModelCall {
+  readonly turn: CallingTurn;
+  readonly decision: RouteDecision;
 }

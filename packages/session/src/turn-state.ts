@@ -52,12 +52,6 @@ export interface RoutedStep {
   decision: RouteDecision;
 }
 
-/** One model call of a turn: the turn it belongs to and the model routing chose for it. */
-export interface ModelCall {
-  readonly turn: TurnState;
-  readonly decision: RouteDecision;
-}
-
 /** How one model call ended: its stored assistant message (if any) and why it stopped. */
 export interface CallOutcome {
   message: Message | null;
