@@ -227,7 +227,11 @@ describe.each([
     expect((await store.getSession(session.id))?.turn_lease).toBeUndefined();
   });
 
-  it("a lease holder killed mid-stream: the session is refused while its heartbeat runs, taken after its TTL, and the killed turn's row finished", async () => {
+  it("a lease holder killed mid-stream: the session is refused while its heartbeat runs, taken after its TTL, and the killed turn's row finished", {
+    // two child processes start (about 1 s each idle, 7 s and more on a loaded machine) besides
+    // the test's own 5 s of lease waits: 30 s is too little for a machine running several suites
+    timeout: 120_000,
+  }, async () => {
     const shared = make();
     disposals.push(shared.dispose);
     const store = await shared.open();
