@@ -20,7 +20,8 @@ export interface AdapterCase {
   name: string;
   format: WireFormat;
   model: string;
-  create(url: string): ProviderAdapter;
+  /** The adapter, talking to `url`, with {@link GENEROUS_DEADLINES} unless given others. */
+  create(url: string, deadlines?: Deadlines): ProviderAdapter;
   /** Streams tool input as fragments (else calls arrive whole). */
   toolFragments: boolean;
   /** Why thinking cannot be tested here, when it cannot. */
@@ -34,16 +35,32 @@ export interface AdapterCase {
 }
 
 const KEY = 'sk-testing-adapter-key-0000';
-// short deadlines: a stall ends the call quickly (before the first chunk only the overall
-// deadline applies); no retries: one request per call
-const common = { api_key: KEY, max_retries: 0, idle_timeout_seconds: 0.5, timeout_seconds: 2 };
+
+/** An adapter's deadlines, in seconds: between two chunks, and for the whole call. */
+export interface Deadlines {
+  idle_timeout_seconds: number;
+  timeout_seconds: number;
+}
+
+/**
+ * Deadlines a loaded machine meets: a 20 ms chunk gap took over 0.5 s while several suites
+ * shared two CPUs, so only the stall test, which waits for a deadline, uses short ones.
+ */
+export const GENEROUS_DEADLINES: Deadlines = { idle_timeout_seconds: 10, timeout_seconds: 30 };
+
+/** Short deadlines: a stall ends the call quickly (before the first chunk only the overall one applies). */
+export const STALL_DEADLINES: Deadlines = { idle_timeout_seconds: 0.5, timeout_seconds: 2 };
+
+// no retries: one request per call
+const common = (deadlines: Deadlines) => ({ api_key: KEY, max_retries: 0, ...deadlines });
 
 export const ADAPTERS: readonly AdapterCase[] = [
   {
     name: 'anthropic',
     format: 'anthropic',
     model: 'anthropic:claude-sonnet-4-6',
-    create: (url) => new AnthropicAdapter({ ...common, base_url: url }),
+    create: (url, deadlines = GENEROUS_DEADLINES) =>
+      new AnthropicAdapter({ ...common(deadlines), base_url: url }),
     toolFragments: true,
     signedThinking: true,
     redactedThinking: true,
@@ -53,7 +70,8 @@ export const ADAPTERS: readonly AdapterCase[] = [
     name: 'openai (chat completions)',
     format: 'openai-chat',
     model: 'openai:gpt-5',
-    create: (url) => new OpenAIAdapter({ ...common, base_url: `${url}/v1` }),
+    create: (url, deadlines = GENEROUS_DEADLINES) =>
+      new OpenAIAdapter({ ...common(deadlines), base_url: `${url}/v1` }),
     toolFragments: true,
     noThinking: "OpenAI's Chat Completions carries no reasoning (use the Responses API)",
     signedThinking: false,
@@ -64,8 +82,12 @@ export const ADAPTERS: readonly AdapterCase[] = [
     name: 'openai (responses)',
     format: 'openai-responses',
     model: 'openai:gpt-5',
-    create: (url) =>
-      new OpenAIAdapter({ ...common, base_url: `${url}/v1`, options: { api: 'responses' } }),
+    create: (url, deadlines = GENEROUS_DEADLINES) =>
+      new OpenAIAdapter({
+        ...common(deadlines),
+        base_url: `${url}/v1`,
+        options: { api: 'responses' },
+      }),
     toolFragments: true,
     signedThinking: true,
     redactedThinking: true,
@@ -75,7 +97,8 @@ export const ADAPTERS: readonly AdapterCase[] = [
     name: 'google',
     format: 'gemini',
     model: 'google:gemini-2.5-flash',
-    create: (url) => new GoogleAdapter({ ...common, base_url: url }),
+    create: (url, deadlines = GENEROUS_DEADLINES) =>
+      new GoogleAdapter({ ...common(deadlines), base_url: url }),
     toolFragments: false,
     signedThinking: true,
     redactedThinking: false,
@@ -85,7 +108,8 @@ export const ADAPTERS: readonly AdapterCase[] = [
     name: 'ollama',
     format: 'ollama',
     model: 'ollama:qwen3:8b',
-    create: (url) => new OllamaAdapter({ ...common, api_key: null, base_url: url }),
+    create: (url, deadlines = GENEROUS_DEADLINES) =>
+      new OllamaAdapter({ ...common(deadlines), api_key: null, base_url: url }),
     toolFragments: false,
     signedThinking: false,
     redactedThinking: false,
@@ -95,9 +119,9 @@ export const ADAPTERS: readonly AdapterCase[] = [
     name: 'openai-compatible',
     format: 'openai-chat',
     model: 'local:qwen3-8b',
-    create: (url) =>
+    create: (url, deadlines = GENEROUS_DEADLINES) =>
       new OpenAICompatibleAdapter({
-        ...common,
+        ...common(deadlines),
         base_url: `${url}/v1`,
         options: {
           provider: 'local',

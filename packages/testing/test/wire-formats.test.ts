@@ -1,5 +1,5 @@
 import { type AdapterError, assertStreamInvariants, type ProviderAdapter } from '@yourtool/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   chunkDelay,
   contextOverflow,
@@ -16,7 +16,7 @@ import {
   toolCall,
   usage,
 } from '../src/index.js';
-import { ADAPTERS, collect, completion, READ_FILE, request } from './adapters.js';
+import { ADAPTERS, collect, completion, READ_FILE, request, STALL_DEADLINES } from './adapters.js';
 
 let provider: ScriptedProvider;
 beforeAll(async () => {
@@ -135,6 +135,9 @@ describe.each(ADAPTERS)('through the real $name adapter', (adapterCase) => {
   });
 
   it('stall: headers then silence ends on the overall deadline; silence mid-stream on the idle one, or by cancelling', async () => {
+    // the deadlines are what this test waits for: short ones keep it quick
+    const adapter = adapterCase.create(provider.url, STALL_DEADLINES);
+    onTestFinished(() => adapter.close());
     provider.reply(stall());
     const silent = await collect(adapter, request(model, 'Hello?'));
     expect(silent.events).toEqual([]);
