@@ -212,6 +212,9 @@ export async function startLoopbackServer(
   };
   const { queue, requests, sockets, stalled } = state;
   const server = createServer((req, res) => handle(state, req, res));
+  // idle connections stay open until the client or close() ends them: a server closing one after
+  // Node's default 5 s can race a client reusing it, seen as ECONNRESET (nodejs/undici#3141)
+  server.keepAliveTimeout = 0;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
