@@ -82,7 +82,11 @@ const MARKER =
   /\[… ([\d,]+) characters \(about ([\d,]+) tokens\) of this tool result were left out: it exceeded the 16,000-token limit for one result\]/;
 
 describe.each(PROVIDERS)('a 5 MB tool result on $name (decision 0155)', (provider) => {
-  it('is cut to 16,000 tokens with a marker in every request, stored whole, and three more turns succeed', async () => {
+  it('is cut to 16,000 tokens with a marker in every request, stored whole, and three more turns succeed', {
+    // four turns over a 5 MB result take about 3 s with the CPUs shared, and over 40 s at the
+    // load several test runs put on two CPUs; a timed-out test would still send into the next one
+    timeout: 120_000,
+  }, async () => {
     const fixtures = fixturesOf(provider.pkg);
     const recorded = (name: string): ScriptedResponse[] =>
       servedAs(fixtures[name] ?? [], provider.wire);
