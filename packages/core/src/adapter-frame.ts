@@ -1,11 +1,10 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type CallOptions, type CallRunnerOptions, InflightCalls } from './adapter.js';
 import type { AdapterCallSetup } from './call-shared.js';
-import { type AdapterError, AdapterOptionError, InvalidRequestError } from './errors.js';
+import { type AdapterError, InvalidRequestError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { parseModelId } from './model-id.js';
-import { unknownNameMessage } from './nearest-name.js';
-import { formatPath } from './parse.js';
+import { parseAdapterOptions, parseProviderCallOptions } from './option-parse.js';
 import {
   type AdapterCapabilities,
   type AdapterConfig,
@@ -120,20 +119,11 @@ export class AdapterFrame implements AdapterContext {
   }
 
   parseOptions<S extends z.ZodType>(schema: S, label = this.label): z.output<S> {
-    const parsed = schema.safeParse(this.config.options, { error: unknownOptionNames });
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    throw new AdapterOptionError(label, formatPath(issue.path, 'options'), optionProblem(issue));
+    return parseAdapterOptions(schema, this.config.options, label);
   }
 
   parseCallOptions<S extends z.ZodType>(schema: S, options: CallOptions): z.output<S> {
-    const parsed = schema.safeParse(options.providerOptions?.[this.name] ?? {}, {
-      error: unknownOptionNames,
-    });
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    const path = formatPath(issue.path, `providerOptions.${this.name}`);
-    throw new InvalidRequestError(`${path}: ${optionProblem(issue)}`, { provider: this.name });
+    return parseProviderCallOptions(schema, options.providerOptions?.[this.name], this.name);
   }
 
   /**
@@ -209,22 +199,4 @@ export function wireFinishReasonOf(
     if (typeof value === 'string' && value !== '') return value;
   }
   return undefined;
-}
-
-/**
- * The message of an unknown option: each key with the nearest one its object knows
- * (`unknown option "reasoning_efort"; did you mean "reasoning_effort"?`). An error map, since
- * only it sees the object schema that refused the key.
- */
-const unknownOptionNames: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code !== 'unrecognized_keys') return undefined;
-  const known =
-    issue.inst instanceof z.core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
-  return unknownNameMessage('option', issue.keys, known);
-};
-
-/** An option issue for people: what was expected, never the value itself (it may be a key). */
-function optionProblem(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
-  return issue.message;
 }

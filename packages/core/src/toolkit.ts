@@ -21,6 +21,7 @@ export * from './history.js';
 export * from './json-depth.js';
 export * from './lossy.js';
 export * from './network-errors.js';
+export { parseAdapterOptions, parseProviderCallOptions } from './option-parse.js';
 export * from './redact.js';
 export * from './retry.js';
 export type { MessageStartEvent } from './schemas/stream.js';

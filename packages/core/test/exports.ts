@@ -22,6 +22,7 @@ export * from '../src/memory-store-error.js';
 export * from '../src/messages.js';
 export * from '../src/model-id.js';
 export * from '../src/network-errors.js';
+export * from '../src/option-parse.js';
 export * from '../src/parse.js';
 export * from '../src/redact.js';
 export * from '../src/retry.js';

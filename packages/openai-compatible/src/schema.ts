@@ -1,9 +1,5 @@
-import {
-  AdapterCapabilitiesSchema,
-  AdapterOptionError,
-  formatPath,
-  unknownNameMessage,
-} from '@yourtool/core';
+import { AdapterCapabilitiesSchema } from '@yourtool/core';
+import { parseAdapterOptions } from '@yourtool/core/adapter';
 import { z } from 'zod';
 import { REQUEST_ORDER_RULES } from './codec/request-order.js';
 import type { OpenAICompatibleOptions, PresetName, RequestOrderRule } from './options.js';
@@ -104,15 +100,10 @@ export function parseCompatibleOptions(
   options: unknown,
   fallbackLabel: string,
 ): OpenAICompatibleOptions {
-  const parsed = OpenAICompatibleOptionsSchema.safeParse(options ?? {}, {
-    error: unknownOptionNames,
-  });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-  throw new AdapterOptionError(
+  return parseAdapterOptions(
+    OpenAICompatibleOptionsSchema,
+    options,
     labelOf(options, fallbackLabel),
-    formatPath(issue.path, 'options'),
-    optionProblem(issue),
   );
 }
 
@@ -121,21 +112,3 @@ export function parseCompatibleOptions(
  * mistake, refused by core's `parseCallOptions` before anything is sent.
  */
 export const OpenAICompatibleCallOptionsSchema = z.strictObject({});
-
-/**
- * The message of an unknown option: each key with the nearest one its object knows (core's
- * wording: `unknown option "include_usge"; did you mean "include_usage"?`). An error map, since
- * only it sees the object schema that refused the key.
- */
-const unknownOptionNames: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code !== 'unrecognized_keys') return undefined;
-  const known =
-    issue.inst instanceof z.core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
-  return unknownNameMessage('option', issue.keys, known);
-};
-
-/** An option issue for people: what was expected, never the value itself (core's wording). */
-function optionProblem(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
-  return issue.message;
-}

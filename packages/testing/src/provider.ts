@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { redactHeaders } from '@yourtool/core/adapter';
 import {
+  type FixedReply,
   type OllamaModelSpec,
   ollamaShow,
   ollamaTags,
@@ -12,7 +13,6 @@ import { type RecordedRequest, viewRequest } from './recorded-request.js';
 import { StallRegistry, writeError, writeReply } from './respond.js';
 import { type Route, routeRequest } from './routes.js';
 import {
-  type FixedReply,
   isFixedReply,
   isReplyPart,
   message,

@@ -15,23 +15,6 @@ import type {
 } from '@yourtool/wire-formats';
 import type { RecordedRequest } from './recorded-request.js';
 
-// The reply model lives with the wire formats that render it; the builders here make its values.
-export type {
-  BlockPart,
-  ErrorReply,
-  ErrorShape,
-  FixedReply,
-  MessageReply,
-  RedactedThinkingPart,
-  ResetReply,
-  ScriptedStopReason,
-  ScriptedUsage,
-  StallReply,
-  TextPart,
-  ThinkingPart,
-  ToolCallPart,
-};
-
 /** Usage a reply reports when the script gives none. */
 export const DEFAULT_SCRIPTED_USAGE: Readonly<Required<Omit<ScriptedUsage, 'reasoning_tokens'>>> =
   Object.freeze({

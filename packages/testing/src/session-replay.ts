@@ -1,11 +1,9 @@
 import type { ContentBlock, Message } from '@yourtool/core';
+import type { BlockPart, MessageReply, ScriptedStopReason } from '@yourtool/wire-formats';
 import {
-  type BlockPart,
-  type MessageReply,
   message,
   type ReplyPart,
   redactedThinking,
-  type ScriptedStopReason,
   stopReason,
   text,
   thinking,
