@@ -86,11 +86,18 @@ function encode(request: CanonicalRequest, extra: Partial<ToBedrockContext> = {}
   return { ...encoded, logger, toolIdMap };
 }
 
-const readFile = {
-  name: 'read_file',
-  description: 'Read a file',
-  input_schema: { type: 'object', properties: { path: { type: 'string' } } },
-};
+/** A tool definition with the defaults a parsed request carries. */
+const tool = (name: string, description: string, input_schema: Record<string, unknown>) => ({
+  name,
+  description,
+  input_schema,
+  side_effects: 'read' as const,
+  requires_workspace: false,
+});
+const readFile = tool('read_file', 'Read a file', {
+  type: 'object',
+  properties: { path: { type: 'string' } },
+});
 
 /** Every block of every turn, flattened. */
 const blocks = (r: { messages?: { content?: ConverseBlock[] }[] }) =>
@@ -269,14 +276,14 @@ describe('Bedrock request encoding: tools', () => {
   });
 
   it('falls back to the name for an empty description, adds a missing root type and refuses a non-object root', () => {
-    const bare = { name: 'ping', description: '  ', input_schema: { properties: {} } };
+    const bare = tool('ping', '  ', { properties: {} });
     const { request } = encode(req(CLAUDE, [user(text('hi'))], { tools: [bare] }));
     expect(request.toolConfig?.tools?.[0]?.toolSpec).toEqual({
       name: 'ping',
       description: 'ping',
       inputSchema: { json: { properties: {}, type: 'object' } },
     });
-    const list = { name: 'list', description: 'd', input_schema: { type: 'array' } };
+    const list = tool('list', 'd', { type: 'array' });
     expect(() => encode(req(CLAUDE, [user(text('hi'))], { tools: [list] }))).toThrow(
       /tools\[name=list\]\.input_schema\.type/,
     );
