@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import type { ContentBlock as ConverseBlock } from '@aws-sdk/client-bedrock-runtime';
 import { type ContentBlock, createMessage, silentLogger, type ToolIdMap } from '@yourtool/core';
 import { createToolNamer, STRICT_TOOL_NAME_RULES } from '@yourtool/core/adapter';
 import { BEDROCK_FAMILIES, type BedrockFamily } from '../families.js';
@@ -32,5 +33,15 @@ export function roundTripBedrockContent(
   const logger = silentLogger;
   const toolName = createToolNamer({ rules: STRICT_TOOL_NAME_RULES, adapter: BEDROCK, logger });
   const wire = encodeMessageBlocks(message, { family, toolIdMap, toolName, logger });
-  return decodeBedrockContent(wire, { toolIdMap, family });
+  return decodeBedrockContent(wire.map(asSent), { toolIdMap, family });
+}
+
+/**
+ * A block as it comes back from the wire: tool input through JSON (as the SDK sends a
+ * document), everything else copied (bytes stay bytes), so nothing is shared with the input.
+ */
+function asSent(block: ConverseBlock): ConverseBlock {
+  if (block.toolUse === undefined) return structuredClone(block);
+  const input = JSON.parse(JSON.stringify(block.toolUse.input ?? {})) as typeof block.toolUse.input;
+  return { toolUse: { ...block.toolUse, input } };
 }
