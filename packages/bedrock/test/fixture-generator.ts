@@ -125,41 +125,35 @@ function streamFrames(reply: ExpectedReply): BedrockFrame[] {
   return frames.slice(0, at + 1);
 }
 
-/** Bedrock's exception and message for each failure the suite expects. */
-const FAILURES: Record<
-  ExpectedFailure['failure'],
-  { status: number; name: string; message: string }
-> = {
+/**
+ * Bedrock's status and message for each failure the suite expects; the renderer names the
+ * exception from the status (429 ThrottlingException, 403 AccessDeniedException, ...).
+ */
+const FAILURES: Record<ExpectedFailure['failure'], { status: number; message: string }> = {
   rate_limit: {
     status: 429,
-    name: 'ThrottlingException',
     message: 'Too many requests, please wait before trying again.',
   },
   auth: {
     status: 403,
-    name: 'AccessDeniedException',
     message: "You don't have access to the model with the specified model ID.",
   },
   server_error: {
     status: 500,
-    name: 'InternalServerException',
     message:
       'The system encountered an unexpected error during processing. Try your request again.',
   },
   context_overflow: {
     status: 400,
-    name: 'ValidationException',
     message: 'Input is too long for requested model.',
   },
   invalid_request: {
     status: 400,
-    name: 'ValidationException',
     message:
       'A conversation must start with a user message. Try again with a conversation that starts with a user message.',
   },
   overloaded: {
     status: 503,
-    name: 'ServiceUnavailableException',
     message: 'Bedrock is unable to process your request.',
   },
 };
@@ -169,7 +163,7 @@ export function bedrockError(
   failure: ExpectedFailure['failure'],
   retryAfterSeconds: number | null = null,
 ): RenderedError {
-  const { status, name, message } = FAILURES[failure];
+  const { status, message } = FAILURES[failure];
   const shape =
     failure === 'overloaded'
       ? 'overloaded'
