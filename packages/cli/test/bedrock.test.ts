@@ -7,9 +7,9 @@ import { type ScriptedProvider, text, thinking, usage } from '@yourtool/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run, startScriptedProvider, workspace } from './helpers.js';
 
-// The runtime's `type: bedrock` is tested here, not in @yourtool/runtime: the runtime cannot
-// list @yourtool/bedrock as a devDependency while bedrock's tests use @yourtool/testing, whose
-// tests use the runtime (a build cycle turbo refuses); the CLI depends on all three.
+// The runtime's `type: bedrock` is tested here against @yourtool/testing's scripted provider:
+// the runtime's own tests cannot use @yourtool/testing (its tests use the runtime, a cycle pnpm
+// and turbo refuse), and the CLI depends on the runtime and @yourtool/bedrock.
 
 /** A Bedrock API key (sent as a bearer token); it must never reach a row, a log or stdout. */
 const KEY = 'ABSKbedrock-cli-test-key-0123456789';
