@@ -168,19 +168,8 @@ export function toAnthropicParams(
     provider,
     memory,
   });
-  if (messages[0]?.role === 'assistant') {
-    messages.unshift({
-      role: 'user',
-      content: [{ type: 'text', text: '(The conversation continues.)' }],
-    });
-    const first = prepared.messages[0];
-    const repair: HistoryRepair = {
-      kind: 'turn_inserted',
-      session_id: first?.session_id ?? '',
-      message_id: first?.id ?? '',
-      block_type: 'message',
-      detail: 'the history starts with an assistant turn; added a user turn before it',
-    };
+  const repair = startWithUser(messages, prepared.messages[0]);
+  if (repair) {
     prepared.repairs.push(repair);
     warn('history_repaired', repair.detail, { ...repair, reason: repair.detail });
   }
@@ -215,6 +204,28 @@ export function toAnthropicParams(
 
   const thinkingSkipped = applyThinking(params, options.thinking, info, warn);
   return { params, dropped: prepared.dropped, repairs: prepared.repairs, thinkingSkipped };
+}
+
+/**
+ * Puts a user turn before a history that starts with an assistant turn (the API requires the
+ * first turn to be the user's); returns the repair made, or null.
+ */
+function startWithUser(
+  messages: Anthropic.MessageParam[],
+  first: { session_id: string; id: string } | undefined,
+): HistoryRepair | null {
+  if (messages[0]?.role !== 'assistant') return null;
+  messages.unshift({
+    role: 'user',
+    content: [{ type: 'text', text: '(The conversation continues.)' }],
+  });
+  return {
+    kind: 'turn_inserted',
+    session_id: first?.session_id ?? '',
+    message_id: first?.id ?? '',
+    block_type: 'message',
+    detail: 'the history starts with an assistant turn; added a user turn before it',
+  };
 }
 
 /** Whether an API version still takes sampling parameters (Vertex AI's follows 2023-06-01). */
