@@ -9,7 +9,9 @@ import {
   type ContentBlock,
   createMessage,
   type Message,
+  NetworkError,
   newRequestId,
+  RateLimitError,
   sealMessage,
   ToolIdMap,
 } from '@yourtool/core';
@@ -136,6 +138,47 @@ describe('the Vertex request', () => {
     expect(b?.body).toEqual(a?.body);
     expect(a?.body).toMatchObject({ messages: [{}, {}, {}] });
     expect(Object.keys(b?.body as object)[0]).toBe('anthropic_version');
+  });
+});
+
+describe('Vertex errors', () => {
+  it("maps Google's own error bodies by status: 429 RESOURCE_EXHAUSTED is a rate limit, 403 auth", async () => {
+    const google = (code: number, status: string, message: string) => ({
+      type: 'json' as const,
+      status: code,
+      headers: {},
+      body: { error: { code, message, status } },
+    });
+    server.enqueue(
+      google(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for aiplatform.googleapis.com'),
+      google(403, 'PERMISSION_DENIED', 'Permission denied on resource project p'),
+    );
+    const vertex = adapter();
+    const limited = await vertex.complete(ask([user('hi')])).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(RateLimitError);
+    expect((limited as RateLimitError).provider).toBe('vertex-anthropic');
+    expect((limited as RateLimitError).message).toContain('Quota exceeded');
+    const denied = await vertex.complete(ask([user('hi')])).catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(AuthError);
+    expect((denied as AuthError).provider_status).toBe(403);
+  });
+
+  it('a Google credential that cannot be had fails as network (the SDK retries token fetches), sending nothing', async () => {
+    const failing: VertexAuthClient = {
+      getRequestHeaders: async () => {
+        throw new Error('Could not load the default credentials');
+      },
+    };
+    const vertex = new VertexAnthropicAdapter(
+      { base_url: server.url, max_retries: 0, options: { project: 'p', region: 'us-east5' } },
+      { authClient: failing },
+    );
+    const error = await vertex.complete(ask([user('hi')])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(
+      'vertex-anthropic: could not reach the API (Could not load the default credentials)',
+    );
+    expect(server.requests).toHaveLength(0);
   });
 });
 
