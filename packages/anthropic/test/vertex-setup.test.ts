@@ -148,3 +148,18 @@ describe('the optional Vertex SDK', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('models as Vertex spells them', () => {
+  it("take the Claude model table's capabilities by the name before @date", () => {
+    const adapter = vertex({ project: 'p', region: 'global' });
+    const haiku = adapter.capabilitiesFor('vertex-anthropic:claude-haiku-4-5@20251001');
+    expect([haiku.max_context_tokens, haiku.max_output_tokens]).toEqual([200_000, 64_000]);
+    const opus = adapter.capabilitiesFor('vertex-anthropic:claude-opus-4-5@20251101');
+    expect(opus.max_output_tokens).toBe(64_000);
+    expect(adapter.capabilities.max_context_tokens).toBe(200_000);
+    // a model the table does not know gets the smallest common limits
+    expect(adapter.capabilitiesFor('vertex-anthropic:claude-next@20270101').max_output_tokens).toBe(
+      8_192,
+    );
+  });
+});
