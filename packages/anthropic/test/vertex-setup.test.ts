@@ -116,6 +116,15 @@ describe('setupProblem', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
+  it('takes the project of a handed-over auth client when none is configured', () => {
+    const authClient = {
+      getRequestHeaders: async () => new Headers(),
+      projectId: 'client-project',
+    };
+    expect(vertex({ region: 'us-east5' }, { authClient }).setupProblem()).toBeNull();
+    expect(vertex({ region: 'us-east5' }).setupProblem()).toMatch(/^no Google Cloud project/);
+  });
+
   it('is ready with an auth client or an access token', () => {
     const authClient = { getRequestHeaders: async () => new Headers() };
     const options = { project: 'p', region: 'us-east5' };

@@ -23,6 +23,8 @@ export interface VertexSetupInput {
   metadataCredentials: boolean;
   /** Whether a credential was handed over directly (an access token or an auth client). */
   explicitCredential: boolean;
+  /** The project the handed-over auth client names (`authClient.projectId`), if any. */
+  credentialProject?: string | null | undefined;
 }
 
 /** The project, region and credential source found, each `null` when missing. */
@@ -83,6 +85,7 @@ export function vertexSetup(input: VertexSetupInput): VertexSetup {
     env('ANTHROPIC_VERTEX_PROJECT_ID') ??
     env('GOOGLE_CLOUD_PROJECT') ??
     env('GCLOUD_PROJECT') ??
+    (input.credentialProject || null) ??
     fileProject(file?.file ?? null);
   const region = input.region ?? env('CLOUD_ML_REGION') ?? env('GOOGLE_CLOUD_LOCATION') ?? null;
   return { project, region, credentials };

@@ -150,6 +150,7 @@ export class VertexAnthropicTransport
       region: defaults.region,
       metadataCredentials: defaults.metadataCredentials,
       explicitCredential: authClient !== undefined || Boolean(this.#context.config.api_key),
+      credentialProject: authClient?.projectId,
     });
   }
 
