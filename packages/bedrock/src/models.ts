@@ -1,0 +1,217 @@
+import type { AdapterCapabilities } from '@yourtool/core';
+import type { BedrockFamilyName } from './provider.js';
+
+/** What the adapter knows about one Bedrock model. */
+export interface BedrockModelInfo {
+  /** The family whose request rules apply (see `families.ts`). */
+  family: BedrockFamilyName;
+  /** What the model can take and produce through Converse. */
+  capabilities: AdapterCapabilities;
+}
+
+/** The image formats Converse takes (`image.format`). */
+export const BEDROCK_IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/** The capabilities a table row sets; the rest default to "no". */
+interface Row {
+  context: number;
+  output: number;
+  images?: boolean;
+  thinking?: boolean;
+  tools?: boolean;
+  streamingTools?: boolean;
+  parallelTools?: boolean;
+  caching?: boolean;
+}
+
+function model(family: BedrockFamilyName, row: Row): BedrockModelInfo {
+  return {
+    family,
+    capabilities: {
+      supports_images: row.images ?? false,
+      supports_thinking: row.thinking ?? false,
+      supports_tools: row.tools ?? false,
+      supports_system_prompt: true,
+      // Converse has no response-format field: structured output is not offered here
+      supports_structured_output: false,
+      supports_streaming: true,
+      supports_streaming_tool_calls: row.streamingTools ?? false,
+      supports_parallel_tool_calls: row.parallelTools ?? false,
+      supports_prompt_caching: row.caching ?? false,
+      max_context_tokens: row.context,
+      max_output_tokens: row.output,
+      accepted_image_media_types: row.images ? BEDROCK_IMAGE_MEDIA_TYPES : [],
+    },
+  };
+}
+
+const claude = (output: number) =>
+  model('claude', {
+    // Bedrock's default window; the 1M windows of the 4.6 models are not assumed
+    context: 200_000,
+    output,
+    images: true,
+    thinking: true,
+    tools: true,
+    streamingTools: true,
+    parallelTools: true,
+    caching: true,
+  });
+
+/**
+ * Bedrock's models by base model id (no `us.` / `eu.` / `apac.` / `global.` profile prefix), as
+ * AWS's model cards and Anthropic's Bedrock page name them (November 2026). Limits are the
+ * documented ones; where a card gives none the smaller known value is used, so routing never
+ * over-promises. Prices are in the pricing table, not here.
+ */
+export const BEDROCK_MODELS: Readonly<Record<string, BedrockModelInfo>> = {
+  'anthropic.claude-opus-4-6-v1': claude(128_000),
+  'anthropic.claude-sonnet-4-6': claude(64_000),
+  'anthropic.claude-opus-4-5-20251101-v1:0': claude(64_000),
+  'anthropic.claude-sonnet-4-5-20250929-v1:0': claude(64_000),
+  'anthropic.claude-haiku-4-5-20251001-v1:0': claude(64_000),
+  'anthropic.claude-opus-4-1-20250805-v1:0': claude(32_000),
+  'anthropic.claude-sonnet-4-20250514-v1:0': claude(64_000),
+  'meta.llama4-maverick-17b-instruct-v1:0': model('llama', {
+    context: 1_000_000,
+    output: 8_192,
+    images: true,
+    tools: true,
+  }),
+  'meta.llama3-3-70b-instruct-v1:0': model('llama', {
+    context: 128_000,
+    output: 8_192,
+    tools: true,
+  }),
+  'mistral.mistral-large-2407-v1:0': model('mistral', {
+    context: 128_000,
+    output: 8_192,
+    tools: true,
+  }),
+  'mistral.pixtral-large-2502-v1:0': model('mistral', {
+    context: 128_000,
+    output: 16_000,
+    images: true,
+    tools: true,
+  }),
+  'amazon.nova-micro-v1:0': model('nova', {
+    context: 128_000,
+    output: 5_000,
+    tools: true,
+    streamingTools: true,
+    caching: true,
+  }),
+  'amazon.nova-lite-v1:0': model('nova', {
+    context: 300_000,
+    output: 5_000,
+    images: true,
+    tools: true,
+    streamingTools: true,
+    caching: true,
+  }),
+  'amazon.nova-pro-v1:0': model('nova', {
+    context: 300_000,
+    output: 5_000,
+    images: true,
+    tools: true,
+    streamingTools: true,
+    caching: true,
+  }),
+  'amazon.nova-premier-v1:0': model('nova', {
+    context: 1_000_000,
+    output: 32_000,
+    images: true,
+    tools: true,
+    streamingTools: true,
+    caching: true,
+  }),
+  'amazon.nova-2-lite-v1:0': model('nova', {
+    context: 1_000_000,
+    output: 32_000,
+    images: true,
+    thinking: true,
+    tools: true,
+    streamingTools: true,
+    caching: true,
+  }),
+  'openai.gpt-oss-20b-1:0': model('gpt-oss', {
+    context: 128_000,
+    output: 8_192,
+    thinking: true,
+    tools: true,
+  }),
+  'openai.gpt-oss-120b-1:0': model('gpt-oss', {
+    context: 128_000,
+    output: 8_192,
+    thinking: true,
+    tools: true,
+  }),
+  // R1 takes no tools through Converse and always reasons; 8192 is AWS's advice for max_tokens
+  'deepseek.r1-v1:0': model('deepseek', { context: 128_000, output: 8_192, thinking: true }),
+  'deepseek.v3-v1:0': model('deepseek', { context: 128_000, output: 8_192, tools: true }),
+};
+
+/**
+ * For a model the table does not know, by family: what every known model of the family can do,
+ * with the smallest limits; `generic` is text only, without tools.
+ */
+export const BEDROCK_FAMILY_FALLBACKS: Readonly<Record<BedrockFamilyName, BedrockModelInfo>> = {
+  claude: claude(8_192),
+  llama: model('llama', { context: 128_000, output: 2_048, tools: true }),
+  mistral: model('mistral', { context: 32_000, output: 4_096, tools: true }),
+  nova: model('nova', { context: 128_000, output: 5_000, tools: true, caching: true }),
+  'gpt-oss': model('gpt-oss', { context: 128_000, output: 4_096, thinking: true, tools: true }),
+  deepseek: model('deepseek', { context: 128_000, output: 4_096 }),
+  cohere: model('cohere', { context: 128_000, output: 4_000, tools: true }),
+  jamba: model('jamba', { context: 256_000, output: 4_096, tools: true }),
+  qwen: model('qwen', { context: 32_000, output: 4_096, tools: true }),
+  generic: model('generic', { context: 32_000, output: 4_096 }),
+};
+
+/** Cross-Region inference profile prefixes (geographic and global). */
+const PROFILE_PREFIX = /^(?:us|us-gov|eu|apac|jp|au|ca|global)\./;
+
+/**
+ * A model id without its inference profile prefix or ARN wrapping: `us.amazon.nova-pro-v1:0` →
+ * `amazon.nova-pro-v1:0`; `arn:aws:bedrock:…:foundation-model/<id>` and
+ * `…:inference-profile/<profile id>` → the base id; an application inference profile or a
+ * provisioned or custom model ARN, which does not name its model, is returned as is.
+ */
+export function bedrockBaseModelId(wireName: string): string {
+  const arn = /^arn:aws[\w-]*:bedrock:[^:]*:[^:]*:(foundation-model|inference-profile)\/(.+)$/.exec(
+    wireName,
+  );
+  const id = arn?.[2] ?? wireName;
+  return id.replace(PROFILE_PREFIX, '');
+}
+
+/** The provider prefixes of base model ids → the family whose rules they follow. */
+const PROVIDER_FAMILIES: ReadonlyArray<[RegExp, BedrockFamilyName]> = [
+  [/^anthropic\./, 'claude'],
+  [/^meta\./, 'llama'],
+  [/^mistral\./, 'mistral'],
+  [/^amazon\.nova/, 'nova'],
+  [/^openai\.gpt-oss/, 'gpt-oss'],
+  [/^deepseek\./, 'deepseek'],
+  [/^cohere\./, 'cohere'],
+  [/^ai21\./, 'jamba'],
+  [/^qwen\./, 'qwen'],
+];
+
+/**
+ * What the adapter knows about a model by wire name: the table's row for its base id, else the
+ * fallback of its family, named by `families` (the config's `options.families`, by wire name or
+ * base id) or by the id's provider prefix, else `generic`.
+ */
+export function bedrockModelInfo(
+  wireName: string,
+  families: Readonly<Record<string, BedrockFamilyName>> = {},
+): BedrockModelInfo {
+  const base = bedrockBaseModelId(wireName);
+  const configured = families[wireName] ?? families[base];
+  const known = BEDROCK_MODELS[base];
+  if (known && (configured === undefined || configured === known.family)) return known;
+  const family =
+    configured ?? PROVIDER_FAMILIES.find(([pattern]) => pattern.test(base))?.[1] ?? 'generic';
+  return BEDROCK_FAMILY_FALLBACKS[family];
+}
