@@ -10,6 +10,7 @@ import { bedrockSetupProblem } from './credentials.js';
 import { toBedrockAdapterError } from './errors.js';
 import type { BedrockDefaults } from './options.js';
 import { BEDROCK } from './provider.js';
+import { captureResponseBody, releasingStream } from './stream-release.js';
 import type { BedrockChunk, BedrockReply, BedrockRequest } from './wire-types.js';
 
 /**
@@ -46,22 +47,22 @@ export class BedrockTransport implements WireTransport<BedrockRequest, BedrockRe
   /**
    * One `ConverseStream` call: resolves once the SDK has the response and its first event (an
    * exception in the first frame is thrown here, later ones by the iterator) with the SDK's
-   * parsed event stream.
+   * parsed event stream, whose HTTP body is closed when the signal aborts or the reader stops.
    */
   async open(
     request: BedrockRequest,
     { signal }: WireAttempt,
   ): Promise<AsyncIterable<BedrockChunk>> {
-    const reply = await this.#client.send(new ConverseStreamCommand(request), {
-      abortSignal: signal,
-    });
+    const command = new ConverseStreamCommand(request);
+    const body = captureResponseBody(command);
+    const reply = await this.#client.send(command, { abortSignal: signal });
     if (!reply.stream) {
       throw new ServerError('bedrock: ConverseStream answered without an event stream', {
         provider: BEDROCK,
         provider_status: reply.$metadata.httpStatusCode ?? null,
       });
     }
-    return reply.stream;
+    return releasingStream(reply.stream, body, signal);
   }
 
   /** The SDK's errors in the contract's classes, secrets redacted. */
