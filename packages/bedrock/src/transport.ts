@@ -71,13 +71,16 @@ export class BedrockTransport implements WireTransport<BedrockRequest, BedrockRe
   }
 
   /**
-   * Where calls go (telemetry's `server.address`): `base_url`, else the Region's endpoint
+   * Where calls go (telemetry's `server.address`): `base_url`, else the endpoint the SDK reads
+   * from `AWS_ENDPOINT_URL_BEDROCK_RUNTIME` or `AWS_ENDPOINT_URL`, else the Region's endpoint
    * `https://bedrock-runtime.<region>.amazonaws.com` when the Region is known without I/O.
    */
   serverUrl(): string | undefined {
-    const base = this.#context.config.base_url;
-    if (base) return base;
-    const region = this.#defaults.region ?? process.env.AWS_REGION;
+    const env = process.env;
+    const endpoint =
+      this.#context.config.base_url ?? env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME ?? env.AWS_ENDPOINT_URL;
+    if (endpoint) return endpoint;
+    const region = this.#defaults.region ?? env.AWS_REGION;
     return region ? `https://bedrock-runtime.${region}.amazonaws.com` : undefined;
   }
 

@@ -22,6 +22,8 @@ export const AWS_VARIABLES = [
   'AWS_CONTAINER_AUTHORIZATION_TOKEN',
   'AWS_AUTH_SCHEME_PREFERENCE',
   'AWS_MAX_ATTEMPTS',
+  'AWS_ENDPOINT_URL',
+  'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
 ] as const;
 
 /** A clean AWS environment in a temporary directory, for one test. */

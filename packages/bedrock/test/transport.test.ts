@@ -142,6 +142,15 @@ describe('where calls go', () => {
     vi.stubEnv('AWS_REGION', 'ap-south-1');
     expect(transportFor({}).serverUrl()).toBe('https://bedrock-runtime.ap-south-1.amazonaws.com');
   });
+
+  it('the SDK takes AWS_ENDPOINT_URL_BEDROCK_RUNTIME as the endpoint, and serverUrl says so', async () => {
+    vi.stubEnv('AWS_ENDPOINT_URL_BEDROCK_RUNTIME', server.h2Url);
+    server.enqueue({ json: converseReply('from the environment endpoint') });
+    const transport = transportFor({ api_key: API_KEY, options: REGION });
+    expect(transport.serverUrl()).toBe(server.h2Url);
+    const reply = await transport.send(hello(), attempt());
+    expect(reply.output?.message?.content?.[0]).toEqual({ text: 'from the environment endpoint' });
+  });
 });
 
 describe('the SDK logger', () => {
