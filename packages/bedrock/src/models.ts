@@ -1,4 +1,5 @@
 import type { AdapterCapabilities } from '@yourtool/core';
+import { BEDROCK_IMAGE_FORMATS, bedrockBaseModel, familyOf } from './families.js';
 import type { BedrockFamilyName } from './provider.js';
 
 /** What the adapter knows about one Bedrock model. */
@@ -10,7 +11,7 @@ export interface BedrockModelInfo {
 }
 
 /** The image formats Converse takes (`image.format`). */
-export const BEDROCK_IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+export const BEDROCK_IMAGE_MEDIA_TYPES: readonly string[] = Object.keys(BEDROCK_IMAGE_FORMATS);
 
 /** The capabilities a table row sets; the rest default to "no". */
 interface Row {
@@ -40,7 +41,7 @@ function model(family: BedrockFamilyName, row: Row): BedrockModelInfo {
       supports_prompt_caching: row.caching ?? false,
       max_context_tokens: row.context,
       max_output_tokens: row.output,
-      accepted_image_media_types: row.images ? BEDROCK_IMAGE_MEDIA_TYPES : [],
+      accepted_image_media_types: row.images ? [...BEDROCK_IMAGE_MEDIA_TYPES] : [],
     },
   };
 }
@@ -168,50 +169,18 @@ export const BEDROCK_FAMILY_FALLBACKS: Readonly<Record<BedrockFamilyName, Bedroc
   generic: model('generic', { context: 32_000, output: 4_096 }),
 };
 
-/** Cross-Region inference profile prefixes (geographic and global). */
-const PROFILE_PREFIX = /^(?:us|us-gov|eu|apac|jp|au|ca|global)\./;
-
 /**
- * A model id without its inference profile prefix or ARN wrapping: `us.amazon.nova-pro-v1:0` →
- * `amazon.nova-pro-v1:0`; `arn:aws:bedrock:…:foundation-model/<id>` and
- * `…:inference-profile/<profile id>` → the base id; an application inference profile or a
- * provisioned or custom model ARN, which does not name its model, is returned as is.
- */
-export function bedrockBaseModelId(wireName: string): string {
-  const arn = /^arn:aws[\w-]*:bedrock:[^:]*:[^:]*:(foundation-model|inference-profile)\/(.+)$/.exec(
-    wireName,
-  );
-  const id = arn?.[2] ?? wireName;
-  return id.replace(PROFILE_PREFIX, '');
-}
-
-/** The provider prefixes of base model ids → the family whose rules they follow. */
-const PROVIDER_FAMILIES: ReadonlyArray<[RegExp, BedrockFamilyName]> = [
-  [/^anthropic\./, 'claude'],
-  [/^meta\./, 'llama'],
-  [/^mistral\./, 'mistral'],
-  [/^amazon\.nova/, 'nova'],
-  [/^openai\.gpt-oss/, 'gpt-oss'],
-  [/^deepseek\./, 'deepseek'],
-  [/^cohere\./, 'cohere'],
-  [/^ai21\./, 'jamba'],
-  [/^qwen\./, 'qwen'],
-];
-
-/**
- * What the adapter knows about a model by wire name: the table's row for its base id, else the
- * fallback of its family, named by `families` (the config's `options.families`, by wire name or
- * base id) or by the id's provider prefix, else `generic`.
+ * What the adapter knows about a model by wire name: the table's row for the model it names
+ * (`bedrockBaseModel`: no profile prefix, no ARN wrapping), else the fallback of its family
+ * (`familyOf`: the config's `options.families` entry for the wire name, else the provider
+ * prefix, else `generic`). A configured family other than the table's wins, with its fallback.
  */
 export function bedrockModelInfo(
   wireName: string,
   families: Readonly<Record<string, BedrockFamilyName>> = {},
 ): BedrockModelInfo {
-  const base = bedrockBaseModelId(wireName);
-  const configured = families[wireName] ?? families[base];
-  const known = BEDROCK_MODELS[base];
-  if (known && (configured === undefined || configured === known.family)) return known;
-  const family =
-    configured ?? PROVIDER_FAMILIES.find(([pattern]) => pattern.test(base))?.[1] ?? 'generic';
-  return BEDROCK_FAMILY_FALLBACKS[family];
+  const family = familyOf(wireName, families).name;
+  const base = bedrockBaseModel(wireName);
+  const known = base === null ? undefined : BEDROCK_MODELS[base];
+  return known && known.family === family ? known : BEDROCK_FAMILY_FALLBACKS[family];
 }

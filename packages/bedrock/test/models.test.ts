@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BEDROCK_FAMILY_FALLBACKS,
-  BEDROCK_MODELS,
-  bedrockBaseModelId,
-  bedrockModelInfo,
-} from '../src/models.js';
+import { BEDROCK_FAMILY_FALLBACKS, BEDROCK_MODELS, bedrockModelInfo } from '../src/models.js';
 
 describe('model ids', () => {
   it.each([
-    ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'anthropic.claude-sonnet-4-5-20250929-v1:0'],
-    ['global.anthropic.claude-haiku-4-5-20251001-v1:0', 'anthropic.claude-haiku-4-5-20251001-v1:0'],
-    ['eu.amazon.nova-pro-v1:0', 'amazon.nova-pro-v1:0'],
-    ['apac.amazon.nova-lite-v1:0', 'amazon.nova-lite-v1:0'],
-    ['amazon.nova-micro-v1:0', 'amazon.nova-micro-v1:0'],
-    [
-      'arn:aws:bedrock:us-east-1::foundation-model/meta.llama3-3-70b-instruct-v1:0',
-      'meta.llama3-3-70b-instruct-v1:0',
-    ],
-    [
-      'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.deepseek.r1-v1:0',
-      'deepseek.r1-v1:0',
-    ],
-    [
-      'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3',
-      'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3',
-    ],
-  ])('%s → %s', (wire, base) => {
-    expect(bedrockBaseModelId(wire)).toBe(base);
+    ['anthropic.claude-sonnet-4-5-20250929-v1:0', 'claude'],
+    ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'claude'],
+    ['eu.amazon.nova-pro-v1:0', 'nova'],
+    ['apac.amazon.nova-lite-v1:0', 'nova'],
+    ['arn:aws:bedrock:us-east-1::foundation-model/meta.llama3-3-70b-instruct-v1:0', 'llama'],
+    ['arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.deepseek.r1-v1:0', 'deepseek'],
+    ['openai.gpt-oss-120b-1:0', 'gpt-oss'],
+  ])('%s is a known %s model', (wire, family) => {
+    const info = bedrockModelInfo(wire);
+    expect(info.family).toBe(family);
+    expect(Object.values(BEDROCK_MODELS)).toContain(info);
   });
 });
 
@@ -43,6 +30,11 @@ describe('bedrockModelInfo', () => {
       BEDROCK_FAMILY_FALLBACKS.llama,
     );
     expect(bedrockModelInfo('qwen.qwen3-coder-480b-a35b-v1:0').family).toBe('qwen');
+  });
+
+  it("a family configured for a known id replaces its row with that family's fallback", () => {
+    const id = 'us.amazon.nova-pro-v1:0';
+    expect(bedrockModelInfo(id, { [id]: 'generic' })).toBe(BEDROCK_FAMILY_FALLBACKS.generic);
   });
 
   it('an application inference profile takes the family configured for it, else generic', () => {
