@@ -4,6 +4,7 @@ import {
   classifyHttpStatus,
   classifyTransportFailure,
   createAdapterError,
+  parseRetryAfter,
   redactError,
   redactSecrets,
 } from '@yourtool/core/adapter';
@@ -82,11 +83,27 @@ function hint(name: string): string {
   return '';
 }
 
-/** Fields of an SDK service exception (`$metadata`, `$fault`), read without trusting its type. */
-function serviceFields(error: Error): { status: number | undefined; requestId: string | null } {
-  const metadata = (error as { $metadata?: { httpStatusCode?: number; requestId?: string } })
-    .$metadata;
-  return { status: metadata?.httpStatusCode, requestId: metadata?.requestId ?? null };
+/** What the SDK hangs on an error it made from an HTTP reply, read without trusting its type. */
+interface ServiceFields {
+  /** The HTTP status (`$metadata.httpStatusCode`), absent for an exception in the stream. */
+  status: number | undefined;
+  /** AWS's request id, for the provider's logs. */
+  requestId: string | null;
+  /** The provider's retry hint (`retry-after-ms` / `retry-after` on `$response`), in seconds. */
+  retryAfter: number | null;
+}
+
+function serviceFields(error: unknown): ServiceFields {
+  const { $metadata: metadata, $response: response } = (error ?? {}) as {
+    $metadata?: { httpStatusCode?: number; requestId?: string };
+    $response?: { headers?: Record<string, string> };
+  };
+  return {
+    status: metadata?.httpStatusCode,
+    requestId: metadata?.requestId ?? null,
+    // Bedrock sends no hint on throttles today; a proxy or a later API version may
+    retryAfter: parseRetryAfter(response?.headers),
+  };
 }
 
 /** Whether `error` is one Bedrock (or the SDK's credential chain) named. */
@@ -108,6 +125,7 @@ function isNamedException(error: unknown): error is Error {
  * - the event-stream decoder's broken frames ("Truncated event message received", a CRC that
  *   does not match) and connection failures (`ECONNREFUSED`, `ECONNRESET`, HTTP/2 stream and
  *   session errors, the handler's `TimeoutError`) → network;
+ * - a reply that is not Bedrock's (a proxy's HTML page, a redirect) → by its HTTP status;
  * - "Region is missing" → auth (a setup problem, never retried);
  * - the rest → other.
  *
@@ -130,7 +148,7 @@ export function toBedrockAdapterError(
   const message = redact(error instanceof Error ? error.message : String(error));
   if (name === 'AbortError') return new CancelledError('the request was cancelled', fields);
   if (isNamedException(error)) {
-    const { status, requestId: awsRequestId } = serviceFields(error);
+    const { status, requestId: awsRequestId, retryAfter } = serviceFields(error);
     const errorClass = classifyBedrockException(name, status, message);
     const where = status === undefined ? 'in the stream' : String(status);
     const id = awsRequestId ? ` [aws request id ${awsRequestId}]` : '';
@@ -141,6 +159,7 @@ export function toBedrockAdapterError(
         ...fields,
         provider_status: status ?? null,
         provider_message: message,
+        retry_after_seconds: retryAfter,
       },
     );
   }
@@ -153,7 +172,17 @@ function transportError(
   message: string,
   fields: { request_id: string; provider: string; cause: unknown },
 ): AdapterError {
-  const detail = { ...fields, provider_message: message };
+  const status = serviceFields(error).status;
+  const detail = { ...fields, provider_message: message, provider_status: status ?? null };
+  if (status !== undefined && (status < 200 || status > 299)) {
+    // an HTTP reply that is not Bedrock's error shape (a proxy's page, a captive portal's
+    // redirect): its status says what happened, not the parser that failed on its body
+    return createAdapterError(
+      classifyHttpStatus(status),
+      `bedrock ${status}: the reply was not a Bedrock response (${message})`,
+      detail,
+    );
+  }
   if (BROKEN_FRAME_TEXT.test(message)) {
     return createAdapterError('network', `bedrock: the event stream broke (${message})`, detail);
   }

@@ -44,7 +44,9 @@ export function encodeFrame(frame: Frame): Uint8Array {
 /** What the server answers one request with. */
 export type Reply =
   /** A JSON body (a Converse reply, or an error body with `errorType`). */
-  | { status?: number; json: unknown; errorType?: string }
+  | { status?: number; json: unknown; errorType?: string; headers?: Record<string, string> }
+  /** A body that is not Bedrock's (a proxy's page, a redirect). */
+  | { status: number; text: string; contentType: string }
   /** An event stream: the frames, then (unless `hold`) the end of the body. */
   | { frames: Frame[]; hold?: boolean }
   /** Closes the connection without answering. */
@@ -153,8 +155,15 @@ export async function startBedrockServer(): Promise<BedrockServer> {
       return;
     }
     res.setHeader('x-amzn-requestid', `req-${requests.length}`);
+    if ('text' in reply) {
+      res.setHeader('content-type', reply.contentType);
+      res.writeHead(reply.status);
+      res.end(reply.text);
+      return;
+    }
     if ('json' in reply) {
       res.setHeader('content-type', 'application/json');
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       if (reply.errorType) {
         res.setHeader(
           'x-amzn-errortype',

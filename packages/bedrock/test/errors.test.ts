@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import type { AdapterError } from '@yourtool/core';
+import type { AdapterError, RateLimitError } from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AwsSandbox, awsSandbox } from './aws-env.js';
 import { type BedrockServer, startBedrockServer } from './bedrock-server.js';
@@ -75,6 +75,41 @@ describe('HTTP errors', () => {
     expect(error.message).toContain(errorType);
     expect(error.request_id).toBe(REQUEST.request_id);
     expect(error.provider).toBe('bedrock');
+  });
+
+  it('a retry hint on a throttle (retry-after-ms, retry-after) becomes retry_after_seconds', async () => {
+    server.enqueue(
+      {
+        status: 429,
+        errorType: 'ThrottlingException',
+        headers: { 'retry-after-ms': '250' },
+        json: { message: 'slow down' },
+      },
+      {
+        status: 429,
+        errorType: 'ThrottlingException',
+        headers: { 'retry-after': '3' },
+        json: { message: 'slow down' },
+      },
+      { status: 429, errorType: 'ThrottlingException', json: { message: 'slow down' } },
+    );
+    const hints = [];
+    for (let i = 0; i < 3; i++) {
+      hints.push(((await sendFailure()) as RateLimitError).retry_after_seconds);
+    }
+    expect(hints).toEqual([0.25, 3, null]);
+  });
+
+  it("a reply that is not Bedrock's (a redirect to an HTML page) → by its status: other", async () => {
+    server.enqueue({ status: 302, contentType: 'text/html', text: '<html>sign in</html>' });
+    const error = await sendFailure();
+    expect(error.error_class).toBe('other');
+    expect(error.provider_status).toBe(302);
+  });
+
+  it("a reply that is not Bedrock's with a 502 → server_error", async () => {
+    server.enqueue({ status: 502, contentType: 'text/html', text: '<html>bad gateway</html>' });
+    expect((await sendFailure()).error_class).toBe('server_error');
   });
 
   it('says a model that is not found may not be enabled', async () => {
