@@ -1,5 +1,5 @@
 import type { AdapterCapabilities } from '@yourtool/core';
-import { BEDROCK_IMAGE_FORMATS, bedrockBaseModel, familyOf } from './families.js';
+import { BEDROCK_FAMILIES, BEDROCK_IMAGE_FORMATS, bedrockBaseModel, familyOf } from './families.js';
 import type { BedrockFamilyName } from './provider.js';
 
 /** What the adapter knows about one Bedrock model. */
@@ -23,6 +23,8 @@ interface Row {
   streamingTools?: boolean;
   parallelTools?: boolean;
   caching?: boolean;
+  /** Takes a reply JSON schema (`outputConfig.textFormat`), where its family does. */
+  structured?: boolean;
 }
 
 function model(family: BedrockFamilyName, row: Row): BedrockModelInfo {
@@ -33,8 +35,8 @@ function model(family: BedrockFamilyName, row: Row): BedrockModelInfo {
       supports_thinking: row.thinking ?? false,
       supports_tools: row.tools ?? false,
       supports_system_prompt: true,
-      // Converse has no response-format field: structured output is not offered here
-      supports_structured_output: false,
+      supports_structured_output:
+        (row.structured ?? false) && BEDROCK_FAMILIES[family].structuredOutput,
       supports_streaming: true,
       supports_streaming_tool_calls: row.streamingTools ?? false,
       supports_parallel_tool_calls: row.parallelTools ?? false,
@@ -46,8 +48,9 @@ function model(family: BedrockFamilyName, row: Row): BedrockModelInfo {
   };
 }
 
-const claude = (output: number) =>
+const claude = (output: number, structured = true) =>
   model('claude', {
+    structured,
     // Bedrock's default window; the 1M windows of the 4.6 models are not assumed
     context: 200_000,
     output,
@@ -67,12 +70,13 @@ const claude = (output: number) =>
  */
 export const BEDROCK_MODELS: Readonly<Record<string, BedrockModelInfo>> = {
   'anthropic.claude-opus-4-6-v1': claude(128_000),
-  'anthropic.claude-sonnet-4-6': claude(64_000),
+  // structured output on the models AWS lists for it (Sonnet 4.5, Haiku 4.5, Opus 4.5, Opus 4.6)
+  'anthropic.claude-sonnet-4-6': claude(64_000, false),
   'anthropic.claude-opus-4-5-20251101-v1:0': claude(64_000),
   'anthropic.claude-sonnet-4-5-20250929-v1:0': claude(64_000),
   'anthropic.claude-haiku-4-5-20251001-v1:0': claude(64_000),
-  'anthropic.claude-opus-4-1-20250805-v1:0': claude(32_000),
-  'anthropic.claude-sonnet-4-20250514-v1:0': claude(64_000),
+  'anthropic.claude-opus-4-1-20250805-v1:0': claude(32_000, false),
+  'anthropic.claude-sonnet-4-20250514-v1:0': claude(64_000, false),
   'meta.llama4-maverick-17b-instruct-v1:0': model('llama', {
     context: 1_000_000,
     output: 8_192,
@@ -157,7 +161,7 @@ export const BEDROCK_MODELS: Readonly<Record<string, BedrockModelInfo>> = {
  * with the smallest limits; `generic` is text only, without tools.
  */
 export const BEDROCK_FAMILY_FALLBACKS: Readonly<Record<BedrockFamilyName, BedrockModelInfo>> = {
-  claude: claude(8_192),
+  claude: claude(8_192, false),
   llama: model('llama', { context: 128_000, output: 2_048, tools: true }),
   mistral: model('mistral', { context: 32_000, output: 4_096, tools: true }),
   nova: model('nova', { context: 128_000, output: 5_000, tools: true, caching: true }),

@@ -46,6 +46,17 @@ describe('bedrockModelInfo', () => {
     expect(generic.capabilities.supports_images).toBe(false);
   });
 
+  it('Claude models take a reply schema (outputConfig); other families and unknown Claude ids do not', () => {
+    const claude = bedrockModelInfo('global.anthropic.claude-haiku-4-5-20251001-v1:0');
+    expect(claude.capabilities.supports_structured_output).toBe(true);
+    expect(bedrockModelInfo('amazon.nova-pro-v1:0').capabilities.supports_structured_output).toBe(
+      false,
+    );
+    expect(
+      bedrockModelInfo('anthropic.claude-future-9-v1:0').capabilities.supports_structured_output,
+    ).toBe(false);
+  });
+
   it('text-only models accept no images; image models take the Converse formats', () => {
     for (const [id, info] of Object.entries(BEDROCK_MODELS)) {
       const { supports_images, accepted_image_media_types } = info.capabilities;
@@ -61,6 +72,9 @@ describe('bedrockModelInfo', () => {
       expect(fallback.max_context_tokens).toBeLessThanOrEqual(info.capabilities.max_context_tokens);
       expect(fallback.max_output_tokens).toBeLessThanOrEqual(info.capabilities.max_output_tokens);
       expect(!fallback.supports_images || info.capabilities.supports_images).toBe(true);
+      expect(
+        !fallback.supports_structured_output || info.capabilities.supports_structured_output,
+      ).toBe(true);
     }
   });
 });

@@ -17,6 +17,7 @@ type Body = {
   messages?: Array<{ role: string; content?: Block[] }>;
   inferenceConfig?: { maxTokens?: number; stopSequences?: string[]; temperature?: number };
   toolConfig?: { tools?: Array<{ toolSpec?: { name: string } }> };
+  outputConfig?: { textFormat?: { structure?: { jsonSchema?: { schema?: string } } } };
 };
 
 const blocks = (body: unknown): Block[] =>
@@ -78,8 +79,11 @@ export const bedrockWire: WireInspector = {
         (b.toolResult?.content ?? []).filter((c) => c.image !== undefined).length,
       0,
     ),
-  // the adapter declares no structured output on Converse, so a request never carries a schema
-  outputSchema: () => undefined,
+  outputSchema: (body) => {
+    const schema = (body as Body).outputConfig?.textFormat?.structure?.jsonSchema?.schema;
+    // Converse takes the schema as a JSON string
+    return typeof schema === 'string' ? JSON.parse(schema) : undefined;
+  },
   hasEmptyContent: (body) =>
     ((body as Body).messages ?? []).some(
       (m) =>
