@@ -65,7 +65,11 @@ function profileHasCredentials(profile: SharedProfile): boolean {
  * The credential source the SDK's default chain (or the Bedrock API key) would use, named, or
  * `undefined` when none is there: checked on the environment and the shared files only.
  */
-function credentialSource(input: BedrockSetupInput, env: AwsEnvironment, profile: SharedProfile) {
+function credentialSource(
+  input: BedrockSetupInput,
+  env: AwsEnvironment,
+  profile: () => SharedProfile,
+) {
   if (present(input.apiKey)) return 'api_key';
   if (present(env.AWS_BEARER_TOKEN_BEDROCK)) return 'AWS_BEARER_TOKEN_BEDROCK';
   if (present(env.AWS_ACCESS_KEY_ID) && present(env.AWS_SECRET_ACCESS_KEY)) return 'environment';
@@ -75,7 +79,7 @@ function credentialSource(input: BedrockSetupInput, env: AwsEnvironment, profile
     present(env.AWS_CONTAINER_CREDENTIALS_FULL_URI)
   )
     return 'container';
-  if (profileHasCredentials(profile)) return 'profile';
+  if (profileHasCredentials(profile())) return 'profile';
   if (
     env.AWS_EC2_METADATA_DISABLED?.trim().toLowerCase() !== 'true' &&
     (input.onEc2 ?? runsOnEc2)()
@@ -105,18 +109,24 @@ function credentialSource(input: BedrockSetupInput, env: AwsEnvironment, profile
  */
 export function bedrockSetupProblem(input: BedrockSetupInput = {}): string | null {
   const env = input.env ?? process.env;
-  const profile = readSharedProfile(input.profile, env);
+  // the shared files are read only when the environment does not settle it: the codec asks
+  // before every call, and a configured key and Region need no disk read
+  let read: SharedProfile | undefined;
+  const profile = () => {
+    read ??= readSharedProfile(input.profile, env);
+    return read;
+  };
   const problems: string[] = [];
   if (credentialSource(input, env, profile) === undefined) {
     problems.push(
-      `no AWS credentials: set api_key in the adapter config or AWS_BEARER_TOKEN_BEDROCK (a Bedrock API key), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN, AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or AWS_CONTAINER_CREDENTIALS_FULL_URI, or give profile "${profile.name}" credentials in ${profile.configPath} or ${profile.credentialsPath} (the profile is options.profile, else AWS_PROFILE)`,
+      `no AWS credentials: set api_key in the adapter config or AWS_BEARER_TOKEN_BEDROCK (a Bedrock API key), AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN, AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or AWS_CONTAINER_CREDENTIALS_FULL_URI, or give profile "${profile().name}" credentials in ${profile().configPath} or ${profile().credentialsPath} (the profile is options.profile, else AWS_PROFILE)`,
     );
   }
   const region =
-    input.region ?? env.AWS_REGION ?? profile.config?.region ?? profile.credentials?.region;
+    input.region ?? env.AWS_REGION ?? profile().config?.region ?? profile().credentials?.region;
   if (!present(region)) {
     problems.push(
-      `no AWS Region: set options.region in the adapter config, AWS_REGION, or region in profile "${profile.name}" of ${profile.configPath} (AWS_DEFAULT_REGION is not read by the JavaScript SDK)`,
+      `no AWS Region: set options.region in the adapter config, AWS_REGION, or region in profile "${profile().name}" of ${profile().configPath} (AWS_DEFAULT_REGION is not read by the JavaScript SDK)`,
     );
   }
   return problems.length === 0 ? null : problems.join('; ');
