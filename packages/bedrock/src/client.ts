@@ -39,6 +39,8 @@ function http1Handler(): NodeHttpHandler {
  * - `base_url` → `endpoint`; `options.region` → `region` (else the SDK reads `AWS_REGION` or the
  *   profile's `region`);
  * - `maxAttempts: 1`: core's bounded retry is the only one;
+ * - no handler timeouts: `timeout_seconds` and `idle_timeout_seconds` are core's deadlines, which
+ *   abort the call through the signal the transport passes to `client.send`;
  * - `options.http_version` `"2"` → the SDK's default HTTP/2 handler (one session per call, no
  *   pool cap), `"1.1"` → `NodeHttpHandler` with an uncapped socket pool;
  * - `extra_headers` are set on every request;
