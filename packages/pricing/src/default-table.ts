@@ -297,6 +297,20 @@ models:
     notes: No global profile; no regional premium (it applies from Claude Sonnet 4.5 on).
   "bedrock:anthropic.claude-opus-4-1-20250805-v1:0": *bedrock-claude-opus-4-1
 
+  # Sonnet 4 predates the split too: one list price in-Region and on its geographic profiles. Its
+  # global. profile stays unpriced: AWS calls global profiles about 10% cheaper, Anthropic says
+  # models before Sonnet 4.5 keep their pricing, and no page gives that profile's figure.
+  "bedrock:anthropic.claude-sonnet-4-20250514-v1:0": &bedrock-claude-sonnet-4
+    input_per_mtok_usd: 3.00
+    output_per_mtok_usd: 15.00
+    cached_read_per_mtok_usd: 0.30
+    cache_write_5m_per_mtok_usd: 3.75
+    source: https://platform.claude.com/docs/en/about-claude/pricing (Sonnet 4; older models keep their pricing, https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock)
+    notes: In-Region id or geographic profile; no regional premium (it applies from Claude Sonnet 4.5 on).
+  "bedrock:us.anthropic.claude-sonnet-4-20250514-v1:0": *bedrock-claude-sonnet-4
+  "bedrock:eu.anthropic.claude-sonnet-4-20250514-v1:0": *bedrock-claude-sonnet-4
+  "bedrock:apac.anthropic.claude-sonnet-4-20250514-v1:0": *bedrock-claude-sonnet-4
+
   # Local models cost nothing per token: an explicit zero, never an accidental one.
   "ollama:*":
     input_per_mtok_usd: 0

@@ -11,6 +11,7 @@ const OPUS_4_5 = 'anthropic.claude-opus-4-5-20251101-v1:0';
 const OPUS_4_6 = 'anthropic.claude-opus-4-6-v1';
 const SONNET_4_6 = 'anthropic.claude-sonnet-4-6';
 const OPUS_4_1 = 'anthropic.claude-opus-4-1-20250805-v1:0';
+const SONNET_4 = 'anthropic.claude-sonnet-4-20250514-v1:0';
 
 /** Bedrock id → input + output per million: global at Anthropic's list, the rest 10% over it. */
 const EXPECTED: Array<[string, string]> = [
@@ -32,6 +33,9 @@ const EXPECTED: Array<[string, string]> = [
   // older than Sonnet 4.5: one price, no premium, no global profile
   [`us.${OPUS_4_1}`, '90'],
   [OPUS_4_1, '90'],
+  [SONNET_4, '18'],
+  [`us.${SONNET_4}`, '18'],
+  [`apac.${SONNET_4}`, '18'],
 ];
 
 describe('Claude on Bedrock in the default table', () => {
@@ -77,6 +81,8 @@ describe('Claude on Bedrock in the default table', () => {
       'bedrock:openai.gpt-oss-120b-1:0',
       // a profile the table does not list stays unpriced (no prefix is stripped or guessed)
       `bedrock:au.${SONNET_4_5}`,
+      // Sonnet 4's global profile: no source gives its figure
+      `bedrock:global.${SONNET_4}`,
     ]) {
       expect(computeCost(usage, model, table).priced, model).toBe(false);
     }
