@@ -216,7 +216,7 @@ models:
   # eu., jp., apac.) at 10% more, for Claude Sonnet 4.5 and every later model (Anthropic: "Regional
   # endpoints include a 10% pricing premium over global endpoints"; AWS: geographic is "standard
   # pricing", global "approximately 10% savings", billed by the source Region). Older models
-  # (Opus 4.1) keep one price and have no global profile. Cache reads and 5-minute writes use
+  # (Opus 4.1, Sonnet 4) keep one price. Cache reads and 5-minute writes use
   # Claude's multipliers (0.1x, 1.25x input); 1-hour writes have no Bedrock rate here, so a call
   # reporting them is unpriced. ARNs (application inference profiles, provisioned throughput)
   # name no model and stay unpriced: override them. Llama, Mistral, Nova, gpt-oss and DeepSeek
