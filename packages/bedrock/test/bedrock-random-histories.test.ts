@@ -11,11 +11,10 @@ import {
 import { PNG_1PX_BASE64 } from '@yourtool/testkit';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { familyOf } from '../src/families.js';
 import { BedrockAdapter } from '../src/index.js';
 import { type AwsSandbox, awsSandbox } from './aws-env.js';
 import { type BedrockServer, startBedrockServer } from './bedrock-server.js';
-import { bedrockViolations, type WireBody } from './cross-provider-replay-rules.js';
+import { bedrockViolations, FAMILY_FACTS, type WireBody } from './cross-provider-replay-rules.js';
 import { converseReply } from './transport-context.js';
 
 /**
@@ -226,7 +225,7 @@ describe('random histories replayed to Claude and Mistral on Bedrock', () => {
           await adapter.close();
         }
         const body = JSON.parse(server.requests.at(-1)?.body ?? '{}') as WireBody;
-        const family = familyOf(h.target.replace(/^bedrock:/, ''));
+        const family = h.target === CLAUDE ? FAMILY_FACTS.claude : FAMILY_FACTS.mistral;
         const own = reasoningOf(h.target);
         const rules = { family, ownReasoning: [own.text, own.signature, own.redacted] };
         expect(bedrockViolations(body, rules), JSON.stringify(body)).toEqual([]);
@@ -243,6 +242,31 @@ describe('random histories replayed to Claude and Mistral on Bedrock', () => {
               offerTools: false,
               thinking: 'off',
               promptCaching: false,
+            },
+          ],
+          // a history ending in the target's reasoning-only turn: no cache point may follow it
+          [
+            {
+              steps: [
+                { kind: 'user', text: 'Read it.', image: 'none' },
+                {
+                  kind: 'assistant',
+                  text: undefined,
+                  reasoning: 'signed',
+                  calls: 0,
+                  answered: [false, false, false],
+                  resultImages: ['none', 'none', 'none'],
+                  errors: [false, false, false],
+                  reversed: false,
+                  author: 'target',
+                  status: 'complete',
+                },
+              ],
+              target: CLAUDE,
+              systemPrompt: undefined,
+              offerTools: false,
+              thinking: 'off',
+              promptCaching: true,
             },
           ],
         ],

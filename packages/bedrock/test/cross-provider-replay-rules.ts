@@ -1,10 +1,54 @@
-import { conformsToToolIdRules } from '@yourtool/core';
-import { BEDROCK_IMAGE_FORMATS, type BedrockFamily } from '../src/families.js';
-
 /**
  * Bedrock's request rules for Converse, as a validator of the JSON body the SDK sent (facts from
- * src/families.ts and decisions 0166-0168): what a real Bedrock would refuse, one line each.
+ * src/families.ts and decisions 0166-0168): what a real Bedrock would refuse, one line each. The
+ * per-family facts are written out here rather than read from the family table, so a wrong
+ * table entry fails these tests instead of moving the rule with it.
  */
+
+/** What one target family takes on Converse. */
+export interface FamilyFacts {
+  name: string;
+  /** Its tool use id rule. */
+  toolId: RegExp;
+  /** Where it takes cache points. */
+  cachePoints: { system: boolean; tools: boolean; messages: boolean };
+  /** Whether it takes its own signed or redacted reasoning back. */
+  reasoningBack: boolean;
+  /** Whether it takes images. */
+  images: boolean;
+}
+
+/** The facts of the four replay targets' families. */
+export const FAMILY_FACTS = {
+  claude: {
+    name: 'claude',
+    toolId: /^[a-zA-Z0-9_-]{1,64}$/,
+    cachePoints: { system: true, tools: true, messages: true },
+    reasoningBack: true,
+    images: true,
+  },
+  mistral: {
+    name: 'mistral',
+    toolId: /^[a-zA-Z0-9]{9}$/,
+    cachePoints: { system: false, tools: false, messages: false },
+    reasoningBack: false,
+    images: true,
+  },
+  llama: {
+    name: 'llama',
+    toolId: /^[a-zA-Z0-9_-]{1,64}$/,
+    cachePoints: { system: false, tools: false, messages: false },
+    reasoningBack: false,
+    images: true,
+  },
+  nova: {
+    name: 'nova',
+    toolId: /^[a-zA-Z0-9_-]{1,64}$/,
+    cachePoints: { system: true, tools: false, messages: true },
+    reasoningBack: false,
+    images: true,
+  },
+} as const satisfies Record<string, FamilyFacts>;
 
 /** A Converse content block as it appears in the JSON body (bytes as base64 strings). */
 export interface WireBlock {
@@ -33,7 +77,7 @@ export interface WireBody {
 
 /** What the target accepts beyond the family's rules. */
 export interface ReplayTarget {
-  family: BedrockFamily;
+  family: FamilyFacts;
   /**
    * Reasoning strings (text, signature, redacted bytes as base64) of turns the target model
    * made itself: the only reasoning it may receive.
@@ -43,7 +87,7 @@ export interface ReplayTarget {
 
 const MAX_CACHE_POINTS = 4;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const IMAGE_FORMATS: readonly string[] = Object.values(BEDROCK_IMAGE_FORMATS);
+const IMAGE_FORMATS: readonly string[] = ['png', 'jpeg', 'gif', 'webp'];
 
 const blank = (text: string | undefined) => text === undefined || text.trim() === '';
 
@@ -77,7 +121,7 @@ function blockProblems(block: WireBlock, where: string, target: ReplayTarget): s
   if (block.image) {
     const { format, source } = block.image;
     if (!format || !IMAGE_FORMATS.includes(format)) problems.push(`${where}: image ${format}`);
-    if (target.family.imageMediaTypes.length === 0) problems.push(`${where}: family takes none`);
+    if (!target.family.images) problems.push(`${where}: family takes none`);
     if (!source?.bytes) problems.push(`${where}: image without bytes`);
   }
   const reasoning = block.reasoningContent;
@@ -85,7 +129,7 @@ function blockProblems(block: WireBlock, where: string, target: ReplayTarget): s
     const signed = reasoning.reasoningText;
     const parts = signed ? [signed.text ?? '', signed.signature ?? ''] : [];
     if (reasoning.redactedContent !== undefined) parts.push(reasoning.redactedContent);
-    if (target.family.reasoningReplay !== 'signed') problems.push(`${where}: reasoning sent`);
+    if (!target.family.reasoningBack) problems.push(`${where}: reasoning sent`);
     if (signed && blank(signed.signature)) problems.push(`${where}: unsigned reasoning`);
     if (parts.length === 0 || parts.some((p) => !target.ownReasoning.includes(p))) {
       problems.push(`${where}: reasoning another model made`);
@@ -133,7 +177,7 @@ function toolTurnProblems(
   const uses = (m: (typeof messages)[number] | undefined) =>
     (m?.content ?? []).flatMap((b) => (b.toolUse ? [b.toolUse.toolUseId ?? ''] : []));
   for (const id of uses(messages[i])) {
-    if (!conformsToToolIdRules(id, target.family.toolIdRules)) {
+    if (!target.family.toolId.test(id)) {
       problems.push(`messages[${i}]: tool use id "${id}"`);
     }
     if (seen.has(id)) problems.push(`messages[${i}]: tool use id "${id}" used twice`);

@@ -2,12 +2,12 @@ import { replayKit } from '@yourtool/conformance';
 import { createMemoryLogger, type MemoryLogger, type Message, ToolIdMap } from '@yourtool/core';
 import { wireToolName } from '@yourtool/core/adapter';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { familyOf } from '../src/families.js';
 import { BedrockAdapter } from '../src/index.js';
 import { type AwsSandbox, awsSandbox } from './aws-env.js';
 import { type BedrockServer, startBedrockServer } from './bedrock-server.js';
 import {
   bedrockViolations,
+  FAMILY_FACTS,
   type ReplayTarget,
   type WireBlock,
   type WireBody,
@@ -36,10 +36,25 @@ import { converseReply } from './transport-context.js';
 
 const API_KEY = 'ABSKQmVkcm9ja0FQSUtleS1yZXBsYXktdGVzdC0wMDAwMDAwMDA=';
 const TARGETS = [
-  { label: 'Claude', model: CLAUDE_BEDROCK, http: '2' },
-  { label: 'Mistral', model: 'bedrock:mistral.mistral-large-2407-v1:0', http: '1.1' },
-  { label: 'Llama', model: 'bedrock:meta.llama4-maverick-17b-instruct-v1:0', http: '2' },
-  { label: 'Nova', model: 'bedrock:us.amazon.nova-pro-v1:0', http: '1.1' },
+  { label: 'Claude', model: CLAUDE_BEDROCK, http: '2', family: FAMILY_FACTS.claude },
+  {
+    label: 'Mistral',
+    model: 'bedrock:mistral.mistral-large-2407-v1:0',
+    http: '1.1',
+    family: FAMILY_FACTS.mistral,
+  },
+  {
+    label: 'Llama',
+    model: 'bedrock:meta.llama4-maverick-17b-instruct-v1:0',
+    http: '2',
+    family: FAMILY_FACTS.llama,
+  },
+  {
+    label: 'Nova',
+    model: 'bedrock:us.amazon.nova-pro-v1:0',
+    http: '1.1',
+    family: FAMILY_FACTS.nova,
+  },
 ] as const;
 
 let server: BedrockServer;
@@ -150,8 +165,8 @@ function expectOnlyOwnReasoning(body: WireBody, own: readonly string[]): void {
 describe.each(TARGETS)(
   'replayed to $label on Bedrock ($model, HTTP/$http)',
   (target) => {
-    const family = familyOf(target.model.replace(/^bedrock:/, ''));
-    const own = family.reasoningReplay === 'signed' ? BEDROCK_CLAUDE_SECRETS : [];
+    const family = target.family;
+    const own = family.reasoningBack ? BEDROCK_CLAUDE_SECRETS : [];
     const rules: ReplayTarget = { family, ownReasoning: own };
 
     it('goes out as a request Bedrock takes, with the tools, results and reasoning it may get', async () => {
