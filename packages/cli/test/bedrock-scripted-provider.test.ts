@@ -1,3 +1,4 @@
+import { BedrockAdapter } from '@yourtool/bedrock';
 import {
   type AdapterError,
   assertStreamInvariants,
@@ -33,16 +34,15 @@ import {
   expect,
   it,
   onTestFinished,
+  vi,
 } from 'vitest';
-import { BedrockAdapter } from '../src/index.js';
-import { type AwsSandbox, awsSandbox } from './aws-env.js';
 
 /**
  * `@yourtool/testing`'s scripted provider in its Bedrock format (JSON replies, binary
  * event-stream frames, `x-amzn-errortype` errors) through the real BedrockAdapter and SDK, the
- * scenarios testing's wire-formats.test.ts runs for the other formats. It lives here, not in
- * testing's ADAPTERS table, because testing devDepending on this package would close a turbo
- * build cycle (this package devDepends on testing).
+ * scenarios testing's wire-formats.test.ts runs for the other formats. It lives in the CLI's
+ * tests, which may use every package: in testing's ADAPTERS table or in the bedrock package it
+ * would close a build cycle (runtime peers on bedrock, testing depends on runtime).
  */
 
 const MODEL = 'bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -55,20 +55,27 @@ const READ_FILE = {
 };
 
 let provider: ScriptedProvider;
-let sandbox: AwsSandbox;
 let adapter: BedrockAdapter;
 beforeAll(async () => {
   provider = await startScriptedProvider();
 });
 afterAll(() => provider.close());
 beforeEach(() => {
-  sandbox = awsSandbox();
+  // the ambient AWS environment must not pick the credentials or the endpoint
+  for (const name of [
+    'AWS_BEARER_TOKEN_BEDROCK',
+    'AWS_ENDPOINT_URL',
+    'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
+    'AWS_PROFILE',
+  ]) {
+    vi.stubEnv(name, undefined);
+  }
   adapter = create({ idle_timeout_seconds: 10, timeout_seconds: 30 });
 });
 afterEach(async () => {
   await adapter.close();
   provider.clear();
-  sandbox.dispose();
+  vi.unstubAllEnvs();
 });
 
 /** The adapter on the scripted provider (which speaks HTTP/1.1), with these deadlines. */
