@@ -131,7 +131,8 @@ export class ChatBridge {
       signal: live.controller.signal,
     });
     live.run(events);
-    return uiStreamResponse(live.attach());
+    const { chunks, cancel } = live.attach();
+    return uiStreamResponse(chunks, cancel);
   }
 
   async #continueTurn(
@@ -149,9 +150,13 @@ export class ChatBridge {
       throw new ChatRequestError('messages', 'no answered approval is pending in this chat (already answered, expired, or unknown)');
     }
     const live = this.#live.get(sessionId);
-    if (live) return uiStreamResponse(live.attach());
+    if (live) {
+      const { chunks, cancel } = live.attach();
+      return uiStreamResponse(chunks, cancel);
+    }
+    // the turn runs in another process: its progress is read from the store until it ends
     const stop = new AbortController();
     const chunks = tailTurn({ store, approvals, sessionId, replyId, answered, pollMs, signal: stop.signal });
-    return uiStreamResponse(chunks);
+    return uiStreamResponse(chunks, () => stop.abort());
   }
 }

@@ -42,28 +42,21 @@ export class LiveTurn {
 
   /**
    * Attaches a new HTTP response: it gets the chunks from now on (and those written while none
-   * was attached). Its reader stopping early (the client's stop button) cancels the turn.
+   * was attached). `cancel` is for its reader stopping early (the client's stop button): that
+   * cancels the turn, unless the response had already ended (paused for an approval).
    */
-  attach(): AsyncIterable<UiChunk> {
+  attach(): { chunks: AsyncIterable<UiChunk>; cancel: () => void } {
     const queue = new ChunkQueue();
     this.#queue?.close();
     this.#queue = queue;
     if (this.#replyId) queue.push({ type: 'start', messageId: this.#replyId });
     queue.push(...this.#pending);
     this.#pending = [];
-    const controller = this.controller;
-    return {
-      async *[Symbol.asyncIterator]() {
-        let read = false;
-        try {
-          for await (const chunk of queue) yield chunk;
-          read = true;
-        } finally {
-          // left before the queue was closed: the client went away mid-turn
-          if (!read && !queue.closed) controller.abort();
-        }
-      },
+    const cancel = () => {
+      if (!queue.closed) this.controller.abort();
+      queue.close();
     };
+    return { chunks: queue, cancel };
   }
 
   /** Writes a tool approval request and ends the attached response: the answer comes in a new one. */

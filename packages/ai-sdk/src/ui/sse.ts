@@ -12,8 +12,14 @@ export const UI_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 };
 
-/** Encodes chunks as server-sent events (`data: <json>`), ending with `data: [DONE]`. */
-export function chunksToSse(chunks: AsyncIterable<UiChunk>): ReadableStream<Uint8Array> {
+/**
+ * Encodes chunks as server-sent events (`data: <json>`), ending with `data: [DONE]`.
+ * `onCancel` runs when the reader stops early (the client went away).
+ */
+export function chunksToSse(
+  chunks: AsyncIterable<UiChunk>,
+  onCancel?: () => void,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
@@ -26,13 +32,18 @@ export function chunksToSse(chunks: AsyncIterable<UiChunk>): ReadableStream<Uint
       }
       controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
     },
-    async cancel() {
-      await iterator.return?.();
+    cancel() {
+      onCancel?.();
+      // not awaited: a generator waiting for its next chunk finishes only when it gets one
+      void iterator.return?.();
     },
   });
 }
 
-/** A `Response` carrying the chunks as the UI message stream. */
-export function uiStreamResponse(chunks: AsyncIterable<UiChunk>): Response {
-  return new Response(chunksToSse(chunks), { status: 200, headers: { ...UI_STREAM_HEADERS } });
+/** A `Response` carrying the chunks as the UI message stream; see {@link chunksToSse}. */
+export function uiStreamResponse(chunks: AsyncIterable<UiChunk>, onCancel?: () => void): Response {
+  return new Response(chunksToSse(chunks, onCancel), {
+    status: 200,
+    headers: { ...UI_STREAM_HEADERS },
+  });
 }
