@@ -13,6 +13,8 @@ export interface ChatToolPart {
   input: unknown;
   output?: unknown;
   errorText?: string;
+  /** Present on a refused approval (`output-denied`), as the SDK's schema requires. */
+  approval?: { id: string; approved: false };
 }
 
 /** A part of a {@link ChatUiMessage}. */
@@ -86,7 +88,9 @@ function applyResults(reply: ChatUiMessage, content: readonly ContentBlock[], de
     );
     if (!part) continue;
     const text = toolResultOutput(block);
-    if (denied(block.tool_use_id)) part.state = 'output-denied';
+    if (denied(block.tool_use_id)) {
+      Object.assign(part, { state: 'output-denied', approval: { id: block.tool_use_id, approved: false } });
+    }
     else if (block.is_error) Object.assign(part, { state: 'output-error', errorText: text });
     else Object.assign(part, { state: 'output-available', output: text });
   }
