@@ -64,6 +64,7 @@ function App({ initial }: { initial: State }) {
       {chat.messages.map((m) => (
         <div key={m.id} data-testid={`message-${m.role}`} className={`msg ${m.role}`}>
           {m.parts.map((part, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts only grow at the end (a reset drops the tail), so a position names one part
             <PartView key={`${m.id}-${i}`} part={part} answer={chat.addToolApprovalResponse} />
           ))}
           {m.metadata?.model ? <small> — {m.metadata.model}</small> : null}

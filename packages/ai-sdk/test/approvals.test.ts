@@ -21,7 +21,11 @@ afterAll(() => provider.close());
 function approve(message: UIMessage): UIMessage {
   const copy = structuredClone(message);
   for (const p of copy.parts) {
-    if (p.type === 'dynamic-tool') Object.assign(p, { state: 'approval-responded', approval: { id: p.toolCallId, approved: true } });
+    if (p.type === 'dynamic-tool')
+      Object.assign(p, {
+        state: 'approval-responded',
+        approval: { id: p.toolCallId, approved: true },
+      });
   }
   return copy;
 }
@@ -33,8 +37,18 @@ describe('approvals across requests and instances (decision 0177)', () => {
     const store = `sqlite:${join(dir, 'chat.db')}`;
     const turnLease = { ttlMs: 400, heartbeatMs: 100 };
     // the instances share approvals the way they share sessions: through the database
-    const a = await startInstance({ provider, store, turnLease, approvals: await sqlApprovals(store) });
-    const b = await startInstance({ provider, store, turnLease, approvals: await sqlApprovals(store) });
+    const a = await startInstance({
+      provider,
+      store,
+      turnLease,
+      approvals: await sqlApprovals(store),
+    });
+    const b = await startInstance({
+      provider,
+      store,
+      turnLease,
+      approvals: await sqlApprovals(store),
+    });
     const session = await a.runtime.sessions.createSession({ workspace_path: '/w' });
     provider.reply(toolCall('save_note', { text: 'x' })).reply(text('Saved.'));
     const asked = await post(sdk, `${a.url}?session=${session.id}`, [userMessage('Save x')]);
@@ -46,13 +60,20 @@ describe('approvals across requests and instances (decision 0177)', () => {
     await expect(other.next()).rejects.toBeInstanceOf(TurnInProgressError);
 
     const reply = approve(asked.message);
-    const rest = await post(sdk, `${b.url}?session=${session.id}`, [userMessage('Save x'), reply], { continuing: reply });
+    const rest = await post(sdk, `${b.url}?session=${session.id}`, [userMessage('Save x'), reply], {
+      continuing: reply,
+    });
     expect(a.saved).toEqual(['x']);
     expect(b.saved).toEqual([]);
     expect(rest.message.id).toBe(asked.message.id);
     expect(rest.message.parts).toMatchObject([
       { type: 'step-start' },
-      { type: 'dynamic-tool', toolName: 'save_note', state: 'output-available', output: 'saved "x"' },
+      {
+        type: 'dynamic-tool',
+        toolName: 'save_note',
+        state: 'output-available',
+        output: 'saved "x"',
+      },
       { type: 'step-start' },
       { type: 'text', text: 'Saved.' },
     ]);
@@ -66,12 +87,16 @@ describe('approvals across requests and instances (decision 0177)', () => {
     provider.reply(toolCall('save_note', { text: 'x' })).reply(text('It was not saved.'));
     const asked = await post(sdk, `${c.url}?session=${session.id}`, [userMessage('Save x')]);
     await expect
-      .poll(async () => (await c.runtime.sessions.history(session.id)).at(-1)?.content[0], { timeout: 5000 })
+      .poll(async () => (await c.runtime.sessions.history(session.id)).at(-1)?.content[0], {
+        timeout: 5000,
+      })
       .toEqual({ type: 'text', text: 'It was not saved.' });
     const stored = await c.runtime.sessions.history(session.id);
     const result = stored.find((m) => m.content.some((b) => b.type === 'tool_result'))?.content[0];
     expect(result).toMatchObject({ type: 'tool_result', is_error: true });
-    expect(JSON.stringify(result)).toContain('no answer to the approval of save_note within 300 ms), so it was not run');
+    expect(JSON.stringify(result)).toContain(
+      'no answer to the approval of save_note within 300 ms), so it was not run',
+    );
     expect(c.saved).toEqual([]);
     const id = (asked.message.parts.at(-1) as { toolCallId: string }).toolCallId;
     expect((await approvals.get(session.id, id))?.status).toBe('expired');

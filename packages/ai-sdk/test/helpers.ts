@@ -41,14 +41,22 @@ export function tools(saved: string[]) {
       name: 'lookup',
       description: 'Looks a word up.',
       side_effects: 'read',
-      input_schema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+      input_schema: {
+        type: 'object',
+        properties: { word: { type: 'string' } },
+        required: ['word'],
+      },
       run: ({ word }) => `${word}: a greeting`,
     }),
     defineTool({
       name: 'save_note',
       description: 'Saves a note.',
       side_effects: 'write',
-      input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      input_schema: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      },
       run: ({ text }) => {
         saved.push(text);
         return `saved "${text}"`;

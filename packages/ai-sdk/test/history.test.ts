@@ -11,7 +11,7 @@ afterEach(() => provider.clear());
 afterAll(() => provider.close());
 
 describe.each(MAJORS)('stored history as useChat messages ($protocol)', ({ protocol, sdk }) => {
-  it('keeps the stored ids, passes the SDK\'s validateUIMessages, and matches what was streamed', async () => {
+  it("keeps the stored ids, passes the SDK's validateUIMessages, and matches what was streamed", async () => {
     const c = await startInstance({ provider, protocol });
     const session = await c.runtime.sessions.createSession({ workspace_path: '/w' });
     const url = `${c.url}?session=${session.id}`;
@@ -21,7 +21,11 @@ describe.each(MAJORS)('stored history as useChat messages ($protocol)', ({ proto
     const asked = await post(sdk, url, [userMessage('Save x')]);
     const reply = structuredClone(asked.message);
     for (const p of reply.parts) {
-      if (p.type === 'dynamic-tool') Object.assign(p, { state: 'approval-responded', approval: { id: p.toolCallId, approved: false } });
+      if (p.type === 'dynamic-tool')
+        Object.assign(p, {
+          state: 'approval-responded',
+          approval: { id: p.toolCallId, approved: false },
+        });
     }
     await post(sdk, url, [userMessage('Save x'), reply], { continuing: reply });
 
@@ -29,12 +33,19 @@ describe.each(MAJORS)('stored history as useChat messages ($protocol)', ({ proto
     const validated = await sdk.validateUIMessages({ messages: history });
     expect(validated).toHaveLength(4);
     const stored = await c.runtime.sessions.history(session.id);
-    const users = stored.filter((m) => m.role === 'user' && m.content.some((b) => b.type === 'text'));
+    const users = stored.filter(
+      (m) => m.role === 'user' && m.content.some((b) => b.type === 'text'),
+    );
     expect(history.map((m) => m.id)).toEqual([
-      users[0]?.id, replyIdFor(users[0]?.id ?? ''), users[1]?.id, replyIdFor(users[1]?.id ?? ''),
+      users[0]?.id,
+      replyIdFor(users[0]?.id ?? ''),
+      users[1]?.id,
+      replyIdFor(users[1]?.id ?? ''),
     ]);
     expect(history[1]?.id).toBe(live.message.id);
-    expect(history[1]?.parts).toEqual(live.message.parts.map((p) => (p.type === 'reasoning' ? { ...p, id: undefined } : p)));
+    expect(history[1]?.parts).toEqual(
+      live.message.parts.map((p) => (p.type === 'reasoning' ? { ...p, id: undefined } : p)),
+    );
     expect(history[3]?.parts).toMatchObject([
       { type: 'step-start' },
       { type: 'dynamic-tool', toolName: 'save_note', state: 'output-denied' },
@@ -47,17 +58,41 @@ describe.each(MAJORS)('stored history as useChat messages ($protocol)', ({ proto
 
 describe('a useChat request', () => {
   it('takes only the last user message of the history it carries', () => {
-    const body = { id: 'c', trigger: 'submit-message', messages: [userMessage('old'), userMessage('new one')] };
+    const body = {
+      id: 'c',
+      trigger: 'submit-message',
+      messages: [userMessage('old'), userMessage('new one')],
+    };
     expect(readChatRequest(body)).toEqual({ kind: 'message', chatId: 'c', text: 'new one' });
   });
 
   it('names the field at fault', () => {
-    const file = { id: 'u', role: 'user', parts: [{ type: 'file', url: 'data:,x', mediaType: 'text/plain' }] };
-    expect(() => readChatRequest({ messages: [file] })).toThrow('messages[0].parts[0].type: only text parts are taken, got "file"');
+    const file = {
+      id: 'u',
+      role: 'user',
+      parts: [{ type: 'file', url: 'data:,x', mediaType: 'text/plain' }],
+    };
+    expect(() => readChatRequest({ messages: [file] })).toThrow(
+      'messages[0].parts[0].type: only text parts are taken, got "file"',
+    );
     expect(() => readChatRequest({ messages: [] })).toThrow('messages: expected a non-empty array');
-    expect(() => readChatRequest({ messages: [{ role: 'system', parts: [] }] })).toThrow('messages[0].role');
-    const bad = { id: 'a', role: 'assistant', parts: [{ type: 'dynamic-tool', state: 'approval-responded', approval: { id: 'tu_1', approved: 'yes' } }] };
-    expect(() => readChatRequest({ messages: [bad] })).toThrow('messages[0].parts[0].approval.approved: expected a boolean');
+    expect(() => readChatRequest({ messages: [{ role: 'system', parts: [] }] })).toThrow(
+      'messages[0].role',
+    );
+    const bad = {
+      id: 'a',
+      role: 'assistant',
+      parts: [
+        {
+          type: 'dynamic-tool',
+          state: 'approval-responded',
+          approval: { id: 'tu_1', approved: 'yes' },
+        },
+      ],
+    };
+    expect(() => readChatRequest({ messages: [bad] })).toThrow(
+      'messages[0].parts[0].approval.approved: expected a boolean',
+    );
     expect(() => readChatRequest('nope')).toThrow('body: expected a JSON object');
   });
 
@@ -66,7 +101,12 @@ describe('a useChat request', () => {
     const session = await c.runtime.sessions.createSession({ workspace_path: '/w' });
     const response = await fetch(`${c.url}?session=${session.id}`, {
       method: 'POST',
-      body: JSON.stringify({ id: 'c', trigger: 'regenerate-message', messageId: replyIdFor('01ABC'), messages: [] }),
+      body: JSON.stringify({
+        id: 'c',
+        trigger: 'regenerate-message',
+        messageId: replyIdFor('01ABC'),
+        messages: [],
+      }),
     });
     expect(response.status).toBe(409);
     const body = (await response.json()) as { error: { code: string; message: string } };
@@ -81,9 +121,17 @@ describe('a useChat request', () => {
     const url = `${c.url}?session=${session.id}`;
     const bad = await fetch(url, { method: 'POST', body: '{"messages": 3}' });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ error: { code: 'invalid_chat_request', message: 'messages: expected a non-empty array of UI messages' } });
+    expect(await bad.json()).toMatchObject({
+      error: {
+        code: 'invalid_chat_request',
+        message: 'messages: expected a non-empty array of UI messages',
+      },
+    });
     provider.reply(text('Hi.'));
-    const ok = await fetch(url, { method: 'POST', body: JSON.stringify({ messages: [userMessage('Hi')] }) });
+    const ok = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ messages: [userMessage('Hi')] }),
+    });
     expect(ok.headers.get('content-type')).toBe('text/event-stream');
     expect(ok.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
     const body = await ok.text();

@@ -2,8 +2,8 @@ import {
   httpError,
   reset,
   type ScriptedProvider,
-  startScriptedProvider,
   stall,
+  startScriptedProvider,
   text,
   thinking,
   toolCall,
@@ -28,7 +28,10 @@ function answered(message: UIMessage, approved: boolean): UIMessage {
   const copy = structuredClone(message);
   for (const part of copy.parts) {
     if (part.type === 'dynamic-tool' && part.state === 'approval-requested') {
-      Object.assign(part, { state: 'approval-responded', approval: { id: part.approval.id, approved } });
+      Object.assign(part, {
+        state: 'approval-responded',
+        approval: { id: part.approval.id, approved },
+      });
     }
   }
   return copy;
@@ -54,10 +57,19 @@ describe.each(MAJORS)('the UI message stream read by $protocol', ({ protocol, sd
     );
     const got = await post(sdk, c.url, [userMessage('Hi')]);
     expect(types(got)).toEqual([
-      'start', 'start-step',
-      'reasoning-start', 'reasoning-delta', 'reasoning-end',
-      'text-start', 'text-delta', 'text-delta', 'text-delta', 'text-end',
-      'message-metadata', 'finish-step', 'finish',
+      'start',
+      'start-step',
+      'reasoning-start',
+      'reasoning-delta',
+      'reasoning-end',
+      'text-start',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'text-end',
+      'message-metadata',
+      'finish-step',
+      'finish',
     ]);
     const stored = await c.runtime.sessions.history(c.session.id);
     const [user, reply] = stored;
@@ -83,31 +95,52 @@ describe.each(MAJORS)('the UI message stream read by $protocol', ({ protocol, sd
     const c = await chat();
     provider.reply(toolCall('lookup', { word: 'hi' }, { chunks: 2 })).reply(text('Done.'));
     const got = await post(sdk, c.url, [userMessage('Look hi up')]);
-    expect(types(got)).toEqual(expect.arrayContaining(['tool-input-start', 'tool-input-delta', 'tool-input-available', 'tool-output-available']));
+    expect(types(got)).toEqual(
+      expect.arrayContaining([
+        'tool-input-start',
+        'tool-input-delta',
+        'tool-input-available',
+        'tool-output-available',
+      ]),
+    );
     expect(got.message.parts).toMatchObject([
       { type: 'step-start' },
-      { type: 'dynamic-tool', toolName: 'lookup', state: 'output-available', input: { word: 'hi' }, output: 'hi: a greeting' },
+      {
+        type: 'dynamic-tool',
+        toolName: 'lookup',
+        state: 'output-available',
+        input: { word: 'hi' },
+        output: 'hi: a greeting',
+      },
       { type: 'step-start' },
       { type: 'text', text: 'Done.' },
     ]);
   });
 
-  it.each([true, false])('asks approval, and takes the answer (approved: %s) in the next request', async (approved) => {
-    const c = await chat();
-    provider.reply(toolCall('save_note', { text: 'x' })).reply(text(approved ? 'Saved.' : 'Not saved.'));
-    const first = await post(sdk, c.url, [userMessage('Save x')]);
-    expect(first.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
-    const asked = first.message.parts.find((p) => p.type === 'dynamic-tool');
-    expect(asked).toMatchObject({ state: 'approval-requested', toolName: 'save_note' });
-    const reply = answered(first.message, approved);
-    const second = await post(sdk, c.url, [userMessage('Save x'), reply], { continuing: reply });
-    expect(second.message.id).toBe(first.message.id);
-    const tool = second.message.parts.find((p) => p.type === 'dynamic-tool');
-    expect(tool).toMatchObject({ state: approved ? 'output-available' : 'output-denied' });
-    expect(second.message.parts.at(-1)).toMatchObject({ type: 'text', text: approved ? 'Saved.' : 'Not saved.' });
-    expect(c.saved).toEqual(approved ? ['x'] : []);
-    expect(types(second)).toContain(approved ? 'tool-output-available' : 'tool-output-denied');
-  });
+  it.each([true, false])(
+    'asks approval, and takes the answer (approved: %s) in the next request',
+    async (approved) => {
+      const c = await chat();
+      provider
+        .reply(toolCall('save_note', { text: 'x' }))
+        .reply(text(approved ? 'Saved.' : 'Not saved.'));
+      const first = await post(sdk, c.url, [userMessage('Save x')]);
+      expect(first.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
+      const asked = first.message.parts.find((p) => p.type === 'dynamic-tool');
+      expect(asked).toMatchObject({ state: 'approval-requested', toolName: 'save_note' });
+      const reply = answered(first.message, approved);
+      const second = await post(sdk, c.url, [userMessage('Save x'), reply], { continuing: reply });
+      expect(second.message.id).toBe(first.message.id);
+      const tool = second.message.parts.find((p) => p.type === 'dynamic-tool');
+      expect(tool).toMatchObject({ state: approved ? 'output-available' : 'output-denied' });
+      expect(second.message.parts.at(-1)).toMatchObject({
+        type: 'text',
+        text: approved ? 'Saved.' : 'Not saved.',
+      });
+      expect(c.saved).toEqual(approved ? ['x'] : []);
+      expect(types(second)).toContain(approved ? 'tool-output-available' : 'tool-output-denied');
+    },
+  );
 
   it('drops what a failed model streamed when the turn falls back mid-step', async () => {
     const c = await chat(FALLBACK);
@@ -122,15 +155,21 @@ describe.each(MAJORS)('the UI message stream read by $protocol', ({ protocol, sd
       expect(types(got)).not.toContain('reset-step');
       const marker = got.message.parts.findIndex((p) => p.type === 'data-yourtool-fallback');
       expect(got.message.parts[marker]).toMatchObject({
-        data: { from: 'anthropic:claude-sonnet-4-6', to: 'google:gemini-2.5-flash', error_class: 'network' },
+        data: {
+          from: 'anthropic:claude-sonnet-4-6',
+          to: 'google:gemini-2.5-flash',
+          error_class: 'network',
+        },
       });
       expect(texts).toEqual(['Half an', 'From Gemini.']);
-      expect(got.message.parts.slice(marker + 1)).toMatchObject([{ type: 'text', text: 'From Gemini.' }]);
+      expect(got.message.parts.slice(marker + 1)).toMatchObject([
+        { type: 'text', text: 'From Gemini.' },
+      ]);
     }
     expect(got.message.metadata).toMatchObject({ model: 'google:gemini-2.5-flash' });
   });
 
-  it('reports a failed turn without the provider\'s words', async () => {
+  it("reports a failed turn without the provider's words", async () => {
     const c = await chat();
     provider.reply(httpError(400, { message: 'secret-detail-from-the-provider' }));
     const errors: unknown[] = [];
@@ -148,13 +187,20 @@ describe.each(MAJORS)('the UI message stream read by $protocol', ({ protocol, sd
     await expect(
       post(sdk, c.url, [userMessage('Hi')], { abortSignal: controller, abortOn: 'text-delta' }),
     ).rejects.toThrow();
-    await expect.poll(async () => (await c.runtime.sessions.history(c.session.id)).at(-1)?.metadata.status).toBe('cancelled');
+    await expect
+      .poll(async () => (await c.runtime.sessions.history(c.session.id)).at(-1)?.metadata.status)
+      .toBe('cancelled');
     provider.reply(stall(text('Hel')));
-    const stopping = post(sdk, c.url, [userMessage('Again')], { onChunk: (chunk) => {
-      if (chunk.type === 'text-delta') c.bridge.stop(c.session.id);
-    } });
+    const stopping = post(sdk, c.url, [userMessage('Again')], {
+      onChunk: (chunk) => {
+        if (chunk.type === 'text-delta') c.bridge.stop(c.session.id);
+      },
+    });
     const got = await stopping;
     expect(got.chunks.at(-1)).toMatchObject({ type: 'abort' });
-    expect(got.message.parts).toMatchObject([{ type: 'step-start' }, { type: 'text', text: 'Hel' }]);
+    expect(got.message.parts).toMatchObject([
+      { type: 'step-start' },
+      { type: 'text', text: 'Hel' },
+    ]);
   });
 });

@@ -19,8 +19,12 @@ export function toolApprovalsMigration(micros: 'bigint' | 'integer'): Migration 
         .addColumn('requested_at', micros, (c) => c.notNull())
         .addColumn('answered_at', micros)
         .addPrimaryKeyConstraint('tool_approvals_pk', ['session_id', 'tool_use_id'])
-        .addForeignKeyConstraint('tool_approvals_session_id_fk', ['session_id'], 'sessions', ['id'], (c) =>
-          c.onDelete('cascade'),
+        .addForeignKeyConstraint(
+          'tool_approvals_session_id_fk',
+          ['session_id'],
+          'sessions',
+          ['id'],
+          (c) => c.onDelete('cascade'),
         )
         .execute();
     },

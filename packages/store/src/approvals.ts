@@ -40,10 +40,20 @@ export class SqlApprovalStore {
   }
 
   /** Records a pending approval; one already recorded stays as it is. */
-  async request(record: { session_id: string; tool_use_id: string; tool_name: string }): Promise<void> {
+  async request(record: {
+    session_id: string;
+    tool_use_id: string;
+    tool_name: string;
+  }): Promise<void> {
     await this.#db
       .insertInto('tool_approvals')
-      .values({ ...record, status: 'pending', reason: null, requested_at: nowEpochMicros(), answered_at: null })
+      .values({
+        ...record,
+        status: 'pending',
+        reason: null,
+        requested_at: nowEpochMicros(),
+        answered_at: null,
+      })
       .onConflict((c) => c.columns(['session_id', 'tool_use_id']).doNothing())
       .execute();
   }
@@ -87,7 +97,12 @@ export class SqlApprovalStore {
     return this.#settle(sessionId, toolUseId, 'expired', null);
   }
 
-  async #settle(sessionId: string, toolUseId: string, status: ToolApprovalStatus, reason: string | null) {
+  async #settle(
+    sessionId: string,
+    toolUseId: string,
+    status: ToolApprovalStatus,
+    reason: string | null,
+  ) {
     const result = await this.#db
       .updateTable('tool_approvals')
       .set({ status, reason, answered_at: nowEpochMicros() })

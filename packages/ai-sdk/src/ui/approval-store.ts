@@ -44,10 +44,15 @@ export class MemoryApprovalStore implements ApprovalStore {
 
   async request(record: { session_id: string; tool_use_id: string; tool_name: string }) {
     const key = `${record.session_id}\u0000${record.tool_use_id}`;
-    if (!this.#records.has(key)) this.#records.set(key, { ...record, status: 'pending', reason: null });
+    if (!this.#records.has(key))
+      this.#records.set(key, { ...record, status: 'pending', reason: null });
   }
 
-  async answer(sessionId: string, toolUseId: string, answer: { approved: boolean; reason?: string | null }) {
+  async answer(
+    sessionId: string,
+    toolUseId: string,
+    answer: { approved: boolean; reason?: string | null },
+  ) {
     const record = this.#records.get(`${sessionId}\u0000${toolUseId}`);
     if (record?.status !== 'pending') return null;
     record.status = answer.approved ? 'approved' : 'denied';

@@ -18,10 +18,17 @@ export interface ApprovalWait {
  * (denied, or the turn ended while waiting); past the deadline marks it expired and throws
  * {@link ApprovalDeadlineError}, which the session stores as "not run".
  */
-export async function waitForApproval(request: ConfirmationRequest, wait: ApprovalWait): Promise<boolean> {
+export async function waitForApproval(
+  request: ConfirmationRequest,
+  wait: ApprovalWait,
+): Promise<boolean> {
   const { approvals } = wait;
   const { session_id: sessionId, tool_use_id: toolUseId, signal } = request;
-  await approvals.request({ session_id: sessionId, tool_use_id: toolUseId, tool_name: request.tool });
+  await approvals.request({
+    session_id: sessionId,
+    tool_use_id: toolUseId,
+    tool_name: request.tool,
+  });
   wait.onAsked();
   const deadline = Date.now() + wait.deadlineMs;
   for (;;) {

@@ -1,7 +1,7 @@
 import type { SessionStore } from '@yourtool/core';
 import type { ConfirmationRequest, SendOptions, SessionManager } from '@yourtool/session';
-import { waitForApproval } from './approval-wait.js';
 import type { ApprovalStore } from './approval-store.js';
+import { waitForApproval } from './approval-wait.js';
 import { readChatRequest } from './chat-request.js';
 import type { UiProtocol } from './chunks.js';
 import { errorResponse } from './error-response.js';
@@ -147,7 +147,10 @@ export class ChatBridge {
       if (record) answered.push(a.approvalId);
     }
     if (answered.length === 0) {
-      throw new ChatRequestError('messages', 'no answered approval is pending in this chat (already answered, expired, or unknown)');
+      throw new ChatRequestError(
+        'messages',
+        'no answered approval is pending in this chat (already answered, expired, or unknown)',
+      );
     }
     const live = this.#live.get(sessionId);
     if (live) {
@@ -156,7 +159,15 @@ export class ChatBridge {
     }
     // the turn runs in another process: its progress is read from the store until it ends
     const stop = new AbortController();
-    const chunks = tailTurn({ store, approvals, sessionId, replyId, answered, pollMs, signal: stop.signal });
+    const chunks = tailTurn({
+      store,
+      approvals,
+      sessionId,
+      replyId,
+      answered,
+      pollMs,
+      signal: stop.signal,
+    });
     return uiStreamResponse(chunks, () => stop.abort());
   }
 }

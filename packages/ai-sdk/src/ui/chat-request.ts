@@ -33,7 +33,10 @@ export function readChatRequest(body: unknown): ChatRequest {
     return { kind: 'regenerate', chatId, messageId };
   }
   if (body.trigger !== undefined && body.trigger !== 'submit-message') {
-    throw new ChatRequestError('trigger', `expected "submit-message" or "regenerate-message", got ${JSON.stringify(body.trigger)}`);
+    throw new ChatRequestError(
+      'trigger',
+      `expected "submit-message" or "regenerate-message", got ${JSON.stringify(body.trigger)}`,
+    );
   }
   const { messages } = body;
   if (!Array.isArray(messages) || messages.length === 0) {
@@ -42,16 +45,28 @@ export function readChatRequest(body: unknown): ChatRequest {
   const at = messages.length - 1;
   const last: unknown = messages[at];
   if (!isObject(last)) throw new ChatRequestError(`messages[${at}]`, 'expected an object');
-  if (!Array.isArray(last.parts)) throw new ChatRequestError(`messages[${at}].parts`, 'expected an array');
+  if (!Array.isArray(last.parts))
+    throw new ChatRequestError(`messages[${at}].parts`, 'expected an array');
   if (last.role === 'user') return { kind: 'message', chatId, text: userText(last.parts, at) };
   if (last.role === 'assistant') {
     const answers = approvalAnswers(last.parts, at);
     if (answers.length === 0) {
-      throw new ChatRequestError(`messages[${at}]`, 'the last message is an assistant message without approval answers');
+      throw new ChatRequestError(
+        `messages[${at}]`,
+        'the last message is an assistant message without approval answers',
+      );
     }
-    return { kind: 'approvals', chatId, replyId: typeof last.id === 'string' ? last.id : '', answers };
+    return {
+      kind: 'approvals',
+      chatId,
+      replyId: typeof last.id === 'string' ? last.id : '',
+      answers,
+    };
   }
-  throw new ChatRequestError(`messages[${at}].role`, `expected "user" or "assistant", got ${JSON.stringify(last.role)}`);
+  throw new ChatRequestError(
+    `messages[${at}].role`,
+    `expected "user" or "assistant", got ${JSON.stringify(last.role)}`,
+  );
 }
 
 /** The text of a user message: its text parts joined (other parts are refused by name). */
@@ -61,13 +76,18 @@ function userText(parts: unknown[], at: number): string {
     const where = `messages[${at}].parts[${i}]`;
     if (!isObject(part)) throw new ChatRequestError(where, 'expected an object');
     if (part.type !== 'text') {
-      throw new ChatRequestError(`${where}.type`, `only text parts are taken, got ${JSON.stringify(part.type)}`);
+      throw new ChatRequestError(
+        `${where}.type`,
+        `only text parts are taken, got ${JSON.stringify(part.type)}`,
+      );
     }
-    if (typeof part.text !== 'string') throw new ChatRequestError(`${where}.text`, 'expected a string');
+    if (typeof part.text !== 'string')
+      throw new ChatRequestError(`${where}.text`, 'expected a string');
     texts.push(part.text);
   });
   const text = texts.join('\n');
-  if (!text.trim()) throw new ChatRequestError(`messages[${at}].parts`, 'the user message has no text');
+  if (!text.trim())
+    throw new ChatRequestError(`messages[${at}].parts`, 'the user message has no text');
   return text;
 }
 
@@ -79,7 +99,8 @@ function approvalAnswers(parts: unknown[], at: number): ApprovalAnswer[] {
     const where = `messages[${at}].parts[${i}].approval`;
     const approval = part.approval;
     if (!isObject(approval)) throw new ChatRequestError(where, 'expected an object');
-    if (typeof approval.id !== 'string') throw new ChatRequestError(`${where}.id`, 'expected a string');
+    if (typeof approval.id !== 'string')
+      throw new ChatRequestError(`${where}.id`, 'expected a string');
     if (typeof approval.approved !== 'boolean') {
       throw new ChatRequestError(`${where}.approved`, 'expected a boolean');
     }

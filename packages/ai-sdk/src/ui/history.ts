@@ -66,15 +66,26 @@ export function historyToUiMessages(
 }
 
 function textParts(content: readonly ContentBlock[]): ChatUiPart[] {
-  return content.flatMap((b) => (b.type === 'text' ? [{ type: 'text' as const, text: b.text, state: 'done' as const }] : []));
+  return content.flatMap((b) =>
+    b.type === 'text' ? [{ type: 'text' as const, text: b.text, state: 'done' as const }] : [],
+  );
 }
 
 function replyParts(content: readonly ContentBlock[]): ChatUiPart[] {
   return content.flatMap((b): ChatUiPart[] => {
     if (b.type === 'text') return [{ type: 'text', text: b.text, state: 'done' }];
-    if (b.type === 'thinking' && b.text) return [{ type: 'reasoning', text: b.text, state: 'done' }];
+    if (b.type === 'thinking' && b.text)
+      return [{ type: 'reasoning', text: b.text, state: 'done' }];
     if (b.type === 'tool_use') {
-      return [{ type: 'dynamic-tool', toolName: b.name, toolCallId: b.id, state: 'input-available', input: b.input }];
+      return [
+        {
+          type: 'dynamic-tool',
+          toolName: b.name,
+          toolCallId: b.id,
+          state: 'input-available',
+          input: b.input,
+        },
+      ];
     }
     return [];
   });
@@ -89,9 +100,11 @@ function applyResults(reply: ChatUiMessage, content: readonly ContentBlock[], de
     if (!part) continue;
     const text = toolResultOutput(block);
     if (denied(block.tool_use_id)) {
-      Object.assign(part, { state: 'output-denied', approval: { id: block.tool_use_id, approved: false } });
-    }
-    else if (block.is_error) Object.assign(part, { state: 'output-error', errorText: text });
+      Object.assign(part, {
+        state: 'output-denied',
+        approval: { id: block.tool_use_id, approved: false },
+      });
+    } else if (block.is_error) Object.assign(part, { state: 'output-error', errorText: text });
     else Object.assign(part, { state: 'output-available', output: text });
   }
 }

@@ -1,6 +1,6 @@
 import type { SessionEvent } from '@yourtool/session';
-import type { UiChunk, UiProtocol } from './chunks.js';
 import { ChunkQueue } from './chunk-queue.js';
+import type { UiChunk, UiProtocol } from './chunks.js';
 import { replyIdFor } from './reply-ids.js';
 import { TurnChunker } from './turn-chunker.js';
 
@@ -71,7 +71,13 @@ export class LiveTurn {
       for await (const event of events) {
         if (event.type === 'session.user_message') {
           this.#replyId = replyIdFor(event.message.id);
-          this.#write([{ type: 'start', messageId: this.#replyId, messageMetadata: { user_message_id: event.message.id } }]);
+          this.#write([
+            {
+              type: 'start',
+              messageId: this.#replyId,
+              messageMetadata: { user_message_id: event.message.id },
+            },
+          ]);
         }
         this.#write(this.#chunker.push(event));
       }

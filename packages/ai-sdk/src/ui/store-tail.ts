@@ -51,9 +51,16 @@ export async function* tailTurn(options: TailOptions): AsyncGenerator<UiChunk, v
         yield* storedResultChunks(message, denied);
       }
     }
-    const asked = (await approvals.pending(sessionId)).filter((r) => !options.answered.includes(r.tool_use_id));
+    const asked = (await approvals.pending(sessionId)).filter(
+      (r) => !options.answered.includes(r.tool_use_id),
+    );
     if (asked.length > 0 || ended) {
-      for (const r of asked) yield { type: 'tool-approval-request', approvalId: r.tool_use_id, toolCallId: r.tool_use_id };
+      for (const r of asked)
+        yield {
+          type: 'tool-approval-request',
+          approvalId: r.tool_use_id,
+          toolCallId: r.tool_use_id,
+        };
       yield { type: 'finish', finishReason: asked.length > 0 ? 'tool-calls' : 'stop' };
       return;
     }

@@ -20,7 +20,13 @@ export function storedReplyChunks(message: Message, index: number): UiChunk[] {
     } else if (block.type === 'tool_use') {
       chunks.push(
         { type: 'tool-input-start', toolCallId: block.id, toolName: block.name, dynamic: true },
-        { type: 'tool-input-available', toolCallId: block.id, toolName: block.name, input: block.input, dynamic: true },
+        {
+          type: 'tool-input-available',
+          toolCallId: block.id,
+          toolName: block.name,
+          input: block.input,
+          dynamic: true,
+        },
       );
     }
   });

@@ -65,7 +65,11 @@ export class TurnChunker {
         ];
       case 'tool.use_input_delta':
         return [
-          { type: 'tool-input-delta', toolCallId: event.tool_use_id, inputTextDelta: event.partial_json },
+          {
+            type: 'tool-input-delta',
+            toolCallId: event.tool_use_id,
+            inputTextDelta: event.partial_json,
+          },
         ];
       case 'tool.use_end':
         return [this.#inputAvailable(event.tool_use_id, event.final_input)];
@@ -86,7 +90,10 @@ export class TurnChunker {
 
   /** The chunk asking the client to approve a tool use (the approval id is the tool use id). */
   approvalRequested(toolUseId: string): UiChunk[] {
-    return [...this.#close(), { type: 'tool-approval-request', approvalId: toolUseId, toolCallId: toolUseId }];
+    return [
+      ...this.#close(),
+      { type: 'tool-approval-request', approvalId: toolUseId, toolCallId: toolUseId },
+    ];
   }
 
   /**
@@ -96,14 +103,21 @@ export class TurnChunker {
   pause(): UiChunk[] {
     const chunks = [...this.#close(), ...this.#finishStep()];
     this.#step = null;
-    return [...chunks, { type: 'finish', finishReason: 'tool-calls', messageMetadata: this.#metadata }];
+    return [
+      ...chunks,
+      { type: 'finish', finishReason: 'tool-calls', messageMetadata: this.#metadata },
+    ];
   }
 
   /** The chunks for a turn that failed: the error, without the server's details. */
   failed(error: unknown): UiChunk[] {
     if (this.#ended) return [];
     this.#ended = true;
-    return [...this.#close(), ...this.#finishStep(), { type: 'error', errorText: publicErrorText(error) }];
+    return [
+      ...this.#close(),
+      ...this.#finishStep(),
+      { type: 'error', errorText: publicErrorText(error) },
+    ];
   }
 
   /** The chunks for a turn cancelled before it ended (the client stopped it). */
@@ -136,7 +150,13 @@ export class TurnChunker {
 
   #inputAvailable(toolCallId: string, input: Record<string, unknown>): UiChunk {
     // the end event carries no name: the start event's is kept
-    return { type: 'tool-input-available', toolCallId, toolName: this.#toolNames.get(toolCallId) ?? '', input, dynamic: true };
+    return {
+      type: 'tool-input-available',
+      toolCallId,
+      toolName: this.#toolNames.get(toolCallId) ?? '',
+      input,
+      dynamic: true,
+    };
   }
 
   #toolResult(message: Message): UiChunk[] {
@@ -146,8 +166,19 @@ export class TurnChunker {
       const id = block.tool_use_id;
       if (this.#denied.has(id)) chunks.push({ type: 'tool-output-denied', toolCallId: id });
       else if (block.is_error)
-        chunks.push({ type: 'tool-output-error', toolCallId: id, errorText: toolResultOutput(block), dynamic: true });
-      else chunks.push({ type: 'tool-output-available', toolCallId: id, output: toolResultOutput(block), dynamic: true });
+        chunks.push({
+          type: 'tool-output-error',
+          toolCallId: id,
+          errorText: toolResultOutput(block),
+          dynamic: true,
+        });
+      else
+        chunks.push({
+          type: 'tool-output-available',
+          toolCallId: id,
+          output: toolResultOutput(block),
+          dynamic: true,
+        });
     }
     return chunks;
   }
@@ -167,7 +198,9 @@ export class TurnChunker {
       m.input_tokens = (m.input_tokens ?? 0) + usage.input_tokens;
       m.output_tokens = (m.output_tokens ?? 0) + usage.output_tokens;
       m.turn_cost_usd =
-        usage.cost_usd === null || m.turn_cost_usd == null ? null : addDecimal(m.turn_cost_usd, usage.cost_usd);
+        usage.cost_usd === null || m.turn_cost_usd == null
+          ? null
+          : addDecimal(m.turn_cost_usd, usage.cost_usd);
     }
     return [{ type: 'message-metadata', messageMetadata: { ...m } }];
   }
@@ -180,7 +213,14 @@ export class TurnChunker {
     if (result.end === 'cancelled') return [...chunks, ...this.aborted('cancelled')];
     if (result.error) return [...chunks, ...this.failed(result.error)];
     this.#ended = true;
-    return [...chunks, { type: 'finish', finishReason: finishReason(result.end), messageMetadata: { ...this.#metadata } }];
+    return [
+      ...chunks,
+      {
+        type: 'finish',
+        finishReason: finishReason(result.end),
+        messageMetadata: { ...this.#metadata },
+      },
+    ];
   }
 
   #finishStep(): UiChunk[] {
