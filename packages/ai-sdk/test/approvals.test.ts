@@ -80,6 +80,29 @@ describe('approvals across requests and instances (decision 0177)', () => {
     expect(rest.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
   });
 
+  it('a message sent while a turn waits for its approval is refused, and the approval still streams live', async () => {
+    const c = await startInstance({ provider });
+    const session = await c.runtime.sessions.createSession({ workspace_path: '/w' });
+    const url = `${c.url}?session=${session.id}`;
+    provider.reply(toolCall('save_note', { text: 'x' })).reply(text('Saved.'));
+    const asked = await post(sdk, url, [userMessage('Save x')]);
+    const refused = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({
+        messages: [userMessage('Save x'), asked.message, userMessage('Hurry')],
+      }),
+    });
+    expect(await refused.text()).toBe(
+      'data: {"type":"error","errorText":"This chat has a turn running (maybe waiting for a tool approval); answer it or wait."}\n\ndata: [DONE]\n\n',
+    );
+    const reply = approve(asked.message);
+    const rest = await post(sdk, url, [userMessage('Save x'), reply], { continuing: reply });
+    // live, token by token: the continuation has the text's start, delta and end chunks
+    expect(rest.chunks.map((chunk) => chunk.type)).toContain('text-delta');
+    expect(rest.message.parts.at(-1)).toMatchObject({ type: 'text', text: 'Saved.' });
+    expect(c.saved).toEqual(['x']);
+  });
+
   it('past the deadline the tool is reported not run, and a late answer is refused', async () => {
     const approvals = new MemoryApprovalStore();
     const c = await startInstance({ provider, approvals, approvalDeadlineMs: 300 });

@@ -1,10 +1,16 @@
 import type { SessionStore } from '@yourtool/core';
-import type { ConfirmationRequest, SendOptions, SessionManager } from '@yourtool/session';
+import {
+  type ConfirmationRequest,
+  type SendOptions,
+  type SessionManager,
+  TurnInProgressError,
+} from '@yourtool/session';
 import type { ApprovalStore } from './approval-store.js';
 import { waitForApproval } from './approval-wait.js';
 import { readChatRequest } from './chat-request.js';
-import type { UiProtocol } from './chunks.js';
+import type { UiChunk, UiProtocol } from './chunks.js';
 import { errorResponse } from './error-response.js';
+import { publicErrorText } from './error-text.js';
 import { ChatRequestError, RegenerateRefusedError } from './errors.js';
 import { type ChatUiMessage, historyToUiMessages } from './history.js';
 import { LiveTurn } from './live-turn.js';
@@ -121,6 +127,11 @@ export class ChatBridge {
 
   #startTurn(text: string, options: ChatTurnOptions): Response {
     const { sessionId } = options;
+    if (this.#live.has(sessionId)) {
+      // the running turn (maybe waiting for an approval) stays reachable for its answer
+      const busy = publicErrorText(new TurnInProgressError(sessionId));
+      return uiStreamResponse(chunksOf([{ type: 'error', errorText: busy }]));
+    }
     const live = new LiveTurn(this.#options.protocol);
     this.#live.set(sessionId, live);
     void live.done.then(() => {
@@ -170,4 +181,9 @@ export class ChatBridge {
     });
     return uiStreamResponse(chunks, () => stop.abort());
   }
+}
+
+/** A fixed list of chunks as a stream's source. */
+async function* chunksOf(chunks: readonly UiChunk[]): AsyncGenerator<UiChunk, void> {
+  yield* chunks;
 }
