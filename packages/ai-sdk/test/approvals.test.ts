@@ -21,7 +21,7 @@ afterAll(() => provider.close());
 function approve(message: UIMessage): UIMessage {
   const copy = structuredClone(message);
   for (const p of copy.parts) {
-    if (p.type === 'dynamic-tool')
+    if (p.type === 'dynamic-tool' && p.state === 'approval-requested')
       Object.assign(p, {
         state: 'approval-responded',
         approval: { id: p.toolCallId, approved: true },
@@ -78,6 +78,42 @@ describe('approvals across requests and instances (decision 0177)', () => {
       { type: 'text', text: 'Saved.' },
     ]);
     expect(rest.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
+  });
+
+  it('a second approval asked while another instance tails the turn ends its response; the answer at the first streams live', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ai-sdk-approvals-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const store = `sqlite:${join(dir, 'chat.db')}`;
+    const a = await startInstance({ provider, store, approvals: await sqlApprovals(store) });
+    const b = await startInstance({ provider, store, approvals: await sqlApprovals(store) });
+    const session = await a.runtime.sessions.createSession({ workspace_path: '/w' });
+    provider
+      .reply(toolCall('save_note', { text: 'one' }))
+      .reply(toolCall('save_note', { text: 'two' }))
+      .reply(text('Both saved.'));
+    const first = await post(sdk, `${a.url}?session=${session.id}`, [userMessage('Save two')]);
+    const once = approve(first.message);
+    const second = await post(
+      sdk,
+      `${b.url}?session=${session.id}`,
+      [userMessage('Save two'), once],
+      { continuing: once },
+    );
+    expect(second.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
+    const tools = second.message.parts.filter((p) => p.type === 'dynamic-tool');
+    expect(tools).toMatchObject([
+      { state: 'output-available', output: 'saved "one"' },
+      { state: 'approval-requested', input: { text: 'two' } },
+    ]);
+    const twice = approve(second.message);
+    const third = await post(
+      sdk,
+      `${a.url}?session=${session.id}`,
+      [userMessage('Save two'), twice],
+      { continuing: twice },
+    );
+    expect(third.message.parts.at(-1)).toMatchObject({ type: 'text', text: 'Both saved.' });
+    expect(a.saved).toEqual(['one', 'two']);
   });
 
   it('a message sent while a turn waits for its approval is refused, and the approval still streams live', async () => {

@@ -51,8 +51,10 @@ export async function* tailTurn(options: TailOptions): AsyncGenerator<UiChunk, v
         yield* storedResultChunks(message, denied);
       }
     }
+    // only questions of this turn: a pending row of a turn that died long ago is not asked again
+    const uses = toolUseIds(messages.slice(start));
     const asked = (await approvals.pending(sessionId)).filter(
-      (r) => !options.answered.includes(r.tool_use_id),
+      (r) => uses.has(r.tool_use_id) && !options.answered.includes(r.tool_use_id),
     );
     if (asked.length > 0 || ended) {
       for (const r of asked)
@@ -78,4 +80,11 @@ function askingIndex(messages: readonly Message[], ids: readonly string[]): numb
 
 function resultIds(message: Message): string[] {
   return message.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : []));
+}
+
+/** The tool use ids of these messages. */
+function toolUseIds(messages: readonly Message[]): Set<string> {
+  return new Set(
+    messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))),
+  );
 }
