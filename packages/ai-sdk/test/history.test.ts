@@ -1,6 +1,8 @@
 import { type ScriptedProvider, startScriptedProvider, text, toolCall } from '@yourtool/testing';
+import * as ai7 from 'ai';
+import * as ai6 from 'ai6';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readChatRequest, replyIdFor, userIdOfReply } from '../src/index.js';
+import { readChatRequest, replyIdFor, UI_STREAM_HEADERS, userIdOfReply } from '../src/index.js';
 import { MAJORS, post, startInstance, userMessage } from './helpers.js';
 
 let provider: ScriptedProvider;
@@ -57,6 +59,11 @@ describe.each(MAJORS)('stored history as useChat messages ($protocol)', ({ proto
 });
 
 describe('a useChat request', () => {
+  it("answers with the headers of each major's own UI message stream responses", () => {
+    expect(UI_STREAM_HEADERS).toEqual(ai7.UI_MESSAGE_STREAM_HEADERS);
+    expect(UI_STREAM_HEADERS).toEqual(ai6.UI_MESSAGE_STREAM_HEADERS);
+  });
+
   it('takes only the last user message of the history it carries', () => {
     const body = {
       id: 'c',
