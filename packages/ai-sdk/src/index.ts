@@ -5,6 +5,22 @@
  *
  * @packageDocumentation
  */
+
+export {
+  AiSdkAdapter,
+  type AiSdkAdapterOptions,
+} from './adapter/ai-sdk-adapter.js';
+export { toAdapterError as aiSdkErrorToAdapterError } from './adapter/errors.js';
+export { RAW_KEY as AI_SDK_RAW_KEY, type RoundTrip } from './adapter/round-trip.js';
+export { type AnyLanguageModel, stopReasonFromAiSdk, usageFromAiSdk } from './adapter/spec.js';
+export {
+  createLanguageModel,
+  createLanguageModelV3,
+  type LanguageModelOptions,
+  YourtoolLanguageModel,
+} from './model/language-model.js';
+export { METADATA_KEY, promptToCanonical } from './model/prompt.js';
+export { finishReasonOf, usageToAiSdk } from './model/usage.js';
 export {
   type ApprovalRecord,
   type ApprovalStatus,

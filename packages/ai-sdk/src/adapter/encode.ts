@@ -1,0 +1,148 @@
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4Message,
+  LanguageModelV4ToolResultOutput,
+  SharedV4ProviderMetadata,
+} from '@ai-sdk/provider';
+import type { ContentBlock, Message, ToolResultBlock } from '@yourtool/core';
+import { prepareHistory, type WireCall } from '@yourtool/core/adapter';
+import { roundTripOf, storedIndex } from './round-trip.js';
+
+type AssistantPart = Extract<LanguageModelV4Message, { role: 'assistant' }>['content'][number];
+type UserPart = Extract<LanguageModelV4Message, { role: 'user' }>['content'][number];
+
+/** The specification the called model implements: file data and tool result images differ. */
+export type SpecVersion = 'v2' | 'v3' | 'v4';
+
+type ImageBlock = Extract<ContentBlock, { type: 'image' }>;
+
+function fileData(block: ImageBlock, spec: SpecVersion): unknown {
+  const url = block.source.kind === 'url';
+  // v4 tags file data; v2 and v3 take a URL object or base64 text as it is.
+  if (spec === 'v4')
+    return url
+      ? { type: 'url', url: new URL(block.source.data) }
+      : { type: 'data', data: block.source.data };
+  return url ? new URL(block.source.data) : block.source.data;
+}
+
+function filePart(block: ImageBlock, spec: SpecVersion): UserPart {
+  return { type: 'file', data: fileData(block, spec), mediaType: block.media_type } as UserPart;
+}
+
+function resultImage(block: ImageBlock, spec: SpecVersion) {
+  if (spec === 'v4')
+    return { type: 'file', data: fileData(block, spec), mediaType: block.media_type };
+  if (block.source.kind === 'url') return { type: 'text', text: block.source.data };
+  return {
+    type: spec === 'v3' ? 'file-data' : 'media',
+    data: block.source.data,
+    mediaType: block.media_type,
+  };
+}
+
+function resultOutput(block: ToolResultBlock, spec: SpecVersion): LanguageModelV4ToolResultOutput {
+  const onlyText = block.content.every((part) => part.type === 'text');
+  const text = block.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n\n');
+  if (onlyText)
+    return block.is_error ? { type: 'error-text', value: text } : { type: 'text', value: text };
+  return {
+    type: 'content',
+    value: block.content.map((part) =>
+      part.type === 'text' ? { type: 'text', text: part.text } : resultImage(part, spec),
+    ),
+  } as LanguageModelV4ToolResultOutput;
+}
+
+function options(metadata: SharedV4ProviderMetadata | undefined) {
+  return metadata ? { providerOptions: metadata } : {};
+}
+
+function assistantParts(
+  message: Message,
+  stored: Message | undefined,
+  call: WireCall,
+  model: { provider: string; modelId: string },
+): AssistantPart[] {
+  const trip = stored ? roundTripOf(stored, model.provider, model.modelId) : null;
+  const parts: AssistantPart[] = [];
+  message.content.forEach((block, index) => {
+    const metadata = trip?.blocks[String(storedIndex(stored, block, index))];
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text, ...options(metadata) });
+    else if (block.type === 'thinking')
+      parts.push({ type: 'reasoning', text: block.text, ...options(metadata) });
+    else if (block.type === 'redacted_thinking' && metadata)
+      parts.push({ type: 'reasoning', text: '', ...options(metadata) });
+    else if (block.type === 'tool_use') {
+      const toolCallId = call.toolIdMap.toProviderId(call.modelProvider, block.id);
+      parts.push({
+        type: 'tool-call',
+        toolCallId,
+        toolName: block.name,
+        input: block.input,
+        ...options(metadata),
+      });
+    }
+  });
+  return parts;
+}
+
+function toolNameOf(messages: readonly Message[], id: string): string {
+  for (const message of messages) {
+    for (const block of message.content)
+      if (block.type === 'tool_use' && block.id === id) return block.name;
+  }
+  return '';
+}
+
+/**
+ * The canonical history → an AI SDK prompt, after core's history pass: reasoning and other
+ * parts carry back, as `providerOptions`, the provider metadata stored when this same model
+ * produced them; tool ids go back as the provider's own.
+ */
+export function encodePrompt(
+  call: WireCall,
+  model: { provider: string; modelId: string; specificationVersion: SpecVersion },
+): LanguageModelV4CallOptions['prompt'] {
+  const spec = model.specificationVersion;
+  const request = call.request;
+  const prepared = prepareHistory(
+    request.messages,
+    { adapter: call.modelProvider, model: request.model, capabilities: call.capabilities },
+    { system_prompt: request.system_prompt ?? null, logger: call.logger },
+    call.historyMemo,
+  );
+  const byId = new Map(request.messages.map((message) => [message.id, message]));
+  const prompt: LanguageModelV4Message[] = [];
+  if (prepared.system) prompt.push({ role: 'system', content: prepared.system });
+  for (const message of prepared.messages) {
+    const stored = byId.get(message.id);
+    if (message.role === 'assistant') {
+      prompt.push({ role: 'assistant', content: assistantParts(message, stored, call, model) });
+    } else if (message.role === 'tool') {
+      const content = message.content.flatMap((block) =>
+        block.type === 'tool_result'
+          ? [
+              {
+                type: 'tool-result' as const,
+                toolCallId: call.toolIdMap.toProviderId(call.modelProvider, block.tool_use_id),
+                toolName: toolNameOf(prepared.messages, block.tool_use_id),
+                output: resultOutput(block, spec),
+              },
+            ]
+          : [],
+      );
+      prompt.push({ role: 'tool', content });
+    } else if (message.role === 'user') {
+      const content = message.content.flatMap((block): UserPart[] =>
+        block.type === 'text'
+          ? [{ type: 'text', text: block.text }]
+          : block.type === 'image'
+            ? [filePart(block, spec)]
+            : [],
+      );
+      prompt.push({ role: 'user', content });
+    }
+  }
+  return prompt;
+}
