@@ -20,6 +20,7 @@ import { aiSdkCodec, type CodecModel } from './codec.js';
 import type { SpecVersion } from './encode.js';
 import { toAdapterError } from './errors.js';
 import type { AnyLanguageModel } from './spec.js';
+import { type WireRules, wireRulesFor } from './wire-rules.js';
 
 /** Options of {@link AiSdkAdapter}. */
 export interface AiSdkAdapterOptions {
@@ -36,6 +37,8 @@ export interface AiSdkAdapterOptions {
   capabilities?: Partial<AdapterCapabilities>;
   /** Provider options sent with every call (`{ anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } }`). */
   providerOptions?: SharedV4ProviderOptions;
+  /** The wire's tool id and tool name rules (default: by the model's provider, {@link wireRulesFor}). */
+  rules?: Partial<WireRules>;
 }
 
 /** Capabilities an AI SDK model has by specification, before configuration. */
@@ -63,6 +66,26 @@ function declared(
     accepted_image_media_types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
     ...overrides,
   };
+}
+
+const PREAMBLE = new Set(['stream-start', 'response-metadata', 'raw']);
+
+/**
+ * The parts with the preamble held back until the first part of the reply itself: a stream
+ * that ends after its preamble yields nothing, so core treats it as an empty stream (retried).
+ */
+async function* afterPreamble(parts: AsyncIterable<AnyStreamPart>): AsyncGenerator<AnyStreamPart> {
+  const held: AnyStreamPart[] = [];
+  let started = false;
+  for await (const part of parts) {
+    if (!started && PREAMBLE.has(part.type)) {
+      held.push(part);
+      continue;
+    }
+    if (!started) yield* held;
+    started = true;
+    yield part;
+  }
 }
 
 class AiSdkTransport
@@ -106,7 +129,7 @@ class AiSdkTransport
     attempt: WireAttempt,
   ): Promise<AsyncIterable<AnyStreamPart>> {
     const result = await this.#model.doStream(this.#options(encoded, attempt));
-    return result.stream as unknown as AsyncIterable<AnyStreamPart>;
+    return afterPreamble(result.stream as unknown as AsyncIterable<AnyStreamPart>);
   }
 
   toAdapterError(error: unknown, request: { request_id: string }) {
@@ -150,6 +173,7 @@ export class AiSdkAdapter extends WireAdapter<
       provider: model.provider,
       modelId: model.modelId,
       specificationVersion: model.specificationVersion as SpecVersion,
+      rules: wireRulesFor(model.provider, options.rules),
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     };
     const key = options.config?.api_key;

@@ -15,6 +15,8 @@ export interface ChunkContext {
   /** The model's `provider` and `modelId`, stored with the round-trip data. */
   provider: string;
   modelId: string;
+  /** A wire tool name → the canonical name it was derived from. */
+  canonicalName: (wire: string) => string;
   /** Maps an AI SDK error part to the error to throw. */
   fail: (error: unknown) => Error;
 }
@@ -89,7 +91,11 @@ export function createPartMapper(context: ChunkContext) {
         tools.set(String(part.id), String(part.toolName));
         return keep(
           `c${part.id}`,
-          builder.toolStart(`c${part.id}`, canonical(String(part.id)), String(part.toolName)),
+          builder.toolStart(
+            `c${part.id}`,
+            canonical(String(part.id)),
+            context.canonicalName(String(part.toolName)),
+          ),
           meta,
         );
       case 'tool-input-delta':
@@ -125,7 +131,9 @@ export function createPartMapper(context: ChunkContext) {
     // Some providers send a tool call whole, with no input parts before it.
     if (!tools.has(id)) {
       tools.set(id, String(part.toolName));
-      events.push(...builder.toolStart(key, canonical(id), String(part.toolName)));
+      events.push(
+        ...builder.toolStart(key, canonical(id), context.canonicalName(String(part.toolName))),
+      );
       events.push(...builder.toolInput(key, text));
     }
     events.push(...builder.toolEnd(key, input));

@@ -7,28 +7,32 @@ import type {
 import type { ContentBlock, ToolChoice } from '@yourtool/core';
 import type { DecodedReply, WireCall, WireCodec } from '@yourtool/core/adapter';
 import { type AnyStreamPart, createPartMapper } from './chunks.js';
-import { encodePrompt, type SpecVersion } from './encode.js';
+import { encodePrompt, type PromptModel } from './encode.js';
 import { toAdapterError } from './errors.js';
 import { RAW_KEY, type RoundTrip, redactedIn, signatureIn } from './round-trip.js';
 import { stopReasonFromAiSdk, usageFromAiSdk } from './spec.js';
+import { callToolNamer, canonicalNameOf } from './wire-rules.js';
 
 /** Who the codec speaks for: the model's identity and the call options added to every call. */
-export interface CodecModel {
-  provider: string;
-  modelId: string;
-  specificationVersion: SpecVersion;
+export interface CodecModel extends PromptModel {
   providerOptions?: SharedV4ProviderOptions;
 }
 
-function toolChoiceOf(choice: ToolChoice | undefined): LanguageModelV4CallOptions['toolChoice'] {
+function toolChoiceOf(
+  choice: ToolChoice | undefined,
+  name: (name: string) => string,
+): LanguageModelV4CallOptions['toolChoice'] {
   if (choice === undefined) return undefined;
-  return typeof choice === 'string' ? { type: choice } : { type: 'tool', toolName: choice.name };
+  return typeof choice === 'string'
+    ? { type: choice }
+    : { type: 'tool', toolName: name(choice.name) };
 }
 
 /** The canonical request → AI SDK call options (the prompt, tools, tool choice, output schema). */
 export function encodeCall(call: WireCall, model: CodecModel): LanguageModelV4CallOptions {
   const request = call.request;
   const schema = request.output_schema;
+  const name = callToolNamer(call, model.rules);
   return {
     prompt: encodePrompt(call, model),
     maxOutputTokens: request.max_output_tokens,
@@ -39,11 +43,11 @@ export function encodeCall(call: WireCall, model: CodecModel): LanguageModelV4Ca
       ? {
           tools: request.tools.map((tool) => ({
             type: 'function' as const,
-            name: tool.name,
+            name: name(tool.name),
             description: tool.description,
             inputSchema: tool.input_schema as never,
           })),
-          toolChoice: toolChoiceOf(request.tool_choice),
+          toolChoice: toolChoiceOf(request.tool_choice, name),
         }
       : {}),
     ...(model.providerOptions ? { providerOptions: model.providerOptions } : {}),
@@ -53,9 +57,11 @@ export function encodeCall(call: WireCall, model: CodecModel): LanguageModelV4Ca
 function decodeContent(
   content: readonly LanguageModelV4Content[],
   call: WireCall,
+  model: CodecModel,
   blocks: RoundTrip['blocks'],
 ): ContentBlock[] {
   const out: ContentBlock[] = [];
+  const canonicalName = canonicalNameOf(call, model.rules);
   for (const part of content) {
     const meta = 'providerMetadata' in part ? part.providerMetadata : undefined;
     const before = out.length;
@@ -73,7 +79,7 @@ function decodeContent(
       out.push({
         type: 'tool_use',
         id,
-        name: part.toolName,
+        name: canonicalName(part.toolName),
         input: input as Record<string, unknown>,
       });
     }
@@ -91,7 +97,7 @@ export function aiSdkCodec(
     encode: (call) => encodeCall(call, model),
     decode: (reply, _encoded, call): DecodedReply => {
       const blocks: RoundTrip['blocks'] = {};
-      const content = decodeContent(reply.content, call, blocks);
+      const content = decodeContent(reply.content, call, model, blocks);
       const raw: RoundTrip = { provider: model.provider, model: model.modelId, blocks };
       if (reply.providerMetadata) raw.response = reply.providerMetadata;
       return {
@@ -111,6 +117,7 @@ export function aiSdkCodec(
         providerKey: call.modelProvider,
         provider: model.provider,
         modelId: model.modelId,
+        canonicalName: canonicalNameOf(call, model.rules),
         fail: (error) =>
           toAdapterError(error, {
             provider: call.modelProvider,

@@ -7,6 +7,7 @@ import type {
 import type { ContentBlock, Message, ToolResultBlock } from '@yourtool/core';
 import { prepareHistory, type WireCall } from '@yourtool/core/adapter';
 import { roundTripOf, storedIndex } from './round-trip.js';
+import { callToolNamer, type WireRules } from './wire-rules.js';
 
 type AssistantPart = Extract<LanguageModelV4Message, { role: 'assistant' }>['content'][number];
 type UserPart = Extract<LanguageModelV4Message, { role: 'user' }>['content'][number];
@@ -58,27 +59,50 @@ function options(metadata: SharedV4ProviderMetadata | undefined) {
   return metadata ? { providerOptions: metadata } : {};
 }
 
+/** Who the prompt is for: the model's identity, specification and wire rules. */
+export interface PromptModel {
+  provider: string;
+  modelId: string;
+  specificationVersion: SpecVersion;
+  rules: WireRules;
+}
+
+/** Without stored metadata, a signature or redacted data goes under the provider's own key. */
+function rebuilt(block: ContentBlock, provider: string): SharedV4ProviderMetadata | undefined {
+  const key = provider.split('.')[0] ?? provider;
+  if (block.type === 'thinking' && block.signature)
+    return { [key]: { signature: block.signature } };
+  if (block.type === 'redacted_thinking') return { [key]: { redactedData: block.data } };
+  return undefined;
+}
+
+interface PartsContext {
+  call: WireCall;
+  model: PromptModel;
+  name: (name: string) => string;
+}
+
 function assistantParts(
   message: Message,
   stored: Message | undefined,
-  call: WireCall,
-  model: { provider: string; modelId: string },
+  context: PartsContext,
 ): AssistantPart[] {
+  const { call, model } = context;
   const trip = stored ? roundTripOf(stored, model.provider, model.modelId) : null;
   const parts: AssistantPart[] = [];
   message.content.forEach((block, index) => {
-    const metadata = trip?.blocks[String(storedIndex(stored, block, index))];
+    const metadata =
+      trip?.blocks[String(storedIndex(stored, block, index))] ?? rebuilt(block, model.provider);
     if (block.type === 'text') parts.push({ type: 'text', text: block.text, ...options(metadata) });
     else if (block.type === 'thinking')
       parts.push({ type: 'reasoning', text: block.text, ...options(metadata) });
-    else if (block.type === 'redacted_thinking' && metadata)
+    else if (block.type === 'redacted_thinking')
       parts.push({ type: 'reasoning', text: '', ...options(metadata) });
     else if (block.type === 'tool_use') {
-      const toolCallId = call.toolIdMap.toProviderId(call.modelProvider, block.id);
       parts.push({
         type: 'tool-call',
-        toolCallId,
-        toolName: block.name,
+        toolCallId: call.toolIdMap.toProviderId(call.modelProvider, block.id, model.rules.toolIds),
+        toolName: context.name(block.name),
         input: block.input,
         ...options(metadata),
       });
@@ -102,9 +126,10 @@ function toolNameOf(messages: readonly Message[], id: string): string {
  */
 export function encodePrompt(
   call: WireCall,
-  model: { provider: string; modelId: string; specificationVersion: SpecVersion },
+  model: PromptModel,
 ): LanguageModelV4CallOptions['prompt'] {
   const spec = model.specificationVersion;
+  const name = callToolNamer(call, model.rules);
   const request = call.request;
   const prepared = prepareHistory(
     request.messages,
@@ -118,15 +143,22 @@ export function encodePrompt(
   for (const message of prepared.messages) {
     const stored = byId.get(message.id);
     if (message.role === 'assistant') {
-      prompt.push({ role: 'assistant', content: assistantParts(message, stored, call, model) });
+      prompt.push({
+        role: 'assistant',
+        content: assistantParts(message, stored, { call, model, name }),
+      });
     } else if (message.role === 'tool') {
       const content = message.content.flatMap((block) =>
         block.type === 'tool_result'
           ? [
               {
                 type: 'tool-result' as const,
-                toolCallId: call.toolIdMap.toProviderId(call.modelProvider, block.tool_use_id),
-                toolName: toolNameOf(prepared.messages, block.tool_use_id),
+                toolCallId: call.toolIdMap.toProviderId(
+                  call.modelProvider,
+                  block.tool_use_id,
+                  model.rules.toolIds,
+                ),
+                toolName: name(toolNameOf(prepared.messages, block.tool_use_id)),
                 output: resultOutput(block, spec),
               },
             ]

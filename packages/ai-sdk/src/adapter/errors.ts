@@ -38,38 +38,45 @@ export interface ErrorPlace {
  */
 export function toAdapterError(error: unknown, place: ErrorPlace): AdapterError {
   if (isAdapterError(error)) return error;
-  const fields = { provider: place.provider, request_id: place.request_id, cause: undefined };
+  const fields = { provider: place.provider, request_id: place.request_id };
   const message = redactSecrets(
     error instanceof Error ? error.message : String(error),
     place.secrets,
   );
+  const make = (errorClass: ErrorClass, extra: Record<string, unknown> = {}) =>
+    createAdapterError(errorClass, `${place.provider}: ${message}`, {
+      ...fields,
+      provider_message: message,
+      ...extra,
+    });
   if (error instanceof Error && error.name === 'AbortError')
     return new CancelledError(undefined, fields);
-  if (APICallError.isInstance(error) && error.statusCode !== undefined) {
+  if (APICallError.isInstance(error) && (error.statusCode ?? 0) >= 400) {
     const body = error.responseBody ?? '';
-    const errorClass =
-      OVERFLOW.test(body) || OVERFLOW.test(error.message)
-        ? 'context_overflow'
-        : classifyHttpStatus(error.statusCode);
-    return createAdapterError(errorClass, `${place.provider}: ${message}`, {
-      ...fields,
+    const status = error.statusCode ?? 0;
+    const overflow = OVERFLOW.test(body) || OVERFLOW.test(error.message);
+    return make(overflow ? 'context_overflow' : classifyHttpStatus(status), {
       provider_status: error.statusCode,
-      provider_message: message,
       retry_after_seconds: parseRetryAfter(error.responseHeaders),
     });
   }
-  const transport = classifyTransportFailure(
-    APICallError.isInstance(error) ? (error.cause ?? error) : error,
-  );
-  if (transport || APICallError.isInstance(error)) {
-    return createAdapterError('network', `${place.provider}: ${message}`, {
-      ...fields,
-      provider_message: message,
-    });
+  return make(classOfChain(error));
+}
+
+/** The class of an error without a status, read along its cause chain (the SDK wraps failures). */
+function classOfChain(error: unknown): ErrorClass {
+  let named: ErrorClass | undefined;
+  for (let cause = error, depth = 0; cause && depth < 8; depth++) {
+    const transport = classifyTransportFailure(cause);
+    if (transport) return transport.error_class ?? 'network';
+    const name = (cause as { name?: unknown }).name;
+    if (!named && AISDKError.isInstance(cause) && typeof name === 'string') named = BY_NAME[name];
+    if (!named && cause instanceof SyntaxError) named = 'server_error';
+    cause = (cause as { cause?: unknown }).cause;
   }
-  const named = AISDKError.isInstance(error) ? BY_NAME[error.name] : undefined;
-  return createAdapterError(named ?? 'other', `${place.provider}: ${message}`, {
-    ...fields,
-    provider_message: message,
-  });
+  // An APICallError with no status is a request that never got an answer.
+  return (
+    named ??
+    (APICallError.isInstance(error) && error.statusCode === undefined ? 'network' : 'other')
+  );
 }
