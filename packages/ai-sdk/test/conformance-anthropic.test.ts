@@ -14,21 +14,26 @@ const fixtures = loadFixtureDirectory(
 describeAdapterConformance({
   name: 'aisdk-anthropic',
   model: 'aisdk-anthropic:claude-sonnet-4-6',
-  createAdapter: ({ baseUrl, apiKey, maxRetries, logger, retry, timeoutSeconds, idleTimeoutSeconds }) =>
-    new AiSdkAdapter(
-      createAnthropic({ apiKey, baseURL: `${baseUrl}/v1` })('claude-sonnet-4-6'),
-      {
-        name: 'aisdk-anthropic',
-        config: {
-          api_key: apiKey,
-          max_retries: maxRetries,
-          timeout_seconds: timeoutSeconds,
-          idle_timeout_seconds: idleTimeoutSeconds,
-        },
-        runtime: { logger, retry },
-        capabilities: { supports_thinking: true, supports_structured_output: true },
+  createAdapter: ({
+    baseUrl,
+    apiKey,
+    maxRetries,
+    logger,
+    retry,
+    timeoutSeconds,
+    idleTimeoutSeconds,
+  }) =>
+    new AiSdkAdapter(createAnthropic({ apiKey, baseURL: `${baseUrl}/v1` })('claude-sonnet-4-6'), {
+      name: 'aisdk-anthropic',
+      config: {
+        api_key: apiKey,
+        max_retries: maxRetries,
+        timeout_seconds: timeoutSeconds,
+        idle_timeout_seconds: idleTimeoutSeconds,
       },
-    ),
+      runtime: { logger, retry },
+      capabilities: { supports_thinking: true, supports_structured_output: true },
+    }),
   fixtures,
   wire: anthropicWire,
   toolIdRules: ANTHROPIC_TOOL_ID_RULES,

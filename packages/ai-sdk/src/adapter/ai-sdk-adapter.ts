@@ -19,7 +19,7 @@ import type { AnyStreamPart } from './chunks.js';
 import { aiSdkCodec, type CodecModel } from './codec.js';
 import type { SpecVersion } from './encode.js';
 import { toAdapterError } from './errors.js';
-import type { AnyLanguageModel } from './spec.js';
+import { type AnyLanguageModel, type AnyUsage, usageFromAiSdk } from './spec.js';
 import { type WireRules, wireRulesFor } from './wire-rules.js';
 
 /** Options of {@link AiSdkAdapter}. */
@@ -82,6 +82,13 @@ async function* afterPreamble(parts: AsyncIterable<AnyStreamPart>): AsyncGenerat
       held.push(part);
       continue;
     }
+    // A finish with no usage before any content is a stream that sent nothing: the SDK's own flush.
+    if (
+      !started &&
+      part.type === 'finish' &&
+      usageFromAiSdk(part.usage as AnyUsage | undefined) === null
+    )
+      return;
     if (!started) yield* held;
     started = true;
     yield part;

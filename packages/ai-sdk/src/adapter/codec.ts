@@ -95,6 +95,8 @@ export function aiSdkCodec(
 ): WireCodec<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, AnyStreamPart> {
   return {
     encode: (call) => encodeCall(call, model),
+    // Every AI SDK tool call ends with its own `tool-call` part, and fragments of two may interleave.
+    streamTraits: { toolCallsEndAtFinish: true },
     decode: (reply, _encoded, call): DecodedReply => {
       const blocks: RoundTrip['blocks'] = {};
       const content = decodeContent(reply.content, call, model, blocks);
