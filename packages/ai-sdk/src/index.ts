@@ -1,26 +1,15 @@
 /**
  * @yourtool/ai-sdk: the Vercel AI SDK and yourtool sessions. `ChatBridge` serves `useChat`:
  * a session turn streamed as the AI SDK UI message stream (ai 6 and 7), tool approvals
- * answered in later requests at any instance, and the stored history for a reload.
+ * answered in later requests at any instance, and the stored history for a reload. This project's
+ * adapters as AI SDK language models (`createLanguageModel`, also `@yourtool/ai-sdk/model`), and
+ * any AI SDK language model as an adapter (`AiSdkAdapter`, also `@yourtool/ai-sdk/adapter`).
  *
  * @packageDocumentation
  */
 
-export {
-  AiSdkAdapter,
-  type AiSdkAdapterOptions,
-} from './adapter/ai-sdk-adapter.js';
-export { toAdapterError as aiSdkErrorToAdapterError } from './adapter/errors.js';
-export { RAW_KEY as AI_SDK_RAW_KEY, type RoundTrip } from './adapter/round-trip.js';
-export { type AnyLanguageModel, stopReasonFromAiSdk, usageFromAiSdk } from './adapter/spec.js';
-export {
-  createLanguageModel,
-  createLanguageModelV3,
-  type LanguageModelOptions,
-  YourtoolLanguageModel,
-} from './model/language-model.js';
-export { METADATA_KEY, promptToCanonical } from './model/prompt.js';
-export { finishReasonOf, usageToAiSdk } from './model/usage.js';
+export * from './adapter/index.js';
+export * from './model/index.js';
 export {
   type ApprovalRecord,
   type ApprovalStatus,

@@ -6,7 +6,7 @@ import { OPENAI_TOOL_ID_RULES } from '@yourtool/core';
 // The OpenAI package's inspectors and recorded replies: the AI SDK models speak the same wires.
 import { responsesWire } from '../../openai/test/responses-wire.js';
 import { chatCompletionsWire } from '../../openai/test/wire.js';
-import { AiSdkAdapter } from '../src/index.js';
+import { AiSdkAdapter, type AnyLanguageModel } from '../src/index.js';
 
 const fixtures = (dir: string) =>
   loadFixtureDirectory(fileURLToPath(new URL(`../../openai/test/${dir}`, import.meta.url)));
@@ -20,9 +20,7 @@ type Context = Parameters<Parameters<typeof describeAdapterConformance>[0]['crea
 
 function adapter(
   name: string,
-  model: (
-    openai: ReturnType<typeof createOpenAI>,
-  ) => Parameters<typeof AiSdkAdapter.prototype.constructor>[0],
+  model: (openai: ReturnType<typeof createOpenAI>) => AnyLanguageModel,
 ) {
   return ({
     baseUrl,
