@@ -27,116 +27,134 @@ function indexIn(events: readonly StreamEvent[]): number | undefined {
   return undefined;
 }
 
-/**
- * A chunk mapper for one AI SDK stream: text, reasoning and tool input parts through the
- * builder, each block's provider metadata kept by its canonical index for replay, the
- * signature on the reasoning's last delta, an `error` part thrown, `finish` completing.
- */
-export function createPartMapper(context: ChunkContext) {
-  const blocks: Record<string, SharedV4ProviderMetadata> = {};
-  const keyIndex = new Map<string, number>();
-  const tools = new Map<string, string>();
-  const keep = (key: string, events: StreamEvent[], metadata: unknown) => {
-    const index = indexIn(events) ?? keyIndex.get(key);
-    if (index !== undefined) keyIndex.set(key, index);
-    if (index !== undefined && metadata)
-      blocks[String(index)] = {
-        ...blocks[String(index)],
-        ...(metadata as SharedV4ProviderMetadata),
-      };
-    return events;
-  };
-  const canonical = (id: string) => context.toolIdMap.toCanonical(context.providerKey, id);
-  return (chunk: AnyStreamPart, builder: StreamBuilder): StreamEvent[] => {
-    const part = chunk as Record<string, unknown> & { type: string };
+type Part = Record<string, unknown> & { type: string };
+
+/** One stream's state: each block's metadata by canonical index, the tool calls already begun. */
+class PartMapper {
+  readonly #context: ChunkContext;
+  readonly #blocks: Record<string, SharedV4ProviderMetadata> = {};
+  readonly #keyIndex = new Map<string, number>();
+  readonly #tools = new Set<string>();
+
+  constructor(context: ChunkContext) {
+    this.#context = context;
+  }
+
+  map(part: Part, builder: StreamBuilder): StreamEvent[] {
     const meta = part.providerMetadata as SharedV4ProviderMetadata | undefined;
+    const id = String(part.id);
     switch (part.type) {
       case 'response-metadata':
         if (typeof part.modelId === 'string')
-          builder.servedModel(`${context.providerKey}:${part.modelId}`);
+          builder.servedModel(`${this.#context.providerKey}:${part.modelId}`);
         if (typeof part.id === 'string') builder.providerResponseId(part.id);
         return [];
       case 'text-delta':
-        return keep(
-          `t${part.id}`,
-          builder.text(`t${part.id}`, String(part.delta ?? part.textDelta ?? '')),
-          meta,
-        );
+        return this.#keep(`t${id}`, builder.text(`t${id}`, String(part.delta ?? '')), meta);
       case 'text-end':
-        return keep(`t${part.id}`, [], meta);
-      case 'reasoning-start': {
-        const redacted = redactedIn(meta);
-        if (!redacted) return keep(`r${part.id}`, [], meta);
-        const index = builder.content().length;
-        keyIndex.set(`r${part.id}`, index);
-        return keep(
-          `r${part.id}`,
-          builder.wholeBlock(`r${part.id}`, { type: 'redacted_thinking', data: redacted }),
-          meta,
-        );
-      }
+        return this.#keep(`t${id}`, [], meta);
+      case 'reasoning-start':
+        return this.#reasoningStart(`r${id}`, builder, meta);
       case 'reasoning-delta':
-        return keep(
-          `r${part.id}`,
-          builder.thinking(`r${part.id}`, String(part.delta ?? ''), signatureIn(meta)),
+        return this.#keep(
+          `r${id}`,
+          builder.thinking(`r${id}`, String(part.delta ?? ''), signatureIn(meta)),
           meta,
         );
       case 'reasoning-end': {
         const signature = signatureIn(meta);
+        // The signature may come only at the end: it closes the thinking block.
         const events =
-          signature && !redactedIn(meta) ? builder.thinking(`r${part.id}`, '', signature) : [];
-        return keep(`r${part.id}`, events, meta);
+          signature && !redactedIn(meta) ? builder.thinking(`r${id}`, '', signature) : [];
+        return this.#keep(`r${id}`, events, meta);
       }
       case 'tool-input-start':
-        tools.set(String(part.id), String(part.toolName));
-        return keep(
-          `c${part.id}`,
-          builder.toolStart(
-            `c${part.id}`,
-            canonical(String(part.id)),
-            context.canonicalName(String(part.toolName)),
-          ),
+        this.#tools.add(id);
+        return this.#keep(
+          `c${id}`,
+          builder.toolStart(`c${id}`, this.#canonical(id), this.#name(part.toolName)),
           meta,
         );
       case 'tool-input-delta':
-        return builder.toolInput(`c${part.id}`, String(part.delta ?? ''));
+        return builder.toolInput(`c${id}`, String(part.delta ?? ''));
       case 'tool-call':
-        return toolCall(part, builder, meta);
-      case 'finish': {
-        const usage = usageFromAiSdk(part.usage as AnyUsage | undefined);
-        if (usage) builder.updateUsage(usage);
-        const raw: RoundTrip = { provider: context.provider, model: context.modelId, blocks };
-        if (meta) raw.response = meta;
-        return builder.complete(stopReasonFromAiSdk(part.finishReason as string), {
-          [RAW_KEY]: raw,
-        });
-      }
+        return this.#toolCall(part, builder, meta);
+      case 'finish':
+        return this.#finish(part, builder, meta);
       case 'error':
-        throw context.fail(part.error);
+        throw this.#context.fail(part.error);
       default:
         return [];
     }
-  };
+  }
 
-  function toolCall(
-    part: Record<string, unknown>,
-    builder: StreamBuilder,
-    meta: SharedV4ProviderMetadata | undefined,
-  ) {
+  #keep(
+    key: string,
+    events: StreamEvent[],
+    metadata: SharedV4ProviderMetadata | undefined,
+  ): StreamEvent[] {
+    const index = indexIn(events) ?? this.#keyIndex.get(key);
+    if (index === undefined) return events;
+    this.#keyIndex.set(key, index);
+    if (metadata) this.#blocks[String(index)] = { ...this.#blocks[String(index)], ...metadata };
+    return events;
+  }
+
+  #canonical(id: string): string {
+    return this.#context.toolIdMap.toCanonical(this.#context.providerKey, id);
+  }
+
+  #name(wire: unknown): string {
+    return this.#context.canonicalName(String(wire));
+  }
+
+  #reasoningStart(key: string, builder: StreamBuilder, meta: SharedV4ProviderMetadata | undefined) {
+    const redacted = redactedIn(meta);
+    if (!redacted) return this.#keep(key, [], meta);
+    this.#keyIndex.set(key, builder.content().length);
+    return this.#keep(
+      key,
+      builder.wholeBlock(key, { type: 'redacted_thinking', data: redacted }),
+      meta,
+    );
+  }
+
+  #toolCall(part: Part, builder: StreamBuilder, meta: SharedV4ProviderMetadata | undefined) {
     const id = String(part.toolCallId);
     const key = `c${id}`;
     const text = typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {});
     const input = JSON.parse(text || '{}') as Record<string, unknown>;
     const events: StreamEvent[] = [];
     // Some providers send a tool call whole, with no input parts before it.
-    if (!tools.has(id)) {
-      tools.set(id, String(part.toolName));
-      events.push(
-        ...builder.toolStart(key, canonical(id), context.canonicalName(String(part.toolName))),
-      );
+    if (!this.#tools.has(id)) {
+      this.#tools.add(id);
+      events.push(...builder.toolStart(key, this.#canonical(id), this.#name(part.toolName)));
       events.push(...builder.toolInput(key, text));
     }
     events.push(...builder.toolEnd(key, input));
-    return keep(key, events, meta);
+    return this.#keep(key, events, meta);
   }
+
+  #finish(part: Part, builder: StreamBuilder, meta: SharedV4ProviderMetadata | undefined) {
+    const usage = usageFromAiSdk(part.usage as AnyUsage | undefined);
+    if (usage) builder.updateUsage(usage);
+    const raw: RoundTrip = {
+      provider: this.#context.provider,
+      model: this.#context.modelId,
+      blocks: this.#blocks,
+    };
+    if (meta) raw.response = meta;
+    return builder.complete(stopReasonFromAiSdk(part.finishReason as string), { [RAW_KEY]: raw });
+  }
+}
+
+/**
+ * A chunk mapper for one AI SDK stream: text, reasoning and tool input parts through the
+ * builder, each block's provider metadata kept by its canonical index for replay, the
+ * signature on the reasoning's last delta, an `error` part thrown, `finish` completing.
+ */
+export function createPartMapper(context: ChunkContext) {
+  const mapper = new PartMapper(context);
+  return (chunk: AnyStreamPart, builder: StreamBuilder): StreamEvent[] =>
+    mapper.map(chunk as Part, builder);
 }
