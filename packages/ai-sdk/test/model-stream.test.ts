@@ -134,14 +134,14 @@ describe.each(MAJORS)('streamText on our Anthropic adapter, $name', ({ sdk, mode
     expect(results[0]).toMatchObject({ type: 'tool_result', tool_use_id: blocks[1]?.id });
   });
 
-  it('generateText maps a forced tool choice and reports the finish reason', async () => {
+  it('generateText maps a forced tool choice and a camelCase tool name, and reports the finish reason', async () => {
     const before = provider.requests.length;
-    provider.reply(toolCall('lookup', { word: 'yo' }));
+    provider.reply(toolCall('look_up', { word: 'yo' }));
     const result = await sdk.generateText({
       model: model(),
       prompt: 'Look up yo.',
       tools: {
-        lookup: sdk.tool({
+        lookUp: sdk.tool({
           description: 'Looks a word up.',
           inputSchema: sdk.jsonSchema<{ word: string }>({
             type: 'object',
@@ -149,12 +149,17 @@ describe.each(MAJORS)('streamText on our Anthropic adapter, $name', ({ sdk, mode
           }),
         }),
       },
-      toolChoice: { type: 'tool', toolName: 'lookup' },
+      toolChoice: { type: 'tool', toolName: 'lookUp' },
     });
     expect(result.finishReason).toBe('tool-calls');
-    expect(result.toolCalls[0]?.input).toEqual({ word: 'yo' });
-    const body = provider.requests[before]!.body as { tool_choice?: unknown };
-    expect(body.tool_choice).toEqual({ type: 'tool', name: 'lookup' });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'lookUp', input: { word: 'yo' } });
+    // the canonical tool name rule is snake case: the AI SDK's key goes out derived, comes back as it was
+    const body = provider.requests[before]!.body as {
+      tool_choice?: unknown;
+      tools: Array<{ name: string }>;
+    };
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'look_up' });
+    expect(body.tools.map((tool) => tool.name)).toEqual(['look_up']);
   });
 
   it('an error after our retries is not retried again by the AI SDK', async () => {

@@ -6,6 +6,7 @@ import {
   type ToolDefinition,
 } from '@yourtool/core';
 import { type PromptContext, promptToCanonical } from './prompt.js';
+import type { ToolNameBridge } from './tool-names.js';
 
 /** A canonical request built from AI SDK call options, with the warnings for what was dropped. */
 export interface BuiltRequest {
@@ -13,14 +14,20 @@ export interface BuiltRequest {
   warnings: SharedV4Warning[];
 }
 
-function toolChoiceOf(choice: LanguageModelV4CallOptions['toolChoice']): ToolChoice | undefined {
+function toolChoiceOf(
+  choice: LanguageModelV4CallOptions['toolChoice'],
+  names: ToolNameBridge,
+): ToolChoice | undefined {
   if (!choice) return undefined;
-  return choice.type === 'tool' ? { type: 'tool', name: choice.toolName } : choice.type;
+  return choice.type === 'tool'
+    ? { type: 'tool', name: names.canonical(choice.toolName) }
+    : choice.type;
 }
 
 function toolsOf(
   options: LanguageModelV4CallOptions,
   warnings: SharedV4Warning[],
+  names: ToolNameBridge,
 ): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
   for (const tool of options.tools ?? []) {
@@ -29,7 +36,7 @@ function toolsOf(
       continue;
     }
     tools.push({
-      name: tool.name,
+      name: names.canonical(tool.name),
       description: tool.description ?? '',
       input_schema: tool.inputSchema as Record<string, unknown>,
       // The application runs the tools, so their effects are its own to judge.
@@ -55,11 +62,16 @@ function unsupported(options: LanguageModelV4CallOptions, warnings: SharedV4Warn
 export function buildRequest(
   options: LanguageModelV4CallOptions,
   model: string,
-  defaults: { session_id: string; max_output_tokens: number },
+  defaults: { session_id: string; max_output_tokens: number; toolNames: ToolNameBridge },
 ): BuiltRequest {
   const warnings: SharedV4Warning[] = [];
   const request_id = newRequestId();
-  const context: PromptContext = { session_id: defaults.session_id, model, request_id };
+  const context: PromptContext = {
+    session_id: defaults.session_id,
+    model,
+    request_id,
+    toolNames: defaults.toolNames,
+  };
   const prompt = promptToCanonical(options.prompt, context);
   unsupported(options, warnings);
   const format = options.responseFormat;
@@ -71,14 +83,14 @@ export function buildRequest(
     model,
     messages: prompt.messages,
     system_prompt: prompt.system_prompt,
-    tools: toolsOf(options, warnings),
+    tools: toolsOf(options, warnings, defaults.toolNames),
     max_output_tokens: options.maxOutputTokens ?? defaults.max_output_tokens,
     stop_sequences: options.stopSequences ?? [],
     temperature: options.temperature ?? null,
     output_schema:
       format?.type === 'json' && format.schema ? (format.schema as Record<string, unknown>) : null,
   };
-  const choice = toolChoiceOf(options.toolChoice);
+  const choice = toolChoiceOf(options.toolChoice, defaults.toolNames);
   if (choice !== undefined && (request.tools?.length ?? 0) > 0) request.tool_choice = choice;
   return { request, warnings };
 }

@@ -19,6 +19,7 @@ import { buildRequest } from './call-options.js';
 import { callMetadata } from './metadata.js';
 import { METADATA_KEY } from './prompt.js';
 import { PartWriter } from './stream-parts.js';
+import { ToolNameBridge } from './tool-names.js';
 import { finishReasonOf, usageToAiSdk } from './usage.js';
 
 /** Options of {@link createLanguageModel}. */
@@ -41,7 +42,7 @@ function providerName(adapter: ProviderAdapter): string {
   return `yourtool.${adapter.name}`;
 }
 
-function contentOf(response: CanonicalResponse): LanguageModelV4Content[] {
+function contentOf(response: CanonicalResponse, names: ToolNameBridge): LanguageModelV4Content[] {
   const content: LanguageModelV4Content[] = [];
   for (const block of response.content) {
     if (block.type === 'text') content.push({ type: 'text', text: block.text });
@@ -60,7 +61,7 @@ function contentOf(response: CanonicalResponse): LanguageModelV4Content[] {
       content.push({
         type: 'tool-call',
         toolCallId: block.id,
-        toolName: block.name,
+        toolName: names.aiSdk(block.name),
         input: JSON.stringify(block.input),
       });
     }
@@ -115,6 +116,7 @@ export class YourtoolLanguageModel {
   readonly #options: LanguageModelOptions;
   readonly #session_id = newSessionId();
   readonly #toolIdMap: ToolIdMap;
+  readonly #toolNames = new ToolNameBridge();
 
   constructor(adapter: ProviderAdapter, options: LanguageModelOptions) {
     this.#adapter = adapter;
@@ -128,6 +130,7 @@ export class YourtoolLanguageModel {
     return buildRequest(options, this.modelId, {
       session_id: this.#session_id,
       max_output_tokens: this.#options.defaultMaxOutputTokens ?? 4096,
+      toolNames: this.#toolNames,
     });
   }
 
@@ -139,7 +142,7 @@ export class YourtoolLanguageModel {
       toolIdMap: this.#toolIdMap,
     });
     return {
-      content: contentOf(response),
+      content: contentOf(response, this.#toolNames),
       finishReason: finishReasonOf(response.stop_reason),
       usage: usageToAiSdk(response.usage),
       providerMetadata: callMetadata({ ...response, model: this.modelId }, this.#options.prices),
@@ -160,7 +163,7 @@ export class YourtoolLanguageModel {
     );
     const iterator = events[Symbol.asyncIterator]();
     const first = await iterator.next();
-    const writer = new PartWriter(this.modelId, this.#options.prices);
+    const writer = new PartWriter(this.modelId, this.#toolNames, this.#options.prices);
     if (first.done) return { stream: new ReadableStream({ start: (c) => c.close() }) };
     const stream = partStream(first.value, iterator, writer).pipeThrough(
       new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({

@@ -10,6 +10,7 @@ import {
   type Message,
   type ToolResultContentBlock,
 } from '@yourtool/core';
+import type { ToolNameBridge } from './tool-names.js';
 
 /** The provider-options key this bridge reads and writes (signatures, redacted thinking). */
 export const METADATA_KEY = 'yourtool';
@@ -26,6 +27,8 @@ export interface PromptContext {
   /** Canonical id of the model the bridge calls; assistant messages are recorded as its own. */
   model: string;
   request_id: string;
+  /** AI SDK tool names ↔ canonical ones (default: names kept as they are). */
+  toolNames?: ToolNameBridge;
 }
 
 function fail(path: string, message: string, context: PromptContext): never {
@@ -141,7 +144,7 @@ function assistantBlocks(
       blocks.push({
         type: 'tool_use',
         id: part.toolCallId,
-        name: part.toolName,
+        name: context.toolNames ? context.toolNames.canonical(part.toolName) : part.toolName,
         input: input as Record<string, unknown>,
       });
     } else if (part.type === 'tool-result') {

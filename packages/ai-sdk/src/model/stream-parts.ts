@@ -3,6 +3,7 @@ import type { ContentBlock, StreamEvent } from '@yourtool/core';
 import type { PriceTable } from '@yourtool/pricing';
 import { callMetadata } from './metadata.js';
 import { METADATA_KEY } from './prompt.js';
+import type { ToolNameBridge } from './tool-names.js';
 import { finishReasonOf, usageToAiSdk } from './usage.js';
 
 type Part = LanguageModelV4StreamPart;
@@ -16,10 +17,12 @@ export class PartWriter {
   #open: { kind: 'text' | 'reasoning'; id: string; signature?: string } | null = null;
   #tools = new Map<string, string>();
   readonly #model: string;
+  readonly #names: ToolNameBridge;
   readonly #prices: PriceTable | undefined;
 
-  constructor(model: string, prices?: PriceTable) {
+  constructor(model: string, names: ToolNameBridge, prices?: PriceTable) {
     this.#model = model;
+    this.#names = names;
     this.#prices = prices;
   }
 
@@ -47,10 +50,14 @@ export class PartWriter {
         return parts;
       }
       case 'tool.use_start':
-        this.#tools.set(event.tool_use_id, event.tool_name);
+        this.#tools.set(event.tool_use_id, this.#names.aiSdk(event.tool_name));
         return [
           ...this.#close(),
-          { type: 'tool-input-start', id: event.tool_use_id, toolName: event.tool_name },
+          {
+            type: 'tool-input-start',
+            id: event.tool_use_id,
+            toolName: this.#names.aiSdk(event.tool_name),
+          },
         ];
       case 'tool.use_input_delta':
         return [{ type: 'tool-input-delta', id: event.tool_use_id, delta: event.partial_json }];
