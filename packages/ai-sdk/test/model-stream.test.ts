@@ -2,6 +2,7 @@ import { AnthropicAdapter } from '@yourtool/anthropic';
 import { defaultPriceTable } from '@yourtool/pricing';
 import {
   httpError,
+  reset,
   type ScriptedProvider,
   startScriptedProvider,
   text,
@@ -175,5 +176,26 @@ describe.each(MAJORS)('streamText on our Anthropic adapter, $name', ({ sdk, mode
       (error as { error_class?: string }).error_class ??
         (error as { lastError?: { error_class?: string } }).lastError?.error_class,
     ).toBe('server_error');
+  });
+});
+
+describe('a stream that breaks mid-way, through the AI SDK model', () => {
+  it('hands the partial text, then the error, then one finish last', async () => {
+    provider.reply(reset(text('Partial answer that', { chunks: 2 })));
+    const model = createLanguageModel(
+      new AnthropicAdapter({ api_key: 'test-key', base_url: provider.url, max_retries: 0 }),
+      {
+        model: MODEL,
+      },
+    );
+    const { stream } = await model.doStream({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'Go' }] }],
+    });
+    const parts: Array<{ type: string; error?: unknown }> = [];
+    for await (const part of stream as unknown as AsyncIterable<{ type: string }>) parts.push(part);
+    const types = parts.map((part) => part.type);
+    expect(types.slice(0, 3)).toEqual(['stream-start', 'response-metadata', 'text-start']);
+    expect(types.slice(-3)).toEqual(['text-end', 'error', 'finish']);
+    expect((parts.at(-2)?.error as { error_class?: string }).error_class).toBe('network');
   });
 });

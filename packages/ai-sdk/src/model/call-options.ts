@@ -52,6 +52,10 @@ function unsupported(options: LanguageModelV4CallOptions, warnings: SharedV4Warn
   for (const name of dropped) {
     if (options[name] !== undefined) warnings.push({ type: 'unsupported', feature: name });
   }
+  // The canonical request has no reasoning effort: an adapter's thinking comes from its own options.
+  if (options.reasoning !== undefined && options.reasoning !== 'provider-default') {
+    warnings.push({ type: 'unsupported', feature: 'reasoning' });
+  }
 }
 
 /**

@@ -69,6 +69,16 @@ function contentOf(response: CanonicalResponse, names: ToolNameBridge): Language
   return content;
 }
 
+/** The error the adapter's stream throws after its failed reply's `message.complete`, as a part. */
+async function errorAfter(rest: AsyncIterator<StreamEvent>): Promise<LanguageModelV4StreamPart[]> {
+  try {
+    await rest.next();
+    return [];
+  } catch (error) {
+    return [{ type: 'error', error }];
+  }
+}
+
 /** A stream of parts pulled from the canonical events as the AI SDK reads them. */
 function partStream(
   first: StreamEvent,
@@ -79,14 +89,19 @@ function partStream(
   return new ReadableStream<LanguageModelV4StreamPart>({
     async pull(controller) {
       try {
-        const event = pending ?? (await rest.next()).value;
-        const done = pending === null && event === undefined;
+        const next = pending ? { done: false as const, value: pending } : await rest.next();
         pending = null;
-        if (done || event === undefined) {
+        if (next.done) {
           controller.close();
           return;
         }
-        for (const part of writer.write(event)) controller.enqueue(part);
+        const parts = writer.write(next.value);
+        const last = parts.at(-1);
+        if (last?.type === 'finish' && last.finishReason.unified === 'error') {
+          // A stream that broke ends with its partial reply, then the error: the error goes before the finish.
+          parts.splice(-1, 0, ...(await errorAfter(rest)));
+        }
+        for (const part of parts) controller.enqueue(part);
       } catch (error) {
         // The adapter already retried; the error part carries our AdapterError, which the AI SDK does not retry.
         controller.enqueue({ type: 'error', error });
