@@ -196,6 +196,7 @@ describe('a stream that breaks mid-way, through the AI SDK model', () => {
     const types = parts.map((part) => part.type);
     expect(types.slice(0, 3)).toEqual(['stream-start', 'response-metadata', 'text-start']);
     expect(types.slice(-3)).toEqual(['text-end', 'error', 'finish']);
-    expect((parts.at(-2)?.error as { error_class?: string }).error_class).toBe('network');
+    const failure = parts.at(-2)?.error as { error_class?: string } | undefined;
+    expect(failure?.error_class).toBe('network');
   });
 });
