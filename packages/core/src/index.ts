@@ -165,6 +165,12 @@ export {
   withStreamInvariants,
 } from './stream/invariants.js';
 export {
+  CONFIRMED_SIDE_EFFECTS,
+  type ToolCallContext,
+  type ToolHandler,
+  type ToolOutput,
+} from './tool-handler.js';
+export {
   ANTHROPIC_TOOL_ID_RULES,
   conformsToToolIdRules,
   deriveProviderToolId,
