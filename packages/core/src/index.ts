@@ -132,6 +132,7 @@ export type {
   ToolDefinition,
   ToolDefinitionInput,
 } from './schemas/tool.js';
+export { SideEffectsSchema, TOOL_NAME_PATTERN } from './schemas/tool.js';
 export {
   freezeToolDefinition,
   isSealedMessage,
@@ -180,6 +181,8 @@ export {
   type ToolIdRules,
 } from './tool-id-map.js';
 export {
+  ALLOWED_SCHEMA_FORMATS,
+  ALLOWED_SCHEMA_TYPES,
   checkToolInputSchema,
   ToolDefinitionError,
   validateToolDefinition,
