@@ -80,6 +80,7 @@ export class ServerConnection {
   readonly config: McpServerConfig;
   #logger: Logger;
   #client: Client | undefined;
+  #transport: Transport | undefined;
   #state: ConnectionState = 'starting';
   #tools: Tool[] = [];
   #stale = false;
@@ -135,7 +136,9 @@ export class ServerConnection {
       this.#onChange();
     });
     try {
-      await client.connect(makeTransport(this.name, this.config, this.#logger));
+      const transport = makeTransport(this.name, this.config, this.#logger);
+      await client.connect(transport);
+      this.#transport = transport;
       const tools = await listAll(client);
       client.onclose = () => this.#closedUnexpectedly(client);
       this.#client = client;
@@ -225,7 +228,13 @@ export class ServerConnection {
     this.#state = 'closed';
     this.#restart.cancel();
     const client = this.#client;
+    const transport = this.#transport;
     this.#client = undefined;
+    this.#transport = undefined;
+    // an HTTP server is told the session ended (DELETE), so it can free what it holds for it
+    if (transport instanceof StreamableHTTPClientTransport) {
+      await transport.terminateSession().catch(() => {});
+    }
     await client?.close();
   }
 }
