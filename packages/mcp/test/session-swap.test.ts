@@ -1,0 +1,92 @@
+import { createMemoryLogger } from '@yourtool/core';
+import { fitsToolNameRules, STRICT_TOOL_NAME_RULES } from '@yourtool/core/adapter';
+import { type ScriptedProvider, startScriptedProvider, text, toolCall } from '@yourtool/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpServers, mcpToolName } from '../src/index.js';
+import { inMemoryServer } from './helpers.js';
+import { sessionStack } from './stack.js';
+import { toolCallPairs, toolDeclarationProblems, wireTools } from './wire-rules.js';
+
+let provider: ScriptedProvider;
+let servers: McpServers;
+const logger = createMemoryLogger();
+const fixture = inMemoryServer({ allow: ['book_room', 'Weather.GetForecast', 'picture', 'echo'] });
+
+beforeAll(async () => {
+  provider = await startScriptedProvider();
+  servers = await McpServers.start({ servers: { docs: fixture.config }, logger });
+});
+afterAll(async () => {
+  await servers.close();
+  await provider.close();
+});
+
+const FORECAST = mcpToolName('docs', 'Weather.GetForecast');
+
+describe('a session using MCP tools across Claude, GPT-5 and Gemini', () => {
+  it('sends the $defs + nullable schema in the subset, and every call and result is valid on each wire', async () => {
+    const stack = sessionStack(provider, servers.tools(), logger);
+    try {
+      const session = await stack.sessions.createSession({ workspace_path: '/tmp' });
+      const steps: [string | null, string, Parameters<typeof toolCall>[1]][] = [
+        [null, 'docs_book_room', { guest: { name: 'Ada', email: null }, nights: 2 }],
+        ['gpt5', FORECAST, { city: 'Oslo' }],
+        ['gemini', 'docs_picture', {}],
+      ];
+      for (const [model, tool, input] of steps) {
+        if (model) await stack.sessions.swapModel(session.id, model);
+        provider.reply(toolCall(tool, input)).reply(text(`done with ${tool}`));
+        const turn = await stack.sessions.sendAndWait(session.id, `use ${tool}`);
+        expect(turn.text).toBe(`done with ${tool}`);
+        const result = turn.messages.find((m) => m.role === 'tool')?.content[0];
+        expect(result).toMatchObject({ type: 'tool_result', is_error: false });
+      }
+      expect(provider.requests.map((r) => r.format)).toEqual([
+        'anthropic',
+        'anthropic',
+        'openai-responses',
+        'openai-responses',
+        'gemini',
+        'gemini',
+      ]);
+      for (const request of provider.requests) {
+        expect(toolDeclarationProblems(request)).toEqual([]);
+        expect(
+          wireTools(request)
+            .map((t) => t.name)
+            .sort(),
+        ).toEqual(['docs_book_room', 'docs_echo', 'docs_picture', FORECAST].sort());
+        for (const pair of toolCallPairs(request)) {
+          expect(pair.answered, `${request.format}: ${pair.name}`).toBe(true);
+          expect(fitsToolNameRules(pair.name, STRICT_TOOL_NAME_RULES)).toBe(true);
+        }
+      }
+      // the booking schema as Claude received it: references inlined, Optional[X] a nullable type
+      const booking = wireTools(provider.requests[0] as never).find(
+        (t) => t.name === 'docs_book_room',
+      );
+      expect(booking?.schema).toMatchObject({
+        properties: {
+          guest: { type: 'object', properties: { email: { type: ['string', 'null'] } } },
+          nights: { type: ['integer', 'null'] },
+        },
+      });
+      // the last request holds all three tool rounds, each answered
+      expect(toolCallPairs(provider.requests.at(-1) as never).map((p) => p.name)).toEqual([
+        'docs_book_room',
+        FORECAST,
+        'docs_picture',
+      ]);
+      // the MCP server received the calls under its own names, the arguments intact
+      const history = await stack.store.loadMessages(session.id);
+      const results = history.messages.filter((m) => m.role === 'tool').map((m) => m.content[0]);
+      expect(JSON.stringify(results[0])).toContain(
+        '{\\"guest\\":{\\"name\\":\\"Ada\\",\\"email\\":null},\\"nights\\":2}',
+      );
+      expect(JSON.stringify(results[1])).toContain('Sunny in Oslo');
+      expect(JSON.stringify(results[2])).toContain('image/png');
+    } finally {
+      await stack.close();
+    }
+  });
+});
