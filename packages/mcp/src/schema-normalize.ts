@@ -180,8 +180,7 @@ function normalizeProperties(value: unknown, walk: Walk, path: string) {
 
 /** One keyword of a node, normalized: `undefined` drops it. */
 function normalizeKeyword(
-  key: string,
-  value: unknown,
+  [key, value]: [string, unknown],
   node: Record<string, unknown>,
   walk: Walk,
   path: string,
@@ -227,7 +226,7 @@ function normalizeNode(node: unknown, walk: Walk, path: string): Record<string, 
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    const normalized = normalizeKeyword(key, value, node, walk, path);
+    const normalized = normalizeKeyword([key, value], node, walk, path);
     if (normalized !== undefined) out[key] = normalized;
   }
   if (node.nullable === true && out.type === undefined) {

@@ -66,7 +66,7 @@ async function start(headers: Record<string, string> = { Authorization: TOKEN })
 describe('a streamable HTTP MCP server on loopback', () => {
   it('lists every page and calls a dotted tool under its own name, with the configured headers', async () => {
     const { servers } = await start();
-    expect(servers.tools()).toHaveLength(13);
+    expect(servers.tools()).toHaveLength(14);
     const forecast = handlerNamed(servers.tools(), mcpToolName('remote', 'Weather.GetForecast'));
     expect(forecast.definition.side_effects).toBe('network');
     expect(await forecast.run({ city: 'Lima' }, callContext().context)).toEqual([

@@ -22,8 +22,8 @@ describe('McpServers over the in-memory transport', () => {
   it('lists every page and registers each tool under a valid, derived name', async () => {
     const { servers, logger } = await start();
     const names = servers.tools().map((t) => t.definition.name);
-    // 14 tools over three pages of five; the recursive schema is skipped
-    expect(names).toHaveLength(13);
+    // 15 tools over three pages of five; the recursive schema is skipped
+    expect(names).toHaveLength(14);
     expect(names).toContain('docs_echo');
     expect(names).toContain(mcpToolName('docs', 'Weather.GetForecast'));
     expect(names).not.toContain(mcpToolName('docs', 'recursive'));
@@ -125,6 +125,27 @@ describe('McpServers over the in-memory transport', () => {
     await expect(
       handlerNamed(servers.tools(), 'docs_slow').run({}, callContext().context),
     ).rejects.toThrow(/did not answer within 0.1 s/);
+  });
+
+  it('lets progress restart the deadline only where configured', async () => {
+    const plain = await start({ timeout_ms: 200 });
+    await expect(
+      handlerNamed(plain.servers.tools(), 'docs_ticking').run({}, callContext().context),
+    ).rejects.toThrow(/did not answer within 0.2 s/);
+    const extended = await start({ timeout_ms: 200, progress_extends_deadline: true });
+    const { context, updates } = callContext();
+    expect(await handlerNamed(extended.servers.tools(), 'docs_ticking').run({}, context)).toEqual([
+      { type: 'text', text: 'ticked' },
+    ]);
+    expect(updates).toHaveLength(8);
+    const capped = await start({
+      timeout_ms: 200,
+      progress_extends_deadline: true,
+      max_total_timeout_ms: 250,
+    });
+    await expect(
+      handlerNamed(capped.servers.tools(), 'docs_ticking').run({}, callContext().context),
+    ).rejects.toThrow(/did not answer/);
   });
 
   it('applies a tool list change only at refresh(), between turns', async () => {

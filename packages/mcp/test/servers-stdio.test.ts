@@ -33,7 +33,7 @@ describe('a stdio MCP server (a child process on the SDK server side)', () => {
     process.env.YOURTOOL_TEST_SECRET = 'do-not-pass';
     try {
       const { servers, logger } = await start({ ONLY_THIS: '1' });
-      expect(servers.tools()).toHaveLength(13);
+      expect(servers.tools()).toHaveLength(14);
       const echo = await handlerNamed(servers.tools(), 'local_echo').run(
         { text: 'hi' },
         callContext().context,
