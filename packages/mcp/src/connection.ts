@@ -3,7 +3,10 @@ import {
   getDefaultEnvironment,
   StdioClientTransport,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
@@ -216,11 +219,17 @@ export class ServerConnection {
         `MCP server "${this.name}" is ${this.#state === 'closed' ? 'closed' : 'restarting after a crash'}; try again later`,
       );
     }
-    return (await client.callTool(
-      { name: tool, arguments: input },
-      undefined,
-      options,
-    )) as CallToolResult;
+    try {
+      const params = { name: tool, arguments: input };
+      return (await client.callTool(params, undefined, options)) as CallToolResult;
+    } catch (error) {
+      // an HTTP server that forgot the session (restarted) answers 404: start a new one, as the spec says
+      if (error instanceof StreamableHTTPError && error.code === 404) {
+        await client.close().catch(() => {});
+        this.#closedUnexpectedly(client);
+      }
+      throw error;
+    }
   }
 
   /** Ends the connection (and the child process of a stdio server) for good. */

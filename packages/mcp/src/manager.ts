@@ -46,7 +46,8 @@ export class McpServerStartError extends YourtoolError {
 export class McpServers {
   readonly #connections: ServerConnection[];
   readonly #logger: Logger;
-  #handlers: ToolHandler[] = [];
+  /** The handlers offered, each with its server. */
+  #offered: { server: string; handler: ToolHandler }[] = [];
   readonly #listeners: Set<() => void>;
 
   private constructor(connections: ServerConnection[], logger: Logger, listeners: Set<() => void>) {
@@ -84,13 +85,13 @@ export class McpServers {
       const reason = (started[failed] as PromiseRejectedResult).reason;
       throw new McpServerStartError(connections[failed]?.name ?? '?', reason);
     }
-    servers.#handlers = servers.#build();
+    servers.#offered = servers.#build();
     return servers;
   }
 
   /** Every tool of every server as a session tool handler, as of the last start or refresh. */
   tools(): ToolHandler[] {
-    return [...this.#handlers];
+    return this.#offered.map((o) => o.handler);
   }
 
   /** Whether a server announced a tool list change that {@link refresh} has not applied yet. */
@@ -111,7 +112,7 @@ export class McpServers {
   async refresh(): Promise<boolean> {
     const results = await Promise.all(this.#connections.map((c) => c.refresh()));
     if (!results.some(Boolean)) return false;
-    this.#handlers = this.#build();
+    this.#offered = this.#build();
     return true;
   }
 
@@ -120,16 +121,15 @@ export class McpServers {
     return this.#connections.map((c) => ({
       server: c.name,
       state: c.state,
-      tools: this.#handlers.filter((h) => (h as { server?: string }).server === c.name).length,
+      tools: this.#offered.filter((o) => o.server === c.name).length,
     }));
   }
 
   /** The servers with tools that ask the confirmation hook (write, execute or network). */
   serversNeedingConfirmation(): string[] {
     const names = new Set<string>();
-    for (const handler of this.#handlers) {
-      const server = (handler as { server?: string }).server;
-      if (server && CONFIRMED_SIDE_EFFECTS.has(handler.definition.side_effects)) names.add(server);
+    for (const { server, handler } of this.#offered) {
+      if (CONFIRMED_SIDE_EFFECTS.has(handler.definition.side_effects)) names.add(server);
     }
     return [...names];
   }
@@ -140,8 +140,8 @@ export class McpServers {
     await Promise.all(this.#connections.map((c) => c.close().catch(() => {})));
   }
 
-  #build(): ToolHandler[] {
-    const handlers: ToolHandler[] = [];
+  #build(): { server: string; handler: ToolHandler }[] {
+    const offered: { server: string; handler: ToolHandler }[] = [];
     const taken = new Map<string, string>();
     for (const connection of this.#connections) {
       for (const tool of connection.tools) {
@@ -175,10 +175,10 @@ export class McpServers {
           inputSchema: normalized.schema,
           logger: this.#logger,
         });
-        handlers.push(Object.assign(handler, { server: connection.name, mcp_name: tool.name }));
+        offered.push({ server: connection.name, handler });
       }
     }
-    return handlers;
+    return offered;
   }
 
   #skip(server: string, tool: string, construct: string, reason: string): void {

@@ -15,6 +15,8 @@ let url: string;
 const seenAuth: (string | undefined)[] = [];
 const serverLog: string[] = [];
 const deleted: string[] = [];
+/** The server's sessions by id: clearing it is a server restart that forgot them. */
+const sessions = new Map<string, StreamableHTTPServerTransport>();
 
 async function body(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -23,7 +25,6 @@ async function body(req: IncomingMessage): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   http = createServer(async (req, res) => {
     seenAuth.push(req.headers.authorization);
     if (req.headers.authorization !== TOKEN) {
@@ -32,6 +33,16 @@ beforeAll(async () => {
     }
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (typeof id === 'string' && !transport) {
+      res.writeHead(404).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32001, message: 'Session not found' },
+          id: null,
+        }),
+      );
+      return;
+    }
     if (!transport) {
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -95,6 +106,20 @@ describe('a streamable HTTP MCP server on loopback', () => {
     await expect.poll(() => servers.changePending).toBe(true);
     expect(await servers.refresh()).toBe(true);
     expect(servers.tools().map((t) => t.definition.name)).toContain('remote_late_tool');
+  });
+
+  it('starts a new session when the server forgot its own (a 404), answering is_error meanwhile', async () => {
+    const { servers, logger } = await start();
+    const echo = handlerNamed(servers.tools(), 'remote_echo');
+    sessions.clear();
+    await expect(echo.run({ text: 'a' }, callContext().context)).rejects.toThrow(
+      /failed to run "echo"/,
+    );
+    expect(logger.warnings().map((w) => w.obj.event)).toContain('mcp_server_closed');
+    await expect.poll(() => servers.status()[0]?.state, { timeout: 10_000 }).toBe('ready');
+    expect(await echo.run({ text: 'b' }, callContext().context)).toEqual([
+      { type: 'text', text: '{"text":"b"}' },
+    ]);
   });
 
   it('names the server a refused token belongs to, and never the token', async () => {
