@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMemoryLogger } from '@yourtool/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +121,30 @@ describe('a streamable HTTP MCP server on loopback', () => {
     expect(await echo.run({ text: 'b' }, callContext().context)).toEqual([
       { type: 'text', text: '{"text":"b"}' },
     ]);
+  });
+
+  it("takes the SDK's OAuth provider: its access token authorizes every request", async () => {
+    const asked: string[] = [];
+    const authProvider: OAuthClientProvider = {
+      redirectUrl: undefined,
+      clientMetadata: { redirect_uris: [] },
+      clientInformation: () => undefined,
+      tokens: () => {
+        asked.push('tokens');
+        return { access_token: TOKEN.slice('Bearer '.length), token_type: 'Bearer' };
+      },
+      saveTokens: () => {},
+      redirectToAuthorization: () => {},
+      saveCodeVerifier: () => {},
+      codeVerifier: () => 'verifier',
+    };
+    const servers = await McpServers.start({ servers: { remote: { url, authProvider } } });
+    opened.push(servers);
+    expect(
+      await handlerNamed(servers.tools(), 'remote_echo').run({ text: 'o' }, callContext().context),
+    ).toEqual([{ type: 'text', text: '{"text":"o"}' }]);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(seenAuth.at(-1)).toBe(TOKEN);
   });
 
   it('names the server a refused token belongs to, and never the token', async () => {
