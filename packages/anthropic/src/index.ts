@@ -12,3 +12,11 @@ export {
 } from './adapter.js';
 export type { AnthropicRequestOptions, AnthropicThinkingOption } from './codec/request.js';
 export * from './models.js';
+export {
+  DEFAULT_VERTEX_ANTHROPIC_MODEL,
+  VERTEX_ANTHROPIC,
+  VertexAnthropicAdapter,
+  type VertexAnthropicRuntimeOptions,
+} from './vertex/adapter.js';
+export type { VertexAnthropicConfigOptions } from './vertex/options.js';
+export { VERTEX_SDK_PACKAGE, type VertexAuthClient, VertexSdkMissingError } from './vertex/sdk.js';

@@ -9,7 +9,6 @@ import {
   type WireCodec,
 } from '@yourtool/core/adapter';
 import {
-  ANTHROPIC,
   type AnthropicParams,
   type AnthropicWireMemory,
   toAnthropicParams,
@@ -60,10 +59,14 @@ export class AnthropicMessagesCodec
     options,
     wireName,
     capabilities,
+    modelProvider,
   }: WireCall): AnthropicParams {
     const problem = this.#setupProblem();
     if (problem)
-      throw new AuthError(`anthropic: ${problem}`, { provider: ANTHROPIC, retryable: false });
+      throw new AuthError(`${modelProvider}: ${problem}`, {
+        provider: modelProvider,
+        retryable: false,
+      });
     const perCall = this.#context.parseCallOptions(AnthropicCallOptionsSchema, options);
     const thinking = perCall.thinking ?? this.#defaults.thinking;
     const version = this.#defaults.anthropicVersion;

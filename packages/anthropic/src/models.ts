@@ -65,10 +65,13 @@ export const CLAUDE_MODELS: Readonly<Record<string, ClaudeModelInfo>> = {
  */
 export const UNKNOWN_CLAUDE_MODEL: ClaudeModelInfo = claude(200_000, 8_192, 'budget', false);
 
-/** Looks up a model by wire name, tolerating dated snapshot suffixes. */
+/**
+ * Looks up a model by wire name, tolerating dated snapshot suffixes: Anthropic's
+ * (`claude-haiku-4-5-20251001`) and Vertex AI's (`claude-haiku-4-5@20251001`).
+ */
 export function claudeModelInfo(wireName: string): ClaudeModelInfo {
   const direct = CLAUDE_MODELS[wireName];
   if (direct) return direct;
-  const alias = wireName.replace(/-\d{8}$/, '');
+  const alias = wireName.replace(/[-@]\d{8}$/, '');
   return CLAUDE_MODELS[alias] ?? UNKNOWN_CLAUDE_MODEL;
 }

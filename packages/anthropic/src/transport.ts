@@ -120,15 +120,21 @@ export class AnthropicTransport
   }
 }
 
-/** The SDK's `logger` option: each line to `logger` as `sdk_log`, secrets redacted. */
-function sdkLogger(logger: Logger, secrets: () => ReadonlyArray<string | undefined>) {
+/**
+ * The SDK's `logger` option: each line to `logger` as `sdk_log` of `adapter`, secrets redacted.
+ */
+export function sdkLogger(
+  logger: Logger,
+  secrets: () => ReadonlyArray<string | undefined>,
+  adapter: string = ANTHROPIC,
+) {
   const write =
     (level: 'error' | 'warn' | 'info' | 'debug') =>
     (message: string, ...details: unknown[]): void => {
       const list = secrets();
       const entry: Record<string, unknown> = {
         event: 'sdk_log',
-        adapter: ANTHROPIC,
+        adapter,
         sdk_level: level,
         ...(details.length > 0 ? { details: details.map((d) => redactError(d, list)) } : {}),
       };

@@ -40,3 +40,26 @@ it('the README CommonJS form runs from the CommonJS build', async () => {
   expect(server.requests).toHaveLength(1);
   expect(server.pending()).toBe(0);
 });
+
+it('the README Claude on Vertex AI example runs against recorded responses through the Vertex SDK', async () => {
+  const fixtures = loadFixtureDirectory(fileURLToPath(new URL('./fixtures', import.meta.url)));
+  server.enqueue(...(fixtures.text ?? []));
+  process.env.VERTEX_ACCESS_TOKEN = 'ya29.readme-0000000000';
+  process.env.ANTHROPIC_VERTEX_BASE_URL = `${server.url}/v1`;
+  try {
+    expect(
+      await runReadmeExample({
+        testUrl: import.meta.url,
+        packageName: '@yourtool/anthropic',
+        heading: '## Claude on Google Vertex AI',
+      }),
+    ).toBe(3);
+  } finally {
+    delete process.env.VERTEX_ACCESS_TOKEN;
+    delete process.env.ANTHROPIC_VERTEX_BASE_URL;
+  }
+  expect(server.requests.map((r) => r.path)).toEqual([
+    '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict',
+  ]);
+  expect(server.pending()).toBe(0);
+});

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
+import { type BedrockFrame, encodeBedrockFrame } from '@yourtool/wire-formats';
 import type { ScriptedResponse, StreamEnding } from './server.js';
 
 /** Scripted responses for one scenario, in the order requests will consume them. */
@@ -38,12 +39,69 @@ export function ndjsonChunks(text: string): string[] {
     .map((line) => `${line}\n`);
 }
 
+/** The suffix of a binary event-stream fixture (Bedrock's ConverseStream), one frame a line. */
+export const EVENTSTREAM_FIXTURE_SUFFIX = '.eventstream.jsonl';
+
+/**
+ * One line of an event-stream fixture: an event (`{"event":"contentBlockDelta","payload":{...}}`),
+ * an exception (`{"exception":"throttlingException","payload":{"message":"..."}}`), or bytes
+ * sent exactly as given (`{"raw":"<base64>"}`: a damaged or cut frame).
+ */
+export type EventStreamFixtureLine = BedrockFrame | { readonly raw: string };
+
+const isPayload = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Encodes one fixture line into the bytes of its frame; throws a message naming what is wrong. */
+export function eventStreamLineBytes(line: unknown): Uint8Array {
+  if (!isPayload(line)) throw new Error('a line must be a JSON object');
+  if (typeof line.raw === 'string') return new Uint8Array(Buffer.from(line.raw, 'base64'));
+  if (!isPayload(line.payload)) throw new Error('"payload" must be a JSON object');
+  if (typeof line.event === 'string') {
+    return encodeBedrockFrame({ event: line.event, payload: line.payload });
+  }
+  if (typeof line.exception === 'string') {
+    return encodeBedrockFrame({ exception: line.exception, payload: line.payload });
+  }
+  throw new Error('a line needs "event" or "exception" (with "payload"), or "raw"');
+}
+
+/** Reads an event-stream fixture: one frame per non-empty line, each encoded to its bytes. */
+function eventStreamChunks(file: string): Uint8Array[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line, i) => [line.trim(), i + 1] as const)
+    .filter(([line]) => line !== '')
+    .map(([line, number]) => {
+      try {
+        return eventStreamLineBytes(JSON.parse(line));
+      } catch (error) {
+        throw new FixtureError(`${file}:${number}`, (error as Error).message);
+      }
+    });
+}
+
 interface StreamMeta {
   status?: number;
   headers?: Record<string, string>;
   ending?: StreamEnding;
   delayMs?: number;
   delaysMs?: number[];
+}
+
+/** The sidecar `<base>.meta.json` of a stream, or no settings. */
+function readMeta(base: string): StreamMeta {
+  const metaFile = `${base}.meta.json`;
+  return (existsSync(metaFile) ? readJson(metaFile) : {}) as StreamMeta;
+}
+
+/** A stream's ending and pauses, as the sidecar gives them. */
+function streamTiming(meta: StreamMeta) {
+  return {
+    ...(meta.ending ? { ending: meta.ending } : {}),
+    ...(meta.delayMs ? { delayMs: meta.delayMs } : {}),
+    ...(meta.delaysMs ? { delaysMs: meta.delaysMs } : {}),
+  };
 }
 
 function readJson(file: string): unknown {
@@ -60,13 +118,27 @@ function readJson(file: string): unknown {
  *   "rawBody" }` for a body sent verbatim (with an optional `ending`, as a stream's), or
  *   `{ "hangup": true }` for a dropped connection;
  * - `*.sse`: a recorded `text/event-stream` body;
- * - `*.ndjson`: a recorded `application/x-ndjson` body.
+ * - `*.ndjson`: a recorded `application/x-ndjson` body;
+ * - `*.eventstream.jsonl`: a binary `application/vnd.amazon.eventstream` body (Bedrock's
+ *   ConverseStream), written one frame per line ({@link EventStreamFixtureLine}) and encoded to
+ *   frames here, each sent as a chunk of its own.
  *
  * A stream may have a sidecar `<name>.meta.json` with `status`, `headers`, `ending`
  * (`end`, `destroy`, `close`, `stall`), `delayMs` (after each chunk) and `delaysMs` (after each
- * chunk by position).
+ * chunk by position); for `1-stream.eventstream.jsonl` it is `1-stream.meta.json`.
  */
 export function loadResponseFile(file: string): ScriptedResponse {
+  if (file.endsWith(EVENTSTREAM_FIXTURE_SUFFIX)) {
+    const meta = readMeta(file.slice(0, -EVENTSTREAM_FIXTURE_SUFFIX.length));
+    return {
+      type: 'binary-stream',
+      status: meta.status ?? 200,
+      headers: meta.headers ?? {},
+      contentType: 'application/vnd.amazon.eventstream',
+      chunks: eventStreamChunks(file),
+      ...streamTiming(meta),
+    };
+  }
   const ext = extname(file);
   if (ext === '.json') {
     const data = readJson(file) as Record<string, unknown>;
@@ -82,24 +154,25 @@ export function loadResponseFile(file: string): ScriptedResponse {
   }
   if (ext === '.sse' || ext === '.ndjson') {
     const text = readFileSync(file, 'utf8');
-    const metaFile = file.slice(0, -ext.length) + '.meta.json';
-    const meta = (existsSync(metaFile) ? readJson(metaFile) : {}) as StreamMeta;
+    const meta = readMeta(file.slice(0, -ext.length));
     return {
       type: 'stream',
       status: meta.status ?? 200,
       headers: meta.headers ?? {},
       contentType: ext === '.sse' ? 'text/event-stream' : 'application/x-ndjson',
       chunks: ext === '.sse' ? sseChunks(text) : ndjsonChunks(text),
-      ...(meta.ending ? { ending: meta.ending } : {}),
-      ...(meta.delayMs ? { delayMs: meta.delayMs } : {}),
-      ...(meta.delaysMs ? { delaysMs: meta.delaysMs } : {}),
+      ...streamTiming(meta),
     };
   }
-  throw new FixtureError(file, `unknown fixture type "${ext}" (use .json, .sse or .ndjson)`);
+  throw new FixtureError(
+    file,
+    `unknown fixture type "${ext}" (use .json, .sse, .ndjson or ${EVENTSTREAM_FIXTURE_SUFFIX})`,
+  );
 }
 
 /**
- * Loads a fixture directory laid out as `<dir>/<scenario>/<n>-<anything>.<json|sse|ndjson>`:
+ * Loads a fixture directory laid out as
+ * `<dir>/<scenario>/<n>-<anything>.<json|sse|ndjson|eventstream.jsonl>`:
  * one folder per scenario, files in name order, one file per response (sidecar
  * `*.meta.json` files excepted).
  */

@@ -59,8 +59,11 @@ export interface WireInspector {
   outputSchema(body: unknown): unknown;
   /** Whether any message or block has empty content (text "" or no content at all). */
   hasEmptyContent(body: unknown): boolean;
-  /** Whether the request asked for a stream. */
-  stream(body: unknown): boolean;
+  /**
+   * Whether the request asked for a stream. `path` is the request's path, for providers whose
+   * path says it (Bedrock's `/converse-stream`, Gemini's `:streamGenerateContent`).
+   */
+  stream(body: unknown, path: string): boolean;
 }
 
 /** What `createAdapter` receives: where the loopback server is and how to configure for it. */

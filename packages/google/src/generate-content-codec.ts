@@ -15,7 +15,7 @@ import {
 } from './codec/response.js';
 import { createGeminiStreamMapper } from './codec/stream.js';
 import { geminiModelInfo } from './models.js';
-import { GoogleCallOptionsSchema, type GoogleDefaults } from './options.js';
+import { GoogleCallOptionsSchema, type GoogleDefaults, googleUsesVertex } from './options.js';
 
 /**
  * The Gemini adapter's codec part: a call's `generateContent` parameters from the codec's
@@ -48,6 +48,8 @@ export class GeminiGenerateContentCodec
         wireName,
         ...(thinking !== undefined ? { thinking } : {}),
         ...(safetySettings ? { safetySettings } : {}),
+        // Vertex AI refused `id` in function calls and responses (decision 0170)
+        ...(googleUsesVertex(this.#defaults) ? { functionCallIds: false } : {}),
       },
       model: { ...geminiModelInfo(wireName), capabilities },
     }).params;

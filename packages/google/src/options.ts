@@ -74,6 +74,15 @@ export type GoogleConfigOptions = z.input<typeof GoogleConfigOptionsSchema>;
 export type GoogleDefaults = z.output<typeof GoogleConfigOptionsSchema>;
 
 /**
+ * Whether the SDK will talk to Vertex AI: `options.vertexai`, else the SDK's environment
+ * variable `GOOGLE_GENAI_USE_VERTEXAI=true`.
+ */
+export function googleUsesVertex(defaults: Pick<GoogleDefaults, 'vertexai'>): boolean {
+  if (defaults.vertexai !== undefined) return defaults.vertexai;
+  return process.env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
+}
+
+/**
  * This call's options (`providerOptions.google`, camelCase), checked on every call; an unknown
  * key or a wrong type is an `InvalidRequestError` naming it.
  */

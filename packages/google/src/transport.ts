@@ -9,7 +9,7 @@ import type { AdapterContext, WireAttempt, WireBody, WireTransport } from '@your
 import { toGoogleAdapterError } from './codec/errors.js';
 import { GOOGLE } from './codec/request.js';
 import type { GeminiResponseLike } from './codec/response.js';
-import type { GoogleDefaults } from './options.js';
+import { type GoogleDefaults, googleUsesVertex } from './options.js';
 import { geminiStreamBody } from './stream/body.js';
 import { type SentGeminiStream, sdkDefaultFetch, sendGeminiStream } from './stream/send.js';
 
@@ -99,9 +99,7 @@ export class GoogleTransport
 
   /** Whether the SDK will talk to Vertex AI (the option, else the SDK's environment variable). */
   #usesVertex(): boolean {
-    const option = this.#defaults.vertexai;
-    if (option !== undefined) return option;
-    return process.env.GOOGLE_GENAI_USE_VERTEXAI?.trim().toLowerCase() === 'true';
+    return googleUsesVertex(this.#defaults);
   }
 
   /** The SDK client, built on first use so a missing key fails the call, not the import. */

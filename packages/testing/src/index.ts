@@ -1,7 +1,7 @@
 /**
  * @yourtool/testing: a scripted LLM provider for application tests. One loopback server speaks
  * every adapter's wire format (Anthropic Messages, OpenAI Chat Completions and Responses,
- * Gemini, Ollama, Chat-Completions-compatible servers), so tests run through the real adapters
+ * Gemini, Ollama, Amazon Bedrock Converse, Chat-Completions-compatible servers), so tests run through the real adapters
  * and SDKs; each request consumes the next scripted reply, rendered in that request's format,
  * and is recorded for assertions.
  *

@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 export interface ScriptedModel {
   /**
    * The adapter type. Default: the model id's provider key when it is an adapter type
-   * (`anthropic`, `openai`, `google`, `ollama`, `openrouter`, and the openai-compatible presets
+   * (`anthropic`, `openai`, `google`, `ollama`, `openrouter`, `bedrock`, and the openai-compatible presets
    * `azure`, `deepseek`, `groq`, `mistral`, `vllm`), else `openai-compatible` serving that key.
    */
   type?: string;
@@ -47,7 +47,14 @@ export interface ModelsYamlOptions {
 /** The dummy API key of {@link modelsYaml} (recorded as `[REDACTED]` like any key). */
 export const SCRIPTED_API_KEY = 'sk-testing-scripted-provider-key';
 
-const OWN_TYPES = new Set(['anthropic', 'openai', 'google', 'ollama', 'openrouter']);
+const OWN_TYPES = new Set(['anthropic', 'openai', 'google', 'ollama', 'openrouter', 'bedrock']);
+
+/**
+ * The options a `bedrock` adapter is given: a region (the client needs one even with an
+ * endpoint, and must not look for one in the environment or a profile) and HTTP/1.1, which the
+ * scripted provider speaks (the SDK's default handler is HTTP/2).
+ */
+const BEDROCK_TEST_OPTIONS = { region: 'us-east-1', http_version: '1.1' } as const;
 const COMPATIBLE_PRESETS = new Set(['azure', 'deepseek', 'groq', 'mistral', 'vllm']);
 
 /** What a Chat-Completions-compatible model is declared to do when the script does not say. */
@@ -61,7 +68,10 @@ const COMPATIBLE_DEFAULTS: Partial<AdapterCapabilities> = {
   max_output_tokens: 16_384,
 };
 
-/** The base URL each adapter type gets, so its SDK's paths reach the provider's routes. */
+/**
+ * The base URL each adapter type gets, so its SDK's paths reach the provider's routes
+ * (`bedrock`: the client's `endpoint`, to which it adds `/model/{modelId}/converse`).
+ */
 function baseUrlFor(type: string, url: string): string {
   if (type === 'openrouter') return `${url}/api/v1`;
   if (type === 'openai' || type === 'openai-compatible' || COMPATIBLE_PRESETS.has(type)) {
@@ -107,6 +117,8 @@ function adapterEntry(
   if (type === 'openai-compatible' || COMPATIBLE_PRESETS.has(type)) {
     adapterOptions.models = { [wire]: { ...COMPATIBLE_DEFAULTS, ...model.capabilities } };
   }
+  // Bedrock: the endpoint is base_url, the key goes as a Bedrock API key (bearer token)
+  if (type === 'bedrock') Object.assign(adapterOptions, BEDROCK_TEST_OPTIONS);
   if (model.api) adapterOptions.api = model.api;
   Object.assign(adapterOptions, model.options);
   return {

@@ -69,7 +69,7 @@ export interface ScriptedProvider {
 }
 
 const SERVED_PATHS =
-  '/v1/messages, /chat/completions, /responses, /models/{model}:generateContent and :streamGenerateContent, /api/chat, /api/show, /api/tags';
+  '/v1/messages, /chat/completions, /responses, /models/{model}:generateContent and :streamGenerateContent, /model/{modelId}/converse and /converse-stream, /api/chat, /api/show, /api/tags';
 
 function readBody(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {

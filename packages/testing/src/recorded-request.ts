@@ -31,7 +31,7 @@ export interface RecordedRequest {
   format: WireFormat | null;
   /** Whether a streamed reply was asked for. */
   stream: boolean;
-  /** The model named by the request (Gemini: in the path). */
+  /** The model named by the request (Gemini and Bedrock: in the path, URL-decoded). */
   model: string | null;
   /** The system prompt's text (system and developer messages joined), or `null`. */
   system: string | null;
@@ -197,6 +197,47 @@ function geminiView(body: Json, path: string): RequestView {
   return finish(model ? decodeURIComponent(model) : null, system, messages, tools);
 }
 
+/** Text of Converse blocks: `text` members, and tool results' `text` and `json` content. */
+function converseText(blocks: unknown): string {
+  return list(blocks)
+    .filter(isObject)
+    .map((block) => {
+      if (typeof block.text === 'string') return block.text;
+      if (!isObject(block.toolResult)) return '';
+      return list(block.toolResult.content)
+        .filter(isObject)
+        .map((part) => (typeof part.text === 'string' ? part.text : JSON.stringify(part.json)))
+        .join('');
+    })
+    .join('');
+}
+
+/** A Converse request: the model in the path, `system` blocks, `toolConfig.tools[].toolSpec`. */
+function bedrockView(body: Json, path: string): RequestView {
+  const model = /\/model\/([^/]+)\/converse(?:-stream)?$/.exec(path.split('?')[0] ?? path)?.[1];
+  const system = list(body.system)
+    .filter(isObject)
+    .map((block) => str(block.text) ?? '');
+  const messages = list(body.messages)
+    .filter(isObject)
+    .map((m): RequestMessage => {
+      const blocks = list(m.content).filter(isObject);
+      const results = blocks.filter((b) => isObject(b.toolResult));
+      const onlyResults = results.length > 0 && results.length === blocks.length;
+      return {
+        role: m.role === 'assistant' ? 'assistant' : onlyResults ? 'tool' : 'user',
+        text: converseText(blocks),
+        toolCalls: blocks
+          .filter((b) => isObject(b.toolUse))
+          .map((b) => String((b.toolUse as Json).name)),
+      };
+    });
+  const tools = list((body.toolConfig as Json | undefined)?.tools)
+    .filter(isObject)
+    .flatMap((t) => (isObject(t.toolSpec) ? [String(t.toolSpec.name)] : []));
+  return finish(model ? decodeURIComponent(model) : null, system, messages, tools);
+}
+
 function ollamaView(body: Json): RequestView {
   const system: string[] = [];
   const messages: RequestMessage[] = [];
@@ -233,6 +274,8 @@ export function viewRequest(format: WireFormat | null, body: unknown, path: stri
       return geminiView(json, path);
     case 'ollama':
       return ollamaView(json);
+    case 'bedrock':
+      return bedrockView(json, path);
     case null:
       return finish(str(json.model), [], [], []);
   }

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  type AnyWireRenderer,
   type FixedReply,
   type MessageReply,
   playWireResponse,
   type RenderContext,
   type RenderedError,
-  type WireRenderer,
   type WireResponse,
 } from '@yourtool/wire-formats';
 
@@ -45,7 +45,7 @@ export class StallRegistry {
 export interface ReplyTarget {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
-  readonly renderer: WireRenderer;
+  readonly renderer: AnyWireRenderer;
   readonly stream: boolean;
   readonly stalls: StallRegistry;
   /** Everything of the render context but the reply. */
@@ -74,20 +74,24 @@ function streamed(
   reply: MessageReply | null,
   ending: 'end' | 'destroy' | 'stall',
 ): WireResponse {
-  const rendered = reply ? target.renderer.stream({ ...target.context, reply }) : null;
+  const { renderer } = target;
+  const rendered = reply ? renderer.stream({ ...target.context, reply }) : null;
   const all = rendered?.chunks ?? [];
-  const chunks = ending === 'end' ? [...all] : all.slice(0, all.length - (rendered?.closing ?? 0));
+  const kept = ending === 'end' ? all.length : all.length - (rendered?.closing ?? 0);
   const pause = reply?.chunkDelayMs ?? 0;
-  return {
-    type: 'stream',
+  const common = {
     status: 200,
-    headers: target.renderer.headers(target.context.seq),
-    contentType: target.renderer.streamContentType,
-    chunks,
+    headers: renderer.headers(target.context.seq),
     // the pause goes between chunks, not after the last
-    delaysMs: chunks.map((_, i) => (i < chunks.length - 1 ? pause : 0)),
+    delaysMs: Array.from({ length: kept }, (_, i) => (i < kept - 1 ? pause : 0)),
     ending,
   };
+  if (renderer.streamContentType === 'application/vnd.amazon.eventstream') {
+    const chunks = all.slice(0, kept).filter((c): c is Uint8Array => typeof c !== 'string');
+    return { type: 'binary-stream', contentType: renderer.streamContentType, chunks, ...common };
+  }
+  const chunks = all.slice(0, kept).filter((c): c is string => typeof c === 'string');
+  return { type: 'stream', contentType: renderer.streamContentType, chunks, ...common };
 }
 
 /** A whole reply's JSON body as text. */

@@ -16,8 +16,9 @@ const streamFlag = (body: unknown): unknown =>
 
 /**
  * Routes by path, whatever prefix a base URL adds (`/v1`, `/api/v1`, Azure's deployment
- * path): the path's ending names the wire format, and the body's `stream` flag (Gemini: the
- * method in the path) whether the reply is streamed. Ollama streams unless told not to.
+ * path): the path's ending names the wire format, and the body's `stream` flag (Gemini and
+ * Bedrock: the method in the path) whether the reply is streamed. Ollama streams unless told
+ * not to.
  */
 export function routeRequest(method: string, url: string, body: unknown): Route {
   const path = url.split('?')[0] ?? url;
@@ -40,6 +41,10 @@ export function routeRequest(method: string, url: string, body: unknown): Route 
   const gemini = /\/models\/[^/]+:(generateContent|streamGenerateContent)$/.exec(path);
   if (gemini) {
     return { kind: 'model', format: 'gemini', stream: gemini[1] === 'streamGenerateContent' };
+  }
+  const bedrock = /\/model\/[^/]+\/(converse|converse-stream)$/.exec(path);
+  if (bedrock) {
+    return { kind: 'model', format: 'bedrock', stream: bedrock[1] === 'converse-stream' };
   }
   if (path === '/api/chat') return { kind: 'model', format: 'ollama', stream: stream !== false };
   if (path === '/api/show') return { kind: 'ollama-show' };

@@ -1,6 +1,7 @@
 /**
  * @yourtool/wire-formats: the one implementation of each provider wire format the @yourtool
- * adapters speak (Anthropic Messages, OpenAI Chat Completions and Responses, Gemini, Ollama),
+ * adapters speak (Anthropic Messages, OpenAI Chat Completions and Responses, Gemini, Ollama,
+ * Amazon Bedrock Converse with its binary event stream),
  * rendered from a canonical reply, and the player that writes a wire response to HTTP. The
  * scripted provider of `@yourtool/testing` and the loopback server of `@yourtool/conformance`
  * are both built on it.
@@ -13,6 +14,22 @@ export {
   anthropicFormat,
   anthropicRenderer,
 } from './formats/anthropic.js';
+export {
+  type BedrockStopReason,
+  type BedrockWireOptions,
+  bedrockFormat,
+  bedrockRedactedBase64,
+  bedrockRenderer,
+  bedrockStreamFrames,
+} from './formats/bedrock.js';
+export {
+  BEDROCK_EVENT_STREAM_CONTENT_TYPE,
+  type BedrockEventFrame,
+  type BedrockExceptionFrame,
+  type BedrockFrame,
+  decodeBedrockFrame,
+  encodeBedrockFrame,
+} from './formats/bedrock-frames.js';
 export { type GeminiWireOptions, geminiFormat, geminiRenderer } from './formats/gemini.js';
 export {
   DEFAULT_OLLAMA_CAPABILITIES,
@@ -38,11 +55,13 @@ export {
   type ResponsesWireOptions,
 } from './formats/openai-responses.js';
 export type {
+  AnyWireRenderer,
   FullUsage,
   RenderContext,
   RenderedError,
   RenderedStream,
   Splitter,
+  StreamContentType,
   WireRenderer,
 } from './formats/renderer.js';
 export type {

@@ -51,6 +51,23 @@ export type WireResponse =
       ending?: StreamEnding;
     }
   | {
+      /**
+       * A streamed binary body: each chunk (an event-stream frame, for Bedrock's
+       * `application/vnd.amazon.eventstream`) written as-is and flushed separately.
+       */
+      type: 'binary-stream';
+      status?: number;
+      headers?: Record<string, string>;
+      contentType: 'application/vnd.amazon.eventstream';
+      chunks: Uint8Array[];
+      /** Pause after each chunk (the last one too), in ms. Default 0. */
+      delayMs?: number;
+      /** Pause after each chunk by position, in ms; takes the place of `delayMs` when given. */
+      delaysMs?: readonly number[];
+      /** What happens after the last chunk. Default `end`. */
+      ending?: StreamEnding;
+    }
+  | {
       /** Accept the request, then close the connection without answering (a network failure). */
       type: 'hangup';
     };
@@ -79,9 +96,9 @@ async function finish(target: WireTarget, ending: StreamEnding): Promise<void> {
   } else target.hold(target.res);
 }
 
-/** Writes a streamed response chunk by chunk, then ends, breaks or stalls it. */
+/** Writes a streamed response chunk by chunk (text or bytes as given), then ends, breaks or stalls it. */
 async function playStream(
-  response: Extract<WireResponse, { type: 'stream' }>,
+  response: Extract<WireResponse, { type: 'stream' | 'binary-stream' }>,
   target: WireTarget,
 ): Promise<void> {
   const { res } = target;
@@ -137,6 +154,7 @@ export async function playWireResponse(response: WireResponse, target: WireTarge
       target.req.socket.destroy();
       return;
     case 'stream':
+    case 'binary-stream':
       await playStream(response, target);
       return;
   }

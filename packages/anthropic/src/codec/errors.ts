@@ -74,7 +74,8 @@ export type AnthropicErrorSecrets =
 
 /**
  * Maps anything the Anthropic SDK (or the adapter) throws to an `AdapterError`, by the error's
- * type, never by the wording of its message, which runtimes and SDK versions change:
+ * type, never by the wording of its message, which runtimes and SDK versions change. The error
+ * and its message name `provider` (default `anthropic`; `vertex-anthropic` for Claude on Vertex):
  *
  * - the SDK's `APIUserAbortError` → cancelled; `APIConnectionTimeoutError` and
  *   `APIConnectionError` → network; `APIError` → by status and Anthropic's `error.type`
@@ -93,6 +94,7 @@ export function toAnthropicAdapterError(
   error: unknown,
   requestId: string,
   secrets: AnthropicErrorSecrets,
+  provider: string = ANTHROPIC,
 ): AdapterError {
   // by brand, not class: an error from another installed copy of core passes through too
   if (isAdapterError(error)) {
@@ -103,7 +105,7 @@ export function toAnthropicAdapterError(
   const redact = (text: string) => redactSecrets(text, secretList);
   const fields = {
     request_id: requestId,
-    provider: ANTHROPIC,
+    provider,
     cause: redactError(error, secretList),
   };
   if (error instanceof APIUserAbortError)
@@ -111,7 +113,7 @@ export function toAnthropicAdapterError(
   if (error instanceof APIConnectionTimeoutError) {
     return createAdapterError(
       'network',
-      'anthropic: the request timed out before a response arrived',
+      `${provider}: the request timed out before a response arrived`,
       {
         ...fields,
         provider_message: 'timeout',
@@ -120,10 +122,14 @@ export function toAnthropicAdapterError(
   }
   if (error instanceof APIConnectionError) {
     const cause = (error.cause as Error | undefined)?.message ?? error.message;
-    return createAdapterError('network', redact(`anthropic: could not reach the API (${cause})`), {
-      ...fields,
-      provider_message: redact(cause),
-    });
+    return createAdapterError(
+      'network',
+      redact(`${provider}: could not reach the API (${cause})`),
+      {
+        ...fields,
+        provider_message: redact(cause),
+      },
+    );
   }
   if (error instanceof APIError) {
     const detail = bodyError(error);
@@ -133,7 +139,7 @@ export function toAnthropicAdapterError(
     const status = error.status ?? null;
     return createAdapterError(
       errorClass,
-      redact(`anthropic ${status ?? 'stream'} ${type ?? 'error'}: ${providerMessage}`),
+      redact(`${provider} ${status ?? 'stream'} ${type ?? 'error'}: ${providerMessage}`),
       {
         ...fields,
         provider_status: status,
@@ -149,12 +155,12 @@ export function toAnthropicAdapterError(
       transport.error_class === 'network'
         ? `the connection broke before the reply was complete: ${transport.description}`
         : 'the reply was not valid JSON';
-    return createAdapterError(transport.error_class, redact(`anthropic: ${what} (${message})`), {
+    return createAdapterError(transport.error_class, redact(`${provider}: ${what} (${message})`), {
       ...fields,
       provider_message: redact(message),
     });
   }
-  return createAdapterError('other', redact(`anthropic: ${message}`), {
+  return createAdapterError('other', redact(`${provider}: ${message}`), {
     ...fields,
     provider_message: redact(message),
   });

@@ -35,6 +35,7 @@ function encodeImage(image: ImageBlock): Anthropic.ImageBlockParam {
 function encodeToolResult(
   block: ToolResultBlock,
   toolIdMap: ToolIdMap,
+  provider: string,
 ): Anthropic.ToolResultBlockParam {
   const content = block.content.map(
     (inner): Anthropic.TextBlockParam | Anthropic.ImageBlockParam =>
@@ -42,13 +43,18 @@ function encodeToolResult(
   );
   return {
     type: 'tool_result',
-    tool_use_id: toolIdMap.toProviderId(ANTHROPIC, block.tool_use_id, ANTHROPIC_TOOL_ID_RULES),
+    tool_use_id: toolIdMap.toProviderId(provider, block.tool_use_id, ANTHROPIC_TOOL_ID_RULES),
     ...(content.length > 0 ? { content } : {}),
     ...(block.is_error ? { is_error: true } : {}),
   };
 }
 
-function encodeBlock(block: ContentBlock, toolIdMap: ToolIdMap, toolName: ToolNamer): WireBlock {
+function encodeBlock(
+  block: ContentBlock,
+  toolIdMap: ToolIdMap,
+  toolName: ToolNamer,
+  provider: string,
+): WireBlock {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: block.text };
@@ -57,12 +63,12 @@ function encodeBlock(block: ContentBlock, toolIdMap: ToolIdMap, toolName: ToolNa
     case 'tool_use':
       return {
         type: 'tool_use',
-        id: toolIdMap.toProviderId(ANTHROPIC, block.id, ANTHROPIC_TOOL_ID_RULES),
+        id: toolIdMap.toProviderId(provider, block.id, ANTHROPIC_TOOL_ID_RULES),
         name: toolName(block.name),
         input: block.input,
       };
     case 'tool_result':
-      return encodeToolResult(block, toolIdMap);
+      return encodeToolResult(block, toolIdMap, provider);
     case 'thinking':
       return { type: 'thinking', thinking: block.text, signature: block.signature ?? '' };
     case 'redacted_thinking':
@@ -105,13 +111,18 @@ export interface MessageForm {
 }
 
 /** Whether every tool id the blocks went out with is the link the map records (so stays). */
-function idsRecorded(message: Message, blocks: readonly WireBlock[], toolIdMap: ToolIdMap) {
+function idsRecorded(
+  message: Message,
+  blocks: readonly WireBlock[],
+  toolIdMap: ToolIdMap,
+  provider: string,
+) {
   return message.content.every((block, index) => {
     const wire = blocks[index];
     if (block.type === 'tool_use' && wire?.type === 'tool_use')
-      return toolIdMap.getProviderId(ANTHROPIC, block.id) === wire.id;
+      return toolIdMap.getProviderId(provider, block.id) === wire.id;
     if (block.type === 'tool_result' && wire?.type === 'tool_result')
-      return toolIdMap.getProviderId(ANTHROPIC, block.tool_use_id) === wire.tool_use_id;
+      return toolIdMap.getProviderId(provider, block.tool_use_id) === wire.tool_use_id;
     return true;
   });
 }
@@ -119,30 +130,41 @@ function idsRecorded(message: Message, blocks: readonly WireBlock[], toolIdMap: 
 /** No renamed tool names: a form whose names went out through the request's own namer. */
 const NONE_RENAMED: readonly string[] = Object.freeze([]);
 
-/** A form encoded for this request only, its tool names through the request's namer. */
+/**
+ * A form encoded for this request only, its tool names through the request's namer, its tool
+ * ids linked under `provider` (the provider key of the requested model) in the map.
+ */
 export function oneOffForm(
   message: Message,
   toolIdMap: ToolIdMap,
   toolName: ToolNamer,
+  provider: string = ANTHROPIC,
 ): MessageForm {
-  const blocks = message.content.map((block) => encodeBlock(block, toolIdMap, toolName));
+  const blocks = message.content.map((block) => encodeBlock(block, toolIdMap, toolName, provider));
   const role: TurnRole = message.role === 'assistant' ? 'assistant' : 'user';
   const turn = { role, content: blocks };
   return { role, blocks, turn, renamed: NONE_RENAMED, misplaced: misplaced(role, blocks) };
 }
 
-/** A form to keep: its tool names derived, the renamed ones recorded for each request's WARN. */
-export function encodeForm(message: Message, toolIdMap: ToolIdMap): EncodedWireForm<MessageForm> {
+/**
+ * A form to keep: its tool names derived, the renamed ones recorded for each request's WARN,
+ * its tool ids linked under `provider` in the map.
+ */
+export function encodeForm(
+  message: Message,
+  toolIdMap: ToolIdMap,
+  provider: string = ANTHROPIC,
+): EncodedWireForm<MessageForm> {
   const renamed: string[] = [];
   const toolName: ToolNamer = (name) => {
     const wire = deriveName(name);
     if (wire !== name && !renamed.includes(name)) renamed.push(name);
     return wire;
   };
-  const blocks = message.content.map((block) => encodeBlock(block, toolIdMap, toolName));
+  const blocks = message.content.map((block) => encodeBlock(block, toolIdMap, toolName, provider));
   const role: TurnRole = message.role === 'assistant' ? 'assistant' : 'user';
   const turn: Anthropic.MessageParam = { role, content: blocks };
-  const reusable = idsRecorded(message, blocks, toolIdMap);
+  const reusable = idsRecorded(message, blocks, toolIdMap, provider);
   if (reusable) {
     // frozen: a kept form is shared by every request that carries the message
     for (const block of blocks) Object.freeze(block);

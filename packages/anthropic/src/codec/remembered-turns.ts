@@ -8,10 +8,10 @@ function fold(
   state: TurnsPrefix,
   message: Message,
   toolIdMap: ToolIdMap,
-  memory: AnthropicWireMemory,
+  { memory, provider }: { memory: AnthropicWireMemory; provider: string },
 ): void {
   if (state.stopped) return;
-  const encode = (m: Message) => encodeForm(m, toolIdMap);
+  const encode = (m: Message) => encodeForm(m, toolIdMap, provider);
   const form = memory.forms.get(message, toolIdMap, encode);
   if (!memory.forms.has(message, toolIdMap)) {
     state.stopped = true;
@@ -31,15 +31,19 @@ function fold(
   for (const name of form.renamed) if (!state.renamed.includes(name)) state.renamed.push(name);
 }
 
-/** The remembered turns of `messages`' sealed prefix under `toolIdMap`, kept in `memory`. */
+/**
+ * The remembered turns of `messages`' sealed prefix under `toolIdMap`, kept in `memory`, tool
+ * ids linked under `provider` (one memory serves one adapter, so one provider key).
+ */
 export function turnsPrefix(
   messages: readonly Message[],
   toolIdMap: ToolIdMap,
   memory: AnthropicWireMemory,
+  provider: string,
 ): TurnsPrefix {
   return memory.prefixes.run(
     messages,
-    (state, message) => fold(state, message, toolIdMap, memory),
+    (state, message) => fold(state, message, toolIdMap, { memory, provider }),
     memory.mapKey(toolIdMap),
   ).state;
 }

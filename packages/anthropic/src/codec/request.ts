@@ -9,7 +9,6 @@ import {
 import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
 import { encodeRememberedMessages, type ToolNamer } from './messages.js';
-import { ANTHROPIC } from './provider.js';
 import { anthropicToolNamer } from './tool-names.js';
 import type { AnthropicWireMemory } from './wire-memory.js';
 
@@ -33,8 +32,8 @@ export interface AnthropicRequestOptions {
   promptCaching?: boolean;
   /**
    * The `anthropic-version` the client sends. The SDK's default (2026-10-21) refuses sampling
-   * parameters, so `temperature` is left out with a WARN; with `2023-06-01` it is sent to
-   * models that still accept it.
+   * parameters, so `temperature` is left out with a WARN; with `2023-06-01`, or Vertex AI's
+   * `vertex-2023-10-16` (which follows it), it is sent to models that still accept it.
    */
   apiVersion?: string;
   /** Wire model name, when it differs from the name in the canonical id. */
@@ -143,12 +142,14 @@ export function toAnthropicParams(
   const wireName = options.wireName ?? parseModelId(request.model).name;
   const info = context.model ?? claudeModelInfo(wireName);
   const caps = info.capabilities;
+  // the provider key of the requested model: tool ids are linked under it (Claude on Vertex has its own)
+  const provider = parseModelId(request.model).provider;
   const warn = (event: string, reason: string, extra: Record<string, unknown> = {}) =>
-    logger.warn({ event, adapter: ANTHROPIC, request_id: request.request_id, ...extra }, reason);
+    logger.warn({ event, adapter: provider, request_id: request.request_id, ...extra }, reason);
 
   const prepared = prepareHistory(
     request.messages,
-    { adapter: ANTHROPIC, model: request.model, capabilities: caps },
+    { adapter: provider, model: request.model, capabilities: caps },
     {
       system_prompt: request.system_prompt ?? null,
       logger,
@@ -162,21 +163,13 @@ export function toAnthropicParams(
     memory?.history,
   );
 
-  const toolName = anthropicToolNamer(logger, request.request_id);
-  const messages = encodeRememberedMessages(prepared.messages, toolIdMap, toolName, memory);
-  if (messages[0]?.role === 'assistant') {
-    messages.unshift({
-      role: 'user',
-      content: [{ type: 'text', text: '(The conversation continues.)' }],
-    });
-    const first = prepared.messages[0];
-    const repair: HistoryRepair = {
-      kind: 'turn_inserted',
-      session_id: first?.session_id ?? '',
-      message_id: first?.id ?? '',
-      block_type: 'message',
-      detail: 'the history starts with an assistant turn; added a user turn before it',
-    };
+  const toolName = anthropicToolNamer(logger, request.request_id, provider);
+  const messages = encodeRememberedMessages(prepared.messages, toolIdMap, toolName, {
+    provider,
+    memory,
+  });
+  const repair = startWithUser(messages, prepared.messages[0]);
+  if (repair) {
     prepared.repairs.push(repair);
     warn('history_repaired', repair.detail, { ...repair, reason: repair.detail });
   }
@@ -195,7 +188,7 @@ export function toAnthropicParams(
   if (request.tools.length > 0) params.tools = anthropicTools(request.tools, caching, toolName);
   if (request.stop_sequences.length > 0) params.stop_sequences = [...request.stop_sequences];
   if (request.temperature !== null && request.temperature !== undefined) {
-    if (options.apiVersion === '2023-06-01' && info.acceptsTemperature) {
+    if (takesSamplingParameters(options.apiVersion) && info.acceptsTemperature) {
       (params as AnthropicParams & { temperature?: number }).temperature = request.temperature;
     } else {
       warn(
@@ -211,6 +204,33 @@ export function toAnthropicParams(
 
   const thinkingSkipped = applyThinking(params, options.thinking, info, warn);
   return { params, dropped: prepared.dropped, repairs: prepared.repairs, thinkingSkipped };
+}
+
+/**
+ * Puts a user turn before a history that starts with an assistant turn (the API requires the
+ * first turn to be the user's); returns the repair made, or null.
+ */
+function startWithUser(
+  messages: Anthropic.MessageParam[],
+  first: { session_id: string; id: string } | undefined,
+): HistoryRepair | null {
+  if (messages[0]?.role !== 'assistant') return null;
+  messages.unshift({
+    role: 'user',
+    content: [{ type: 'text', text: '(The conversation continues.)' }],
+  });
+  return {
+    kind: 'turn_inserted',
+    session_id: first?.session_id ?? '',
+    message_id: first?.id ?? '',
+    block_type: 'message',
+    detail: 'the history starts with an assistant turn; added a user turn before it',
+  };
+}
+
+/** Whether an API version still takes sampling parameters (Vertex AI's follows 2023-06-01). */
+function takesSamplingParameters(version: string | undefined): boolean {
+  return version === '2023-06-01' || version === 'vertex-2023-10-16';
 }
 
 /** Tool definitions, the last one a cache breakpoint when caching. */

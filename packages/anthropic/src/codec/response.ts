@@ -55,6 +55,14 @@ export function anthropicServedModel(
   return reported ? `${parseModelId(requestModel).provider}:${reported}` : undefined;
 }
 
+/**
+ * The provider key tool ids are linked under: the requested model's (`vertex-anthropic` for
+ * Claude on Vertex AI), else `anthropic`.
+ */
+export function anthropicProviderKey(requestModel: string | undefined): string {
+  return requestModel === undefined ? ANTHROPIC : parseModelId(requestModel).provider;
+}
+
 /** The usage counters of a Messages API usage object (or a `message_delta` usage). */
 export interface AnthropicUsageLike {
   input_tokens?: number | null;
@@ -124,6 +132,19 @@ export function decodeAnthropicContent(
   logger: Logger = silentLogger,
   toolNames?: ReadonlySet<string>,
 ): ContentBlock[] {
+  return decodeContentFor(blocks, toolIdMap, { logger, toolNames, provider: ANTHROPIC });
+}
+
+/** {@link decodeAnthropicContent} with tool ids linked under `provider` (the requested model's). */
+function decodeContentFor(
+  blocks: readonly Anthropic.ContentBlock[],
+  toolIdMap: ToolIdMap,
+  {
+    logger,
+    toolNames,
+    provider,
+  }: { logger: Logger; toolNames: ReadonlySet<string> | undefined; provider: string },
+): ContentBlock[] {
   const content: ContentBlock[] = [];
   for (const block of blocks) {
     switch (block.type) {
@@ -139,7 +160,7 @@ export function decodeAnthropicContent(
       case 'tool_use':
         content.push({
           type: 'tool_use',
-          id: toolIdMap.toCanonical(ANTHROPIC, block.id),
+          id: toolIdMap.toCanonical(provider, block.id),
           name: anthropicCanonicalToolName(block.name, toolNames),
           input: (block.input ?? {}) as Record<string, unknown>,
         });
@@ -148,7 +169,7 @@ export function decodeAnthropicContent(
         logger.warn(
           {
             event: 'block_dropped',
-            adapter: ANTHROPIC,
+            adapter: provider,
             block_type: block.type,
             reason: 'no canonical block for it',
           },
@@ -199,7 +220,11 @@ export function fromAnthropicMessage(
       ? undefined
       : anthropicServedModel(options.requestModel, message.model);
   return {
-    content: decodeAnthropicContent(message.content, toolIdMap, logger, options.toolNames),
+    content: decodeContentFor(message.content, toolIdMap, {
+      logger,
+      toolNames: options.toolNames,
+      provider: anthropicProviderKey(options.requestModel),
+    }),
     stop_reason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
     provider_raw: anthropicProviderRaw(message),

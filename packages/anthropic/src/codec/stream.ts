@@ -7,9 +7,9 @@ import {
   type ToolIdMap,
 } from '@yourtool/core';
 import type { StreamBuilder } from '@yourtool/core/adapter';
-import { ANTHROPIC } from './request.js';
 import {
   anthropicCanonicalToolName,
+  anthropicProviderKey,
   anthropicProviderRaw,
   anthropicServedModel,
   mapAnthropicStopReason,
@@ -50,6 +50,7 @@ export function createAnthropicStreamMapper(
     toolIdMap,
     logger,
     requestModel,
+    provider: anthropicProviderKey(requestModel),
     toolNames,
     toolBlocks: new Set(),
     ignored: new Set(),
@@ -95,6 +96,8 @@ interface StreamState {
   readonly toolIdMap: ToolIdMap;
   readonly logger: Logger;
   readonly requestModel: string | undefined;
+  /** The provider key tool ids are linked under (the requested model's). */
+  readonly provider: string;
   readonly toolNames: ReadonlySet<string> | undefined;
   /** Indexes of tool use blocks (they end with `tool.use_end`). */
   readonly toolBlocks: Set<number>;
@@ -118,7 +121,7 @@ function onMessageStart(
     // hand the caller one message holding both replies' blocks.
     throw new ServerError(
       `anthropic: a second message_start (${event.message.id}) arrived before message ${state.messageId} ended; the stream holds two replies`,
-      { provider: ANTHROPIC, provider_message: 'second message_start in one stream' },
+      { provider: state.provider, provider_message: 'second message_start in one stream' },
     );
   }
   state.messageId = event.message.id;
@@ -147,7 +150,7 @@ function onBlockStart(
       state.toolBlocks.add(event.index);
       return builder.toolStart(
         event.index,
-        state.toolIdMap.toCanonical(ANTHROPIC, block.id),
+        state.toolIdMap.toCanonical(state.provider, block.id),
         anthropicCanonicalToolName(block.name, state.toolNames),
       );
     default:
@@ -155,7 +158,7 @@ function onBlockStart(
       state.logger.warn(
         {
           event: 'block_dropped',
-          adapter: ANTHROPIC,
+          adapter: state.provider,
           block_type: block.type,
           reason: 'no canonical block for it',
         },

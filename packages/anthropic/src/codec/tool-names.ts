@@ -15,12 +15,16 @@ export const ANTHROPIC_TOOL_NAME_RULES: ToolNameRules = STRICT_TOOL_NAME_RULES;
 /**
  * The wire name of each canonical tool name of one request (core's `createToolNamer` under
  * {@link ANTHROPIC_TOOL_NAME_RULES}), logging a `tool_name_mapped` WARN once per distinct name
- * that had to be renamed.
+ * that had to be renamed, naming `adapter` (the requested model's provider key).
  */
-export function anthropicToolNamer(logger: Logger, requestId: string): (name: string) => string {
+export function anthropicToolNamer(
+  logger: Logger,
+  requestId: string,
+  adapter = 'anthropic',
+): (name: string) => string {
   return createToolNamer({
     rules: ANTHROPIC_TOOL_NAME_RULES,
-    adapter: 'anthropic',
+    adapter,
     logger,
     requestId,
   });

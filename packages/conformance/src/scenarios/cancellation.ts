@@ -4,11 +4,18 @@ import {
   type ToolDefinition,
   withStreamInvariants,
 } from '@yourtool/core';
+import { decodeBedrockFrame } from '@yourtool/wire-formats';
 import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent, streamedText } from '../assertions.js';
 import { describeScenario, EXPECTED, type ScenarioName } from '../catalog.js';
 import type { ScenarioKit, Setup } from '../kit.js';
-import { ABORT_ADVICE, derivedStream, describeError, stalledTextReply } from './shared.js';
+import {
+  ABORT_ADVICE,
+  derivedStream,
+  describeError,
+  type StreamedResponse,
+  stalledTextReply,
+} from './shared.js';
 
 const REGISTER_ADVICE =
   'register every call under its request_id for cancel() (AdapterBase’s `inflight`, which ' +
@@ -271,20 +278,35 @@ const ABORT_AT = 20;
 /**
  * The cancel-mid-text stream with its text delta repeated {@link BURST_DELTAS} times, written
  * in one piece so the adapter receives it in one network read, then left open or closed
- * without the provider's finish.
+ * without the provider's finish. Binary streams (event-stream frames) are joined as bytes.
  */
-function oneReadStream(kit: ScenarioKit, ending: 'stall' | 'end') {
+function oneReadStream(kit: ScenarioKit, ending: 'stall' | 'end'): StreamedResponse {
   const cut = derivedStream(kit, 'cancel-mid-text', {});
-  if (cut.type !== 'stream') throw new Error('unreachable: derivedStream returns a stream');
-  // the chunk carrying the first text delta (keep-alives may follow it in a recorded fixture)
-  const delta = cut.chunks.findLast(carriesReplyStart);
-  if (delta === undefined) {
-    throw new Error(
+  const missing = () =>
+    new Error(
       `the "cancel-mid-text" fixture has no chunk carrying the start of "${EXPECTED.text.reply}"`,
     );
+  if (cut.type === 'binary-stream') {
+    // the frame carrying the first text delta (frames after it may carry other events)
+    const delta = cut.chunks.findLast((frame) => carriesReplyStart(framePayloadText(frame)));
+    if (delta === undefined) throw missing();
+    const frames = [...cut.chunks, ...Array.from({ length: BURST_DELTAS - 1 }, () => delta)];
+    return { ...cut, chunks: [new Uint8Array(Buffer.concat(frames))], ending };
   }
+  // the chunk carrying the first text delta (keep-alives may follow it in a recorded fixture)
+  const delta = cut.chunks.findLast(carriesReplyStart);
+  if (delta === undefined) throw missing();
   const body = cut.chunks.join('') + delta.repeat(BURST_DELTAS - 1);
   return { ...cut, chunks: [body], ending };
+}
+
+/** The JSON payload of an event-stream frame as text ('' when it is not a whole frame). */
+function framePayloadText(frame: Uint8Array): string {
+  try {
+    return JSON.stringify(decodeBedrockFrame(frame).payload);
+  } catch {
+    return '';
+  }
 }
 
 /** Whether a wire chunk holds a JSON string that begins the text reply (its first delta). */

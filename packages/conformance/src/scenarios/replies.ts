@@ -24,6 +24,9 @@ export function registerStructuredAndUsageScenarios(kit: ScenarioKit): void {
   kit.scenario('usage-cached-stream', () => usageCachedStream(kit));
 }
 
+/** The path of the last request the adapter sent. */
+const lastPath = (kit: ScenarioKit): string => kit.server().requests.at(-1)?.path ?? '';
+
 async function textReply(kit: ScenarioKit): Promise<void> {
   const { setup, request, user, wire, model, body } = kit;
   const s = setup('text');
@@ -40,7 +43,7 @@ async function textReply(kit: ScenarioKit): Promise<void> {
   expect(res.model, 'response.model is the canonical id').toBe(model);
   expect(res.provider).toBe(s.adapter.name);
   expect(kit.server().requests).toHaveLength(1);
-  expect(wire.stream(body()), 'complete() must not ask for a stream').toBe(false);
+  expect(wire.stream(body(), lastPath(kit)), 'complete() must not ask for a stream').toBe(false);
 }
 
 async function textStream(kit: ScenarioKit): Promise<void> {
@@ -68,7 +71,7 @@ async function textStream(kit: ScenarioKit): Promise<void> {
     pickUsage(done.usage),
     'streamed usage must equal the non-streamed usage (ask the provider for it)',
   ).toEqual(EXPECTED.text.usage);
-  expect(wire.stream(body()), 'stream() must ask for a stream').toBe(true);
+  expect(wire.stream(body(), lastPath(kit)), 'stream() must ask for a stream').toBe(true);
 }
 
 async function multiTurn(kit: ScenarioKit): Promise<void> {

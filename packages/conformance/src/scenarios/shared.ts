@@ -28,17 +28,30 @@ export function expectAlternatingRoles(roles: string[]): void {
   });
 }
 
-/** The streamed response of another scenario's fixture, reshaped (e.g. no chunks). */
+/** A streamed response: text chunks (SSE, NDJSON) or binary frames (Bedrock's event stream). */
+export type StreamedResponse = Extract<ScriptedResponse, { type: 'stream' | 'binary-stream' }>;
+
+/** What a derived stream may change: its ending, and its chunks emptied. */
+export interface StreamChange {
+  chunks?: [];
+  ending?: StreamedResponse['ending'];
+}
+
+/**
+ * The streamed response (text or binary) of another scenario's fixture, reshaped (e.g. no
+ * chunks).
+ */
 export function derivedStream(
   kit: ScenarioKit,
   source: ScenarioName,
-  change: Partial<Extract<ScriptedResponse, { type: 'stream' }>>,
-): ScriptedResponse {
-  const found = (kit.fixtures[source] ?? []).find((r) => r.type === 'stream');
-  if (found?.type !== 'stream') {
-    throw new Error(`the "${source}" fixture must hold a streamed response to derive from`);
-  }
-  return { ...found, ...change };
+  change: StreamChange,
+): StreamedResponse {
+  const found = (kit.fixtures[source] ?? []).find(
+    (r) => r.type === 'stream' || r.type === 'binary-stream',
+  );
+  if (found?.type === 'stream') return { ...found, ...change };
+  if (found?.type === 'binary-stream') return { ...found, ...change };
+  throw new Error(`the "${source}" fixture must hold a streamed response to derive from`);
 }
 
 /** The "text" reply's headers and the first half of its body, then silence. */

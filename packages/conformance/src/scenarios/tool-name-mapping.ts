@@ -1,5 +1,6 @@
 import { type Message, newToolUseId, ToolIdMap } from '@yourtool/core';
 import { fitsToolNameRules, wireToolName } from '@yourtool/core/adapter';
+import { type BedrockFrame, decodeBedrockFrame, encodeBedrockFrame } from '@yourtool/wire-formats';
 import { expect } from 'vitest';
 import { collectCheckedStream, completeEvent } from '../assertions.js';
 import type { ScenarioName } from '../catalog.js';
@@ -39,7 +40,23 @@ export function replyCalling(
 ): ScriptedResponse[] {
   const found = kit.fixtures[source] ?? DEFAULT_FIXTURES[source];
   if (!found) throw new Error(`the "${source}" fixture is needed to derive a reply from`);
-  return JSON.parse(JSON.stringify(found).replaceAll(FITTING, name)) as ScriptedResponse[];
+  return found.map((response) =>
+    response.type === 'binary-stream'
+      ? { ...response, chunks: response.chunks.map((frame) => frameCalling(frame, name)) }
+      : (JSON.parse(JSON.stringify(response).replaceAll(FITTING, name)) as ScriptedResponse),
+  );
+}
+
+/** An event-stream frame with the call renamed in its JSON payload (other bytes kept as sent). */
+function frameCalling(frame: Uint8Array, name: string): Uint8Array {
+  let decoded: BedrockFrame;
+  try {
+    decoded = decodeBedrockFrame(frame);
+  } catch {
+    return frame;
+  }
+  const payload = JSON.parse(JSON.stringify(decoded.payload).replaceAll(FITTING, name));
+  return encodeBedrockFrame({ ...decoded, payload });
 }
 
 /** A history: three tool uses named `names` (one name twice), their results, then a question. */

@@ -48,13 +48,21 @@ export interface GeminiContentsContext {
   originalMessages?: readonly Message[];
   /** The wire name of a canonical tool name; default core's `wireToolName` under Gemini's rule. */
   toolName?: (name: string) => string;
+  /**
+   * Whether `functionCall` and `functionResponse` carry `id`. Default true (the Gemini API);
+   * false for Vertex AI, whose v1 schema had no such field and which refused it with 400
+   * ("Unknown name \"id\"") into 2026: calls and results then pair by order and name
+   * (decision 0170).
+   */
+  functionCallIds?: boolean;
 }
 
 /** What encoding one message needs besides the message. */
 interface TurnEncoder {
   logger: Logger;
   context: GeminiContentsContext;
-  providerId: (canonicalId: string) => string;
+  /** The `id` a call or result goes out with: its provider id, or none where ids are not sent. */
+  wireId: (canonicalId: string) => { id?: string };
   toolName: (name: string) => string;
   /** Wire name of each tool use encoded so far, by canonical id (for its `functionResponse`). */
   callNames: Map<string, string>;
@@ -79,8 +87,10 @@ export function encodeGeminiContents(
   const encoder: TurnEncoder = {
     logger: context.logger ?? silentLogger,
     context,
-    providerId: (canonicalId) =>
-      context.toolIdMap.toProviderId(GOOGLE, canonicalId, GOOGLE_TOOL_ID_RULES),
+    wireId: (canonicalId) =>
+      context.functionCallIds === false
+        ? {}
+        : { id: context.toolIdMap.toProviderId(GOOGLE, canonicalId, GOOGLE_TOOL_ID_RULES) },
     toolName: context.toolName ?? ((name) => wireToolName(name, GOOGLE_TOOL_NAME_RULES)),
     callNames: new Map(),
   };
@@ -129,7 +139,7 @@ export function encodeGeminiContents(
 /** A tool result: its `functionResponse` part, and the images that go after the turn's. */
 function toolResultParts(block: ToolResultBlock, encoder: TurnEncoder): EncodedToolResult {
   const call = {
-    id: encoder.providerId(block.tool_use_id),
+    ...encoder.wireId(block.tool_use_id),
     name: encoder.callNames.get(block.tool_use_id) ?? 'unknown_tool',
   };
   return encodeToolResult(block, call, encoder.context.multimodalFunctionResponses === true);
@@ -223,7 +233,7 @@ function signedParts(
         encoder.callNames.set(block.id, name);
         const signature = signatures.tool_use[block.id];
         const part: Part = {
-          functionCall: { id: encoder.providerId(block.id), name, args: block.input },
+          functionCall: { ...encoder.wireId(block.id), name, args: block.input },
           ...(signature ? { thoughtSignature: signature } : {}),
         };
         firstCall ??= { part, id: block.id };

@@ -59,6 +59,11 @@ export interface GoogleRequestOptions {
   thinking?: GoogleThinkingOption;
   /** Safety settings sent as they are (`safetySettings`). */
   safetySettings?: SafetySetting[];
+  /**
+   * Whether function calls and responses carry `id` (default true). False for Vertex AI, which
+   * refused the field; calls and results then pair by order and name (decision 0170).
+   */
+  functionCallIds?: boolean;
 }
 
 /** What the request codec needs besides the request. */
@@ -200,6 +205,7 @@ export function toGeminiRequest(
     substituted,
     originalMessages: request.messages,
     toolName,
+    ...(options.functionCallIds === false ? { functionCallIds: false } : {}),
   });
   if (contents[0]?.role === 'model') {
     contents.unshift({ role: 'user', parts: [{ text: CONTINUATION_TEXT }] });

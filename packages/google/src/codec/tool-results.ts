@@ -29,8 +29,8 @@ function nestable(image: ImageBlock): boolean {
 
 /** The function call a tool result answers, as it went on the wire. */
 export interface AnsweredCall {
-  /** The call's wire id. */
-  id: string;
+  /** The call's wire id; absent where the target takes no ids (Vertex AI, decision 0170). */
+  id?: string | undefined;
   /** The call's wire name. */
   name: string;
 }
@@ -74,12 +74,13 @@ export function encodeToolResult(
     }
   }
   if (trailing.length > 0) {
-    trailing.unshift({ text: `Image output of function call ${call.name} (${call.id}):` });
+    const which = call.id === undefined ? call.name : `${call.name} (${call.id})`;
+    trailing.unshift({ text: `Image output of function call ${which}:` });
   }
   return {
     response: {
       functionResponse: {
-        id: call.id,
+        ...(call.id === undefined ? {} : { id: call.id }),
         name: call.name,
         response: block.is_error ? { error: text } : { output: text },
         ...(nested.length > 0 ? { parts: nested } : {}),

@@ -11,9 +11,12 @@ export interface RenderContext {
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-/** A streamed reply: its chunks, the last `closing` of which finish the message. */
-export interface RenderedStream {
-  readonly chunks: readonly string[];
+/**
+ * A streamed reply: its chunks, the last `closing` of which finish the message. Text formats'
+ * chunks are strings (SSE events, NDJSON lines); Bedrock's are bytes (event-stream frames).
+ */
+export interface RenderedStream<Chunk extends string | Uint8Array = string> {
+  readonly chunks: readonly Chunk[];
   /** How many trailing chunks close the message (left out when it stalls or breaks). */
   readonly closing: number;
 }
@@ -25,19 +28,30 @@ export interface RenderedError {
   readonly body: unknown;
 }
 
-/** Puts scripted replies into one wire format. */
-export interface WireRenderer {
+/** The content type of a streamed reply whose chunks are `Chunk`. */
+export type StreamContentType<Chunk extends string | Uint8Array> = Chunk extends string
+  ? 'text/event-stream' | 'application/x-ndjson'
+  : 'application/vnd.amazon.eventstream';
+
+/**
+ * Puts scripted replies into one wire format. `Chunk` is what a streamed reply is made of:
+ * text (the default) or bytes (Bedrock's binary event stream).
+ */
+export interface WireRenderer<Chunk extends string | Uint8Array = string> {
   /** Content type of a streamed reply. */
-  readonly streamContentType: 'text/event-stream' | 'application/x-ndjson';
+  readonly streamContentType: StreamContentType<Chunk>;
   /** Headers on every successful reply (request ids). */
   headers(seq: number): Record<string, string>;
   /** The JSON body of a whole reply. */
   reply(context: RenderContext): unknown;
-  /** A streamed reply's chunks, each a complete SSE event or NDJSON line. */
-  stream(context: RenderContext): RenderedStream;
+  /** A streamed reply's chunks, each a complete SSE event, NDJSON line or binary frame. */
+  stream(context: RenderContext): RenderedStream<Chunk>;
   /** An error response. */
   error(failure: ErrorReply, seq: number): RenderedError;
 }
+
+/** A renderer of any wire format, text or binary. */
+export type AnyWireRenderer = WireRenderer<string> | WireRenderer<Uint8Array>;
 
 /** Canonical usage with every count present. */
 export interface FullUsage {
