@@ -36,6 +36,7 @@ export {
 } from '@yourtool/session';
 export { KNOWN_ADAPTER_PACKAGES } from './adapter-packages.js';
 export * from './config.js';
+export type { RuntimeMcpServers } from './mcp-servers.js';
 export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';
 export type { ConfigSource, RuntimeOptions } from './runtime-options.js';
