@@ -125,6 +125,7 @@ export function buildProgram(context: CommandContext): Command {
     .option('--model <name>', 'start on this model (as /model)')
     .option('--workspace <path>', 'workspace of a new session (default: the working directory)')
     .option('--no-tools', 'offer the model no tools (read_file, list_files, write_file)')
+    .option('--mcp <file>', 'MCP servers whose tools the model may call (YAML with mcp_servers:)')
     .action((options) => chat(context, options));
   addSessionsCommand(program, context);
   program

@@ -199,8 +199,9 @@ export class ServerConnection {
    */
   async refresh(): Promise<boolean> {
     if (!this.#stale || this.#state !== 'ready' || !this.#client) return false;
-    this.#stale = false;
     const tools = this.#pending ?? (await listAll(this.#client));
+    // cleared only once the list is read: a failed re-list is tried again at the next refresh
+    this.#stale = false;
     this.#pending = undefined;
     const changed = JSON.stringify(tools) !== JSON.stringify(this.#tools);
     this.#tools = tools;

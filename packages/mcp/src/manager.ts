@@ -110,8 +110,17 @@ export class McpServers {
    * changed; {@link tools} then gives the new handlers.
    */
   async refresh(): Promise<boolean> {
-    const results = await Promise.all(this.#connections.map((c) => c.refresh()));
-    if (!results.some(Boolean)) return false;
+    const results = await Promise.allSettled(this.#connections.map((c) => c.refresh()));
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') return;
+      const server = this.#connections[i]?.name;
+      const error = (result.reason as Error)?.message ?? String(result.reason);
+      this.#logger.warn(
+        { event: 'mcp_refresh_failed', server, error },
+        `MCP server "${server}" could not list its tools again; its previous tools stay until the next refresh`,
+      );
+    });
+    if (!results.some((r) => r.status === 'fulfilled' && r.value)) return false;
     this.#offered = this.#build();
     return true;
   }

@@ -184,7 +184,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     sessionStats,
     sessionCost: async (sessionId) => (await sessionStats(sessionId)).total_cost_usd,
     mcp,
-    refreshTools: () => registerChangedTools(mcp, tools),
+    refreshTools: () => registerChangedTools(mcp, tools, logger),
     close: async () => {
       await mcp?.close();
       await registry.close();
@@ -279,8 +279,19 @@ function managerOptions(
 async function registerChangedTools(
   mcp: RuntimeMcpServers | undefined,
   tools: ToolRegistry,
+  logger: Logger,
 ): Promise<string[]> {
-  if (!mcp || !(await mcp.refresh())) return [];
+  if (!mcp) return [];
+  try {
+    if (!(await mcp.refresh())) return [];
+  } catch (error) {
+    // a server that cannot re-list now keeps its previous tools; the next refresh tries again
+    logger.warn(
+      { event: 'mcp_refresh_failed', error: (error as Error).message },
+      `MCP tool list refresh failed: ${(error as Error).message}`,
+    );
+    return [];
+  }
   const added: string[] = [];
   for (const handler of mcp.tools()) {
     const name = handler.definition.name;

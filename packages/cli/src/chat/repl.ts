@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { isCancelledError, type RouteTraceEntry, type SessionRecord } from '@yourtool/core';
 import type { Runtime } from '@yourtool/runtime';
 import { type ConfirmHook, parseUserInput } from '@yourtool/session';
@@ -21,6 +22,8 @@ export interface ChatOptions extends ModelOptions {
   workspace?: string;
   /** `false` (`--no-tools`): offer the model no tools. */
   tools?: boolean;
+  /** `--mcp <file>`: a YAML document whose `mcp_servers:` the runtime starts. */
+  mcp?: string;
   /**
    * Make the store if it is missing, add the tables to a database without them, upgrade an
    * older store. Without it only an existing store at the current schema is used.
@@ -145,6 +148,9 @@ class Chat {
     this.#turn = controller;
     this.#renderer = renderer;
     try {
+      // tool list changes MCP servers announced apply here, between turns, never during one
+      const added = await this.runtime.refreshTools();
+      if (added.length > 0) this.#screen.notice(`MCP tools added: ${added.join(', ')}`);
       const events = this.runtime.sessions.send(this.session.id, text, {
         signal: controller.signal,
         ...(override === null ? {} : { model: override }),
@@ -221,6 +227,9 @@ export async function chat(context: CommandContext, options: ChatOptions): Promi
           store,
           confirm: repl.confirm,
           ...(options.tools === false ? {} : { tools: workspaceTools() }),
+          ...(options.mcp === undefined
+            ? {}
+            : { mcpServers: { file: resolve(io.cwd, options.mcp) } }),
         },
         context,
       );
