@@ -339,7 +339,9 @@ describe('Bedrock request encoding: content rules', () => {
     expect(Buffer.from(content[1]?.image?.source?.bytes ?? []).toString('base64')).toBe(PNG);
     expect(content.filter((b) => b.image)).toHaveLength(1);
     const dropped = logger.warnings().filter((w) => w.obj.event === 'block_dropped');
-    expect(dropped.map((w) => w.obj.block_type)).toEqual(['image(image/bmp)', 'image(image/png)']);
+    expect(dropped.map((w) => w.obj.block_type)).toEqual(['image', 'image']);
+    expect(String(dropped[0]?.obj.reason)).toContain('image/bmp');
+    expect(String(dropped[1]?.obj.reason)).toMatch(/bytes only; a url image/);
   });
 
   it('gives a tool result left empty a text, and puts a user turn before a history that starts with the assistant', () => {

@@ -56,7 +56,7 @@ function encodeImage(
   const problem = imageProblem(image, encoding.family);
   if (problem !== null) {
     reportDroppedBlock(encoding.logger, message, {
-      block_type: `image(${image.media_type})`,
+      block_type: 'image',
       adapter: BEDROCK,
       reason: problem,
       block_index: index,
