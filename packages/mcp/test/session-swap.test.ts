@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const FORECAST = mcpToolName('docs', 'Weather.GetForecast');
 
-describe('a session using MCP tools across Claude, GPT-5 and Gemini', () => {
+describe('a session using MCP tools across Claude, GPT-5, Gemini and GPT-4.1 (Chat Completions)', () => {
   it('sends the $defs + nullable schema in the subset, and every call and result is valid on each wire', async () => {
     const stack = sessionStack(provider, servers.tools(), logger);
     try {
@@ -32,6 +32,7 @@ describe('a session using MCP tools across Claude, GPT-5 and Gemini', () => {
         [null, 'docs_book_room', { guest: { name: 'Ada', email: null }, nights: 2 }],
         ['gpt5', FORECAST, { city: 'Oslo' }],
         ['gemini', 'docs_picture', {}],
+        ['gpt41', 'docs_echo', { text: 'chat' }],
       ];
       for (const [model, tool, input] of steps) {
         if (model) await stack.sessions.swapModel(session.id, model);
@@ -48,6 +49,8 @@ describe('a session using MCP tools across Claude, GPT-5 and Gemini', () => {
         'openai-responses',
         'gemini',
         'gemini',
+        'openai-chat',
+        'openai-chat',
       ]);
       for (const request of provider.requests) {
         expect(toolDeclarationProblems(request)).toEqual([]);
@@ -71,11 +74,12 @@ describe('a session using MCP tools across Claude, GPT-5 and Gemini', () => {
           nights: { type: ['integer', 'null'] },
         },
       });
-      // the last request holds all three tool rounds, each answered
+      // the last request holds all four tool rounds, each answered
       expect(toolCallPairs(provider.requests.at(-1) as never).map((p) => p.name)).toEqual([
         'docs_book_room',
         FORECAST,
         'docs_picture',
+        'docs_echo',
       ]);
       // the MCP server received the calls under its own names, the arguments intact
       const history = await stack.store.loadMessages(session.id);

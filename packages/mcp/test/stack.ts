@@ -14,11 +14,12 @@ import {
 import { SessionManager, ToolRegistry } from '@yourtool/session';
 import type { ScriptedProvider } from '@yourtool/testing';
 
-/** Claude, GPT-5 (Responses) and Gemini, each reached through its real SDK at the scripted provider. */
+/** Claude, GPT-5 (Responses), Gemini and GPT-4.1 (Chat Completions), each reached through its real SDK at the scripted provider. */
 export const MODELS = {
   'anthropic:claude-sonnet-4-6': { aliases: ['claude'] },
   'openai:gpt-5': { aliases: ['gpt5'], api: 'responses' as const },
   'google:gemini-2.5-flash': { aliases: ['gemini'] },
+  'openai:gpt-4.1': { aliases: ['gpt41'] },
 };
 
 const FACTORIES: Record<string, AdapterFactory> = {

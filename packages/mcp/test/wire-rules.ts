@@ -102,6 +102,19 @@ export function toolCallPairs(
         answered: outputs.has(String(i.call_id)),
       }));
   }
+  if (request.format === 'openai-chat') {
+    const messages = list(body.messages);
+    const answered = new Set(
+      messages.filter((m) => m.role === 'tool').map((m) => String(m.tool_call_id)),
+    );
+    return messages
+      .flatMap((m) => list(m.tool_calls))
+      .map((c) => ({
+        call: String(c.id),
+        name: String((c.function as Json).name),
+        answered: answered.has(String(c.id)),
+      }));
+  }
   if (request.format === 'gemini') {
     const parts = list(body.contents).flatMap((c) => list(c.parts));
     const answered = parts
