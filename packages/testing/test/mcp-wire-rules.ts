@@ -4,7 +4,7 @@ import {
   GEMINI_TOOL_NAME_RULES,
   STRICT_TOOL_NAME_RULES,
 } from '@yourtool/core/adapter';
-import type { RecordedRequest } from '@yourtool/testing';
+import type { RecordedRequest } from '../src/index.js';
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
