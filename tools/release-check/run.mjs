@@ -13,6 +13,9 @@
 //  4. in an empty directory outside the repository installs @yourtool/core and
 //     @yourtool/anthropic from it and runs the anthropic README's example, ESM and CommonJS,
 //     against a loopback server playing recorded Anthropic replies;
+//  4a. in another empty directory installs every adapter package createRuntime knows by type
+//     (KNOWN_ADAPTER_PACKAGES: @yourtool/bedrock included) and loads each adapter class from its
+//     ESM and CommonJS builds (adapter-imports.mjs);
 //  4b. in another empty directory runs exactly the @yourtool/runtime README's install line (every
 //     package its example needs must be on it: no reliance on npm hoisting) and its example, a
 //     tool loop on Claude and a swap to GPT-5, against a loopback server playing recorded replies;
@@ -43,6 +46,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
+import { checkAdapterImports } from './adapter-imports.mjs';
 
 const VERDACCIO_VERSION = '6.10.4';
 // Some registry mirrors drop node-fetch's `cjs` dist-tag, which verdaccio-audit asks for.
@@ -699,6 +703,12 @@ async function main() {
       `a request reached the loopback server without the configured API key: ${keys.join(', ')}`,
     );
   }
+
+  step('every adapter package by type: installed from the registry, its class from ESM and CJS');
+  const adapterCheck = await checkAdapterImports({ root, work, npmEnv, run, fail, excluded });
+  note(
+    `${adapterCheck.packages.join(', ')}: the class of each type (${adapterCheck.types.join(', ')}) loads from ESM and CommonJS`,
+  );
 
   step(
     "a runtime user: exactly the runtime README's install line in an empty directory, its example",

@@ -49,7 +49,8 @@ const edit = (file: string, from: string, to: string) => {
   writeFileSync(join(root, file), text.replace(from, to));
 };
 
-describe('tools/docs-lists.mjs', () => {
+// each case starts the script up to five times; at a load average of 22 one case took over 30 s
+describe('tools/docs-lists.mjs', { timeout: 120_000 }, () => {
   it('fills the regions from the code: every scenario of SCENARIOS in order, every adapter type', () => {
     const stale = run(root, '--check');
     expect(stale.status).toBe(1);

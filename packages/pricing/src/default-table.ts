@@ -12,10 +12,11 @@ import type { PriceTable } from './table.js';
 export const DEFAULT_PRICE_TABLE_YAML = `# @yourtool/pricing default price table. USD per million tokens.
 pricing_version: "2026-11-22"
 effective_date: 2026-11-22
-source: Public list prices of each provider, read 2026-11-22, OpenRouter's read 2026-11-25 (per-model sources below)
+source: Public list prices of each provider, read 2026-11-22, OpenRouter's read 2026-11-25, Bedrock's read 2026-11-27 (per-model sources below)
 notes: >-
   Standard API usage only: batch discounts, priority tiers, regional or data-residency uplifts
-  and tool fees (web search, code execution) are not modelled. input_tokens are the uncached
+  and tool fees (web search, code execution) are not modelled, except Bedrock's, whose model ids
+  name the kind of endpoint (global, geographic or in-Region) and are priced each as billed. input_tokens are the uncached
   input tokens; cache reads and writes are priced separately (docs/decisions/0015).
 
 models:
@@ -208,6 +209,107 @@ models:
     notes: Several hosts at different prices; this is DeepSeek's own. deepseek-v3 is the same model.
   openrouter:deepseek/deepseek-v3: *openrouter-deepseek-v3
   openrouter:deepseek/deepseek-chat-v3: *openrouter-deepseek-v3
+
+  # Amazon Bedrock (read 2026-11-27, decision 0169): Claude only. Each Bedrock model id is its own
+  # canonical id (bedrock:<id>), and the price depends on the kind of id: a global. profile is
+  # billed at Anthropic's list price; an in-Region foundation id or a geographic profile (us.,
+  # eu., jp., apac.) at 10% more, for Claude Sonnet 4.5 and every later model (Anthropic: "Regional
+  # endpoints include a 10% pricing premium over global endpoints"; AWS: geographic is "standard
+  # pricing", global "approximately 10% savings", billed by the source Region). Older models
+  # (Opus 4.1, Sonnet 4) keep one price. Cache reads and 5-minute writes use
+  # Claude's multipliers (0.1x, 1.25x input); 1-hour writes have no Bedrock rate here, so a call
+  # reporting them is unpriced. ARNs (application inference profiles, provisioned throughput)
+  # name no model and stay unpriced: override them. Llama, Mistral, Nova, gpt-oss and DeepSeek
+  # on Bedrock are unpriced until their rates are read from a primary source.
+  "bedrock:global.anthropic.claude-sonnet-4-5-20250929-v1:0": &bedrock-claude-sonnet-global
+    input_per_mtok_usd: 3.00
+    output_per_mtok_usd: 15.00
+    cached_read_per_mtok_usd: 0.30
+    cache_write_5m_per_mtok_usd: 3.75
+    source: https://docs.aws.amazon.com/bedrock/latest/userguide/global-cross-region-inference.html (global profile, Anthropic's list price https://platform.claude.com/docs/en/about-claude/pricing)
+    notes: Global cross-Region profile. Claude Sonnet 4.5 and 4.6 share this price.
+  "bedrock:global.anthropic.claude-sonnet-4-6": *bedrock-claude-sonnet-global
+
+  "bedrock:anthropic.claude-sonnet-4-5-20250929-v1:0": &bedrock-claude-sonnet-regional
+    input_per_mtok_usd: 3.30
+    output_per_mtok_usd: 16.50
+    cached_read_per_mtok_usd: 0.33
+    cache_write_5m_per_mtok_usd: 4.125
+    source: https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock (regional endpoints 10% over global) and https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html
+    notes: In-Region id or geographic profile, 10% over the global profile; billed by the source Region.
+  "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0": *bedrock-claude-sonnet-regional
+  "bedrock:eu.anthropic.claude-sonnet-4-5-20250929-v1:0": *bedrock-claude-sonnet-regional
+  "bedrock:jp.anthropic.claude-sonnet-4-5-20250929-v1:0": *bedrock-claude-sonnet-regional
+  "bedrock:anthropic.claude-sonnet-4-6": *bedrock-claude-sonnet-regional
+  "bedrock:us.anthropic.claude-sonnet-4-6": *bedrock-claude-sonnet-regional
+  "bedrock:eu.anthropic.claude-sonnet-4-6": *bedrock-claude-sonnet-regional
+  "bedrock:jp.anthropic.claude-sonnet-4-6": *bedrock-claude-sonnet-regional
+
+  "bedrock:global.anthropic.claude-haiku-4-5-20251001-v1:0":
+    input_per_mtok_usd: 1.00
+    output_per_mtok_usd: 5.00
+    cached_read_per_mtok_usd: 0.10
+    cache_write_5m_per_mtok_usd: 1.25
+    source: https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html (global profile, Anthropic's list price https://platform.claude.com/docs/en/about-claude/pricing)
+    notes: Global cross-Region profile.
+
+  "bedrock:anthropic.claude-haiku-4-5-20251001-v1:0": &bedrock-claude-haiku-regional
+    input_per_mtok_usd: 1.10
+    output_per_mtok_usd: 5.50
+    cached_read_per_mtok_usd: 0.11
+    cache_write_5m_per_mtok_usd: 1.375
+    source: https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock (regional endpoints 10% over global) and https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html
+    notes: In-Region id or geographic profile, 10% over the global profile; billed by the source Region.
+  "bedrock:us.anthropic.claude-haiku-4-5-20251001-v1:0": *bedrock-claude-haiku-regional
+  "bedrock:eu.anthropic.claude-haiku-4-5-20251001-v1:0": *bedrock-claude-haiku-regional
+
+  "bedrock:global.anthropic.claude-opus-4-5-20251101-v1:0": &bedrock-claude-opus-global
+    input_per_mtok_usd: 5.00
+    output_per_mtok_usd: 25.00
+    cached_read_per_mtok_usd: 0.50
+    cache_write_5m_per_mtok_usd: 6.25
+    source: https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html (global profile, Anthropic's list price https://platform.claude.com/docs/en/about-claude/pricing)
+    notes: Global cross-Region profile. Claude Opus 4.5 and 4.6 share this price.
+  "bedrock:global.anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-global
+
+  "bedrock:anthropic.claude-opus-4-5-20251101-v1:0": &bedrock-claude-opus-regional
+    input_per_mtok_usd: 5.50
+    output_per_mtok_usd: 27.50
+    cached_read_per_mtok_usd: 0.55
+    cache_write_5m_per_mtok_usd: 6.875
+    source: https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock (regional endpoints 10% over global) and https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html
+    notes: In-Region id or geographic profile, 10% over the global profile; billed by the source Region.
+  "bedrock:us.anthropic.claude-opus-4-5-20251101-v1:0": *bedrock-claude-opus-regional
+  "bedrock:eu.anthropic.claude-opus-4-5-20251101-v1:0": *bedrock-claude-opus-regional
+  "bedrock:anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-regional
+  "bedrock:us.anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-regional
+  "bedrock:eu.anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-regional
+  "bedrock:jp.anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-regional
+  "bedrock:apac.anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-regional
+
+  # Opus 4.1 predates the global/regional split: one price, a us. profile and no global one.
+  "bedrock:us.anthropic.claude-opus-4-1-20250805-v1:0": &bedrock-claude-opus-4-1
+    input_per_mtok_usd: 15.00
+    output_per_mtok_usd: 75.00
+    cached_read_per_mtok_usd: 1.50
+    cache_write_5m_per_mtok_usd: 18.75
+    source: https://platform.claude.com/docs/en/about-claude/pricing (Opus 4.1, "retired, except on Bedrock and Google Cloud"; older models keep their pricing, https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock)
+    notes: No global profile; no regional premium (it applies from Claude Sonnet 4.5 on).
+  "bedrock:anthropic.claude-opus-4-1-20250805-v1:0": *bedrock-claude-opus-4-1
+
+  # Sonnet 4 predates the split too: one list price in-Region and on its geographic profiles. Its
+  # global. profile stays unpriced: AWS calls global profiles about 10% cheaper, Anthropic says
+  # models before Sonnet 4.5 keep their pricing, and no page gives that profile's figure.
+  "bedrock:anthropic.claude-sonnet-4-20250514-v1:0": &bedrock-claude-sonnet-4
+    input_per_mtok_usd: 3.00
+    output_per_mtok_usd: 15.00
+    cached_read_per_mtok_usd: 0.30
+    cache_write_5m_per_mtok_usd: 3.75
+    source: https://platform.claude.com/docs/en/about-claude/pricing (Sonnet 4; older models keep their pricing, https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock)
+    notes: In-Region id or geographic profile; no regional premium (it applies from Claude Sonnet 4.5 on).
+  "bedrock:us.anthropic.claude-sonnet-4-20250514-v1:0": *bedrock-claude-sonnet-4
+  "bedrock:eu.anthropic.claude-sonnet-4-20250514-v1:0": *bedrock-claude-sonnet-4
+  "bedrock:apac.anthropic.claude-sonnet-4-20250514-v1:0": *bedrock-claude-sonnet-4
 
   # Local models cost nothing per token: an explicit zero, never an accidental one.
   "ollama:*":

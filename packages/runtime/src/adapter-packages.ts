@@ -5,6 +5,7 @@ import { RuntimeSetupError } from './setup-error.js';
 export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; export: string }>> =
   {
     anthropic: { package: '@yourtool/anthropic', export: 'AnthropicAdapter' },
+    bedrock: { package: '@yourtool/bedrock', export: 'BedrockAdapter' },
     google: { package: '@yourtool/google', export: 'GoogleAdapter' },
     openai: { package: '@yourtool/openai', export: 'OpenAIAdapter' },
     openrouter: { package: '@yourtool/openrouter', export: 'OpenRouterAdapter' },

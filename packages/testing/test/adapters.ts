@@ -54,6 +54,9 @@ export const STALL_DEADLINES: Deadlines = { idle_timeout_seconds: 0.5, timeout_s
 // no retries: one request per call
 const common = (deadlines: Deadlines) => ({ api_key: KEY, max_retries: 0, ...deadlines });
 
+// Bedrock's format runs these scenarios through the real adapter in
+// packages/bedrock/test/scripted-provider.test.ts: a devDependency of this package on
+// @yourtool/bedrock would close a turbo build cycle (bedrock devDepends on testing).
 export const ADAPTERS: readonly AdapterCase[] = [
   {
     name: 'anthropic',

@@ -2,6 +2,7 @@ import type { SystemContentBlock } from '@aws-sdk/client-bedrock-runtime';
 import {
   type AdapterCapabilities,
   type CanonicalRequest,
+  InvalidRequestError,
   type Logger,
   parseModelId,
   silentLogger,
@@ -121,6 +122,9 @@ export function toBedrockRequest(
     warn('history_repaired', repair.detail, { ...repair, reason: repair.detail });
   }
   const messages = turns.messages;
+  // the codec drops blocks prepareHistory keeps (URL images, unsigned reasoning): Converse
+  // refuses a request with no turn, so it is refused here, before anything is sent
+  if (messages.length === 0) throw nothingLeft(request, prepared.messages.length);
   const out: BedrockRequest = { modelId: wireName, messages };
   addCachedParts(out, {
     system: prepared.system,
@@ -151,6 +155,14 @@ export function toBedrockRequest(
     out.additionalModelRequestFields = fields as BedrockRequest['additionalModelRequestFields'];
   }
   return { request: out, dropped: prepared.dropped, repairs: prepared.repairs };
+}
+
+/** The error for a history whose every block the codec dropped. */
+function nothingLeft(request: CanonicalRequest, count: number): InvalidRequestError {
+  return new InvalidRequestError(
+    `nothing to send to ${request.model}: none of the ${count} message(s) left after preparing the history has a block Converse takes (URL images and unsigned reasoning are dropped)`,
+    { request_id: request.request_id, provider: BEDROCK, retryable: false },
+  );
 }
 
 /** What {@link addCachedParts} needs. */
