@@ -3,7 +3,7 @@ import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance'
 import { createMemoryLogger } from '@yourtool/core';
 import { materializeReadmeExample } from '@yourtool/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRuntime, RuntimeSetupError } from '../src/index.js';
+import { createRuntime, InvalidRuntimeOptionError, RuntimeSetupError } from '../src/index.js';
 import { anthropicText, anthropicToolCall } from './mcp-replies.js';
 
 const STDIO_SERVER = fileURLToPath(
@@ -133,6 +133,22 @@ describe('createRuntime with MCP servers', () => {
     } finally {
       await runtime.close();
     }
+  });
+
+  it('refuses an mcpServers option it cannot read, before starting anything', async () => {
+    await expect(createRuntime({ models: models(), mcpServers: 5 as never })).rejects.toThrow(
+      InvalidRuntimeOptionError,
+    );
+    await expect(
+      createRuntime({ models: models(), mcpServers: { file: 5 } as never }),
+    ).rejects.toThrow(/mcpServers\.file must be a path/);
+    await expect(
+      createRuntime({
+        models: models(),
+        mcpServers: { file: '/nonexistent/mcp.yaml' },
+        logger: false,
+      }),
+    ).rejects.toThrow(/cannot read mcpServers file \/nonexistent\/mcp\.yaml/);
   });
 
   it('names the server and the path of a problem, never a secret', async () => {
