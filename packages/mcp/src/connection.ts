@@ -49,9 +49,9 @@ function stdioTransport(name: string, config: McpServerConfig, logger: Logger): 
   });
   transport.stderr?.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8').trimEnd();
+    // a server's own log lines are information, kept off the console (decision 0074)
     if (text)
-      (logger.info ?? logger.warn).call(
-        logger,
+      logger.info?.(
         { event: 'mcp_server_stderr', server: name, text },
         `MCP server "${name}" stderr`,
       );

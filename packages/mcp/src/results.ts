@@ -1,5 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, type ToolResultContentBlock, validateToolInput } from '@yourtool/core';
+import {
+  type Logger,
+  type ToolResultContentBlock,
+  validateToolInput,
+  YourtoolError,
+} from '@yourtool/core';
 
 /** Which call a result answers: named in every WARN about it. */
 export interface ResultSource {
@@ -13,10 +18,9 @@ export interface ResultSource {
 }
 
 /** A failed MCP tool call, which the session hands the model as an `is_error` result. */
-export class McpToolCallError extends Error {
+export class McpToolCallError extends YourtoolError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'McpToolCallError';
+    super('mcp_tool_failed', message, options);
   }
 }
 

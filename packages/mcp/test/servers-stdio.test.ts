@@ -85,6 +85,13 @@ describe('a stdio MCP server (a child process on the SDK server side)', () => {
     await expect(echo.run({}, callContext().context)).rejects.toThrow(/is closed/);
   });
 
+  it('names a server whose process exits at once, with no unhandled rejection', async () => {
+    const failing = McpServers.start({
+      servers: { quitter: { command: process.execPath, args: ['-e', 'process.exit(1)'] } },
+    });
+    await expect(failing).rejects.toThrow(/MCP server "quitter" could not be started/);
+  });
+
   it('names the server that cannot start', async () => {
     const failing = McpServers.start({
       servers: { ghost: { command: '/nonexistent/mcp-server' } },
