@@ -172,8 +172,11 @@ export class ServerConnection {
         await this.#client?.close();
         return true;
       }
-      this.#stale = this.#stale || JSON.stringify(tools) !== JSON.stringify(this.#tools);
-      this.#pending = tools;
+      // a restarted server's list waits for the next refresh, like an announced change
+      if (JSON.stringify(tools) !== JSON.stringify(this.#tools)) {
+        this.#stale = true;
+        this.#pending = tools;
+      }
       this.#state = 'ready';
       this.#logger.warn(
         { event: 'mcp_server_restarted', server: this.name },
