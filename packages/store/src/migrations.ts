@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
+import { toolApprovalsMigration } from './approvals-migration.js';
 import type { StoreDialect } from './database.js';
 
 /**
@@ -37,6 +38,7 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
         await db.schema.alterTable('sessions').dropColumn('turn_lease_id').execute();
       },
     },
+    '0004_tool_approvals': toolApprovalsMigration(micros),
   };
 }
 

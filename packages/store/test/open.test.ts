@@ -118,6 +118,7 @@ describe('opening stores', () => {
         '0001_canonical_tables',
         '0002_session_revision',
         '0003_session_turn_lease',
+        '0004_tool_approvals',
       ]);
       await expect(bare.createSession({ workspace_path: '/w' })).resolves.toMatchObject({
         workspace_path: '/w',
