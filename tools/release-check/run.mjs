@@ -15,7 +15,9 @@
 //     against a loopback server playing recorded Anthropic replies;
 //  4a. in another empty directory installs every adapter package createRuntime knows by type
 //     (KNOWN_ADAPTER_PACKAGES: @yourtool/bedrock included) and loads each adapter class from its
-//     ESM and CommonJS builds (adapter-imports.mjs);
+//     ESM and CommonJS builds (adapter-imports.mjs); then Claude on Vertex AI: setupProblem()
+//     names the optional peer @anthropic-ai/vertex-sdk until it is installed, and with it one
+//     call reaches a loopback :rawPredict route through the real SDK (vertex-peer.mjs);
 //  4b. in another empty directory runs exactly the @yourtool/runtime README's install line (every
 //     package its example needs must be on it: no reliance on npm hoisting) and its example, a
 //     tool loop on Claude and a swap to GPT-5, against a loopback server playing recorded replies;
@@ -47,6 +49,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { checkAdapterImports } from './adapter-imports.mjs';
+import { checkVertexPeer } from './vertex-peer.mjs';
 
 const VERDACCIO_VERSION = '6.10.4';
 // Some registry mirrors drop node-fetch's `cjs` dist-tag, which verdaccio-audit asks for.
@@ -709,6 +712,19 @@ async function main() {
   note(
     `${adapterCheck.packages.join(', ')}: the class of each type (${adapterCheck.types.join(', ')}) loads from ESM and CommonJS`,
   );
+  if (!excluded.has('@yourtool/anthropic')) {
+    step('Claude on Vertex AI from the published package, its optional peer installed by the user');
+    const range = await checkVertexPeer({
+      root,
+      app: join(work, 'adapters-app'),
+      npmEnv,
+      run,
+      fail,
+    });
+    note(
+      `without @anthropic-ai/vertex-sdk setupProblem() names it; with ${range} a :rawPredict call answers`,
+    );
+  }
 
   step(
     "a runtime user: exactly the runtime README's install line in an empty directory, its example",
