@@ -80,6 +80,7 @@ export {
   parseMessage,
   serializeMessage,
 } from './parse.js';
+export { PartialJsonError, PartialJsonParser, type PartialJsonProblem } from './partial-json.js';
 export type { AttemptEvent } from './retry.js';
 export {
   type AdapterCapabilities,

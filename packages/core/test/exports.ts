@@ -24,6 +24,7 @@ export * from '../src/model-id.js';
 export * from '../src/network-errors.js';
 export * from '../src/option-parse.js';
 export * from '../src/parse.js';
+export * from '../src/partial-json.js';
 export * from '../src/redact.js';
 export * from '../src/retry.js';
 export * from '../src/schemas/adapter.js';
