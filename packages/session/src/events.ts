@@ -2,6 +2,7 @@ import type {
   AdapterError,
   ErrorClass,
   Message,
+  OutputValidationError,
   RouteTraceEntry,
   RoutingDecisionRecord,
   SideEffects,
@@ -143,6 +144,37 @@ export type SessionEvent =
       is_error: boolean;
     }
   | {
+      /**
+       * What is known so far of the object the turn asked for (`output`), read from the
+       * reply's streamed JSON (native structured output) or from the output tool's streamed
+       * input (the forced-tool fallback): strings, arrays and objects as far as they have
+       * arrived. Each event's `value` is a fresh object (unchanged members are shared). The
+       * last one of a valid reply equals the turn's `object`. A `session.fallback` or an
+       * `object.invalid` makes the partials of that call void.
+       */
+      type: 'object.partial';
+      step: number;
+      /** The reply it belongs to: 1 for the first, then the repair policy's attempts. */
+      attempt: number;
+      /** Canonical id of the model streaming it. */
+      model: string;
+      value: unknown;
+    }
+  | {
+      /**
+       * A reply of a turn that asked for an object gave none that validates (not JSON, not
+       * the schema's shape, cut at max_tokens, no call of the output tool, or a refusal). With
+       * `will_repair` the errors go back to the model for another attempt (`outputRepair`);
+       * else the turn ends with `error`.
+       */
+      type: 'object.invalid';
+      step: number;
+      attempt: number;
+      model: string;
+      error: OutputValidationError;
+      will_repair: boolean;
+    }
+  | {
       /** The turn ended. */
       type: 'session.turn_complete';
       result: TurnResult;
@@ -151,8 +183,8 @@ export type SessionEvent =
 /** Why a turn ended. */
 export type TurnEnd = StopReason | 'max_steps';
 
-/** What a finished turn amounts to. */
-export interface TurnResult {
+/** What a finished turn amounts to; `T` is the type of the object it asked for, if any. */
+export interface TurnResult<T = unknown> {
   session_id: string;
   /** Messages this turn stored, in order (user, assistant, tool, ...). */
   messages: Message[];
@@ -174,6 +206,15 @@ export interface TurnResult {
    * not be read.
    */
   session_cost_usd: string | null;
-  /** The error that ended the turn, if one did. */
-  error: AdapterError | null;
+  /**
+   * The object the turn asked for (`SendOptions.output`), parsed and validated against the
+   * full schema. Undefined when it asked for none, or got none: then `error` says why (an
+   * `OutputValidationError`), unless the turn was cancelled (`end: "cancelled"`).
+   */
+  object?: T;
+  /**
+   * The error that ended the turn, if one did: the adapter's, or an `OutputValidationError`
+   * when the turn asked for an object and no reply gave a valid one.
+   */
+  error: AdapterError | OutputValidationError | null;
 }

@@ -22,6 +22,7 @@ export type {
   ConfirmationRequest,
   ConfirmHook,
   HistoryRecovery,
+  OutputRepairPolicy,
   SendOptions,
   SessionManagerOptions,
   SystemPromptContext,
@@ -43,3 +44,4 @@ export {
   type WaitForTurnOptions,
 } from './turn-lease-options.js';
 export { managerOptionProblem, type OptionProblem } from './validate-options.js';
+export { MAX_OUTPUT_ATTEMPTS, type StructuredOutputRecord } from './turn-output.js';
