@@ -66,8 +66,18 @@ const ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
 };
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
-const NUMBER_CHAR = /[-+.eE0-9]/;
-const WHITESPACE = /[ \t\n\r]/;
+
+/** Whether a char code can be part of a number: digits, `-`, `+`, `.`, `e`, `E`. */
+function isNumberCode(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    code === 45 ||
+    code === 43 ||
+    code === 46 ||
+    code === 101 ||
+    code === 69
+  );
+}
 
 /** Sets a field the way `JSON.parse` does: an own property, even one named `__proto__`. */
 function setField(fields: Record<string, unknown>, key: string, value: unknown): void {
@@ -112,8 +122,10 @@ export class PartialJsonParser {
   #offset = 0;
   #problem: PartialJsonProblem | undefined;
   #dirty = false;
+  /** Whether the value changed since it was last built. */
+  #stale = false;
   #snapshot: unknown;
-  /** The string or number token the last value showed, so that ending it is no change. */
+  /** The string or number token the value showed at the last delta's end: ending it is no change. */
   #shownToken: string | undefined;
 
   /**
@@ -126,16 +138,23 @@ export class PartialJsonParser {
       i = this.#step(delta, i);
     }
     this.#offset += delta.length;
-    if (this.#dirty) {
-      this.#dirty = false;
-      this.#snapshot = this.#build();
-      return true;
-    }
-    return false;
+    // the string or number being read, as far as the value shows it at this delta's end
+    this.#shownToken = this.#openLeaf().present ? this.#token : undefined;
+    if (!this.#dirty) return false;
+    this.#dirty = false;
+    this.#stale = true;
+    return true;
   }
 
-  /** The value read so far (undefined before any of it is known). */
+  /**
+   * The value read so far (undefined before any of it is known). Built when read after a
+   * change, so a caller that reads it less often than it feeds pays less.
+   */
   get value(): unknown {
+    if (this.#stale) {
+      this.#stale = false;
+      this.#snapshot = this.#build();
+    }
     return this.#snapshot;
   }
 
@@ -165,7 +184,7 @@ export class PartialJsonParser {
         reason: 'the text ended before the value did',
       });
     }
-    return this.#snapshot;
+    return this.value;
   }
 
   #fail(offset: number, reason: string): number {
@@ -189,8 +208,9 @@ export class PartialJsonParser {
   }
 
   #readStructure(delta: string, i: number): number {
+    const code = delta.charCodeAt(i);
+    if (code === 32 || code === 10 || code === 13 || code === 9) return i + 1;
     const ch = delta.charAt(i);
-    if (WHITESPACE.test(ch)) return i + 1;
     switch (this.#mode) {
       case Mode.Value:
       case Mode.ValueOrClose:
@@ -257,6 +277,7 @@ export class PartialJsonParser {
   }
 
   #beginToken(mode: Mode, token: string, isKey: boolean): void {
+    this.#shownToken = undefined;
     this.#mode = mode;
     this.#token = token;
     this.#tokenIsKey = isKey;
@@ -359,7 +380,7 @@ export class PartialJsonParser {
 
   #readNumber(delta: string, start: number): number {
     let i = start;
-    while (i < delta.length && NUMBER_CHAR.test(delta.charAt(i))) i++;
+    while (i < delta.length && isNumberCode(delta.charCodeAt(i))) i++;
     this.#token += delta.slice(start, i);
     const whole = NUMBER.test(this.#token);
     if (i >= delta.length) {
@@ -374,7 +395,7 @@ export class PartialJsonParser {
 
   #readLiteral(delta: string, start: number): number {
     let i = start;
-    while (i < delta.length && /[a-z]/.test(delta.charAt(i))) i++;
+    while (i < delta.length && delta.charCodeAt(i) >= 97 && delta.charCodeAt(i) <= 122) i++;
     this.#token += delta.slice(start, i);
     const literal = this.#token;
     if (Object.hasOwn(LITERALS, literal)) {
@@ -389,7 +410,6 @@ export class PartialJsonParser {
   /** The partial value: the open containers copied, the token being read put in its place. */
   #build(): unknown {
     const open = this.#openLeaf();
-    this.#shownToken = open.present ? this.#token : undefined;
     if (this.#stack.length === 0)
       return open.present ? open.value : this.#hasRoot ? this.#root : undefined;
     let child: unknown;

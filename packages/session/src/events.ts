@@ -145,12 +145,14 @@ export type SessionEvent =
     }
   | {
       /**
-       * What is known so far of the object the turn asked for (`output`), read from the
-       * reply's streamed JSON (native structured output) or from the output tool's streamed
-       * input (the forced-tool fallback): strings, arrays and objects as far as they have
-       * arrived. Each event's `value` is a fresh object (unchanged members are shared). The
-       * last one of a valid reply equals the turn's `object`. A `session.fallback` or an
-       * `object.invalid` makes the partials of that call void.
+       * What is known so far of the object the turn asked for (`output`): one per delta of the
+       * object's JSON, in place of the stream event that carried it (the reply's `text.delta`
+       * natively, the output tool's `tool.use_input_delta` under the forced-tool fallback;
+       * every other stream event passes as is). `value` holds strings, arrays and objects as
+       * far as they have arrived (undefined before any of it), a fresh object whenever it grew
+       * (unchanged members shared), else the previous event's. The last one of a valid reply
+       * equals the turn's `object`. A `session.fallback` or an `object.invalid` makes the
+       * partials of that call void (decision 0176).
        */
       type: 'object.partial';
       step: number;
@@ -158,6 +160,8 @@ export type SessionEvent =
       attempt: number;
       /** Canonical id of the model streaming it. */
       model: string;
+      /** The delta of the JSON text this event stands for. */
+      text: string;
       value: unknown;
     }
   | {

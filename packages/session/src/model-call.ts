@@ -100,18 +100,15 @@ async function* streamCall(
           model: decision.model,
         })
       : null;
-  const stream = decision.adapter.stream(
-    output && plan ? output.request(request, plan) : request,
-    {
-      signal: turn.signal,
-      toolIdMap: turn.log.toolIdMap,
-      onAttempt: report.onAttempt,
-      logger: settings.logger,
-      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
-      // the call's span goes under the turn's, with its step, routing and exact cost
-      ...(turn.telemetry ? { telemetry: turn.telemetry.callOptions(decision, turn.steps) } : {}),
-    },
-  );
+  const stream = decision.adapter.stream(output && plan ? output.request(request, plan) : request, {
+    signal: turn.signal,
+    toolIdMap: turn.log.toolIdMap,
+    onAttempt: report.onAttempt,
+    logger: settings.logger,
+    ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+    // the call's span goes under the turn's, with its step, routing and exact cost
+    ...(turn.telemetry ? { telemetry: turn.telemetry.callOptions(decision, turn.steps) } : {}),
+  });
   // pulled by hand rather than `for await`, so attempt events (a retry's wait happens inside
   // `next()`) are yielded while the stream is awaited, not after its next event
   const iterator = stream[Symbol.asyncIterator]();
@@ -128,8 +125,7 @@ async function* streamCall(
       streamed.row = row;
     }
     if (next.value.type === 'message.complete') streamed.complete = next.value;
-    const partial = partials?.take(next.value) ?? null;
-    yield next.value;
-    if (partial) yield partial;
+    // the object's JSON deltas reach the consumer as partial objects, in their place
+    yield partials?.take(next.value) ?? next.value;
   }
 }

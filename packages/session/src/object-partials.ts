@@ -9,7 +9,7 @@ export type ObjectPartialEvent = Extract<SessionEvent, { type: 'object.partial' 
  * The partial objects of one call's stream: the reply's text deltas (native structured output)
  * or the output tool's input deltas (the forced-tool fallback) fed to one
  * {@link PartialJsonParser}, which keeps its state between deltas, so each delta is read once.
- * Yields an `object.partial` event whenever the value grew.
+ * Each such delta becomes one `object.partial` event, in its place (decision 0176).
  */
 export class ObjectPartials {
   readonly #parser = new PartialJsonParser();
@@ -19,6 +19,8 @@ export class ObjectPartials {
   readonly #where: { step: number; attempt: number; model: string };
   /** The content block of the output tool's call, once it started. */
   #toolBlock: number | null = null;
+  /** The value the last event carried. */
+  #value: unknown;
 
   constructor(
     plan: StructuredOutputPlan,
@@ -30,19 +32,21 @@ export class ObjectPartials {
     this.#where = where;
   }
 
-  /** The `object.partial` event a stream event leads to, or null. */
+  /** The `object.partial` event that replaces a delta of the object's JSON; null for others. */
   take(event: StreamEvent): ObjectPartialEvent | null {
     const text = this.#jsonDelta(event);
-    if (text === null || !this.#parser.feed(text)) return null;
-    let value = this.#parser.value;
-    if (this.#wrapped) {
-      // the wrapper's key has not begun: nothing of the value is known yet
-      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, OUTPUT_WRAPPER_KEY)) {
-        return null;
-      }
-      value = (value as Record<string, unknown>)[OUTPUT_WRAPPER_KEY];
+    if (text === null) return null;
+    if (this.#parser.feed(text)) this.#value = this.#unwrapped(this.#parser.value);
+    return { type: 'object.partial', ...this.#where, text, value: this.#value };
+  }
+
+  /** A wrapped value's content; undefined while the wrapper's key has not begun. */
+  #unwrapped(value: unknown): unknown {
+    if (!this.#wrapped) return value;
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, OUTPUT_WRAPPER_KEY)) {
+      return undefined;
     }
-    return { type: 'object.partial', ...this.#where, value };
+    return (value as Record<string, unknown>)[OUTPUT_WRAPPER_KEY];
   }
 
   #jsonDelta(event: StreamEvent): string | null {

@@ -11,8 +11,8 @@ import { buildUsage } from '@yourtool/pricing';
 import type { CallReport } from './call-report.js';
 import type { PartialRow } from './partial-row.js';
 import { checkReply, type InvalidReplyError, invalidReplyError } from './reply-check.js';
-import type { ModelCall } from './turn-scope.js';
 import type { ObjectRead } from './turn-output.js';
+import type { ModelCall } from './turn-scope.js';
 
 /** The usage of a call that reported none (it failed or was cancelled before any). */
 const ZERO_USAGE: TokenUsage = {

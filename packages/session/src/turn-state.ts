@@ -1,12 +1,12 @@
 import {
   type AdapterError,
   type ContentBlock,
-  type OutputValidationError,
   CURRENT_SCHEMA_VERSION,
   createMessage,
   type Message,
   newMessageId,
   nowTimestamp,
+  type OutputValidationError,
   type SessionRecord,
   type ToolDefinition,
   TurnLeaseHeldError,
