@@ -6,9 +6,15 @@ import {
   silentLogger,
   type ToolIdMap,
 } from '@yourtool/core';
-import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
+import {
+  type DroppedBlock,
+  type HistoryRepair,
+  prepareHistory,
+  wrapOutputSchema,
+} from '@yourtool/core/adapter';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
 import { encodeRememberedMessages, type ToolNamer } from './messages.js';
+import { applyToolChoice } from './tool-choice.js';
 import { anthropicToolNamer } from './tool-names.js';
 import type { AnthropicWireMemory } from './wire-memory.js';
 
@@ -199,10 +205,13 @@ export function toAnthropicParams(
     }
   }
   if (request.output_schema) {
-    params.output_config = { format: { type: 'json_schema', schema: request.output_schema } };
+    // a non-object schema goes as { value } (core unwraps it on read)
+    const schema = wrapOutputSchema(request.output_schema);
+    params.output_config = { format: { type: 'json_schema', schema } };
   }
 
   const thinkingSkipped = applyThinking(params, options.thinking, info, warn);
+  applyToolChoice(params, request, toolName, { logger, provider });
   return { params, dropped: prepared.dropped, repairs: prepared.repairs, thinkingSkipped };
 }
 

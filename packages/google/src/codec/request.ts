@@ -24,6 +24,7 @@ import {
 import { type GeminiModelInfo, type GeminiThinkingLevel, geminiModelInfo } from '../models.js';
 import { encodeGeminiContents } from './contents.js';
 import { GOOGLE } from './signatures.js';
+import { geminiToolConfig } from './tool-choice.js';
 import { googleToolNamer } from './tool-names.js';
 
 export {
@@ -229,6 +230,8 @@ export function toGeminiRequest(
   }
   if (request.tools.length > 0) {
     config.tools = [{ functionDeclarations: geminiDeclarations(request, toolName) }];
+    const toolConfig = geminiToolConfig(request.tool_choice, toolName);
+    if (toolConfig) config.toolConfig = toolConfig;
   }
   if (request.output_schema) {
     config.responseMimeType = 'application/json';

@@ -9,3 +9,4 @@ export * from './response.js';
 export * from './stop-sequence.js';
 export * from './stream.js';
 export * from './tool-names.js';
+export * from './tools-param.js';

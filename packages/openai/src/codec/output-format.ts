@@ -1,4 +1,5 @@
 import type { AdapterCapabilities, CanonicalRequest } from '@yourtool/core';
+import { wrapOutputSchema } from '@yourtool/core/adapter';
 
 /**
  * Whether a JSON schema meets OpenAI's strict structured-output rules as far as this codec can
@@ -46,7 +47,8 @@ export interface OpenAIJsonSchemaFormat {
  * The output format for a request's `output_schema`, shared by Chat Completions and the
  * Responses API: null when there is none, or when the model takes no structured output (a
  * `parameter_dropped` WARN); `strict` only when wanted and the schema meets the strict rules
- * (else a `structured_output_not_strict` WARN: it goes as guidance).
+ * (else a `structured_output_not_strict` WARN: it goes as guidance). A schema whose root is not
+ * an object is wrapped as `{ value }` (core's `wrapOutputSchema`).
  */
 export function jsonSchemaFormat(
   request: Pick<CanonicalRequest, 'output_schema'>,
@@ -57,8 +59,9 @@ export function jsonSchemaFormat(
   },
   warn: (event: string, reason: string, extra?: Record<string, unknown>) => void,
 ): OpenAIJsonSchemaFormat | null {
-  const schema = request.output_schema;
-  if (!schema) return null;
+  if (!request.output_schema) return null;
+  // both APIs need an object root: a non-object schema goes as { value }, unwrapped on read by core
+  const schema = wrapOutputSchema(request.output_schema);
   if (!options.capabilities.supports_structured_output) {
     warn(
       'parameter_dropped',
