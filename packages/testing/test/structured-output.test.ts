@@ -1,6 +1,5 @@
 import { OutputValidationError } from '@yourtool/core';
-import { createRuntime, type Runtime } from '@yourtool/runtime';
-import type { SessionEvent } from '@yourtool/session';
+import { createRuntime, type Runtime, type SessionEvent } from '@yourtool/runtime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   cutObject,
@@ -181,5 +180,24 @@ describe('a session asking for an object', () => {
     // the repair request carried the validation error back to the model
     expect(provider.requests[1]?.lastUserText).toMatch(/\$: not JSON/);
     expect(events.find((e) => e.type === 'object.invalid')).toMatchObject({ will_repair: true });
+  });
+
+  it('unwraps a non-object schema the fallback sent as { value }, partials included', async () => {
+    const rt = await runtime();
+    const session = await rt.sessions.createSession({ workspace_path: '/w' });
+    await rt.sessions.swapModel(session.id, 'qwen');
+    const tags = { type: 'array', items: { type: 'string' }, minItems: 2 };
+    provider.reply(objectReply(['north', 'south', 'east'], { chunks: 6 }));
+    const { events, error } = await collect(
+      rt.sessions.send(session.id, 'Three directions.', { output: tags }),
+    );
+    expect(error).toBeUndefined();
+    const done = events.at(-1);
+    if (done?.type !== 'session.turn_complete') throw new Error('no turn_complete');
+    expect(done.result.object).toEqual(['north', 'south', 'east']);
+    const seen = partials(events).filter((v) => v !== undefined);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.every(Array.isArray)).toBe(true);
+    expect(seen.at(-1)).toEqual(['north', 'south', 'east']);
   });
 });
