@@ -1,4 +1,13 @@
-import { YourtoolError } from './errors.js';
+import { PartialJsonError, type PartialJsonProblem } from './partial-json-error.js';
+import {
+  buildPartial,
+  type Container,
+  type Leaf,
+  type ObjectFrame,
+  setField,
+} from './partial-json-value.js';
+
+export { PartialJsonError, type PartialJsonProblem } from './partial-json-error.js';
 
 /**
  * An incremental JSON reader for streamed model output: it is fed text deltas and gives, after
@@ -6,38 +15,6 @@ import { YourtoolError } from './errors.js';
  * stops. Each character is read once; the state (a stack of open containers and the token being
  * read) is kept across deltas, so a reply of n characters costs O(n) to read however it is cut.
  */
-
-/** Where a JSON text stopped being JSON, for {@link PartialJsonError}. */
-export interface PartialJsonProblem {
-  /** Offset, in UTF-16 code units, of the character that broke the text. */
-  readonly offset: number;
-  /** What was expected there. */
-  readonly reason: string;
-}
-
-/** The text fed to a {@link PartialJsonParser} is not JSON, or ended before the value did. */
-export class PartialJsonError extends YourtoolError {
-  /** Offset of the offending character in the text fed so far (its length when it ended early). */
-  readonly offset: number;
-  /** What was expected there. */
-  readonly reason: string;
-
-  constructor(problem: PartialJsonProblem) {
-    super('partial_json_invalid', `not JSON at offset ${problem.offset}: ${problem.reason}`);
-    this.offset = problem.offset;
-    this.reason = problem.reason;
-  }
-}
-
-type Container = { kind: 'array'; items: unknown[] } | ObjectFrame;
-interface ObjectFrame {
-  kind: 'object';
-  fields: Record<string, unknown>;
-  /** The key whose value is being read, once its colon has been read. */
-  key: string | undefined;
-  /** The key of the member attached last, which holds the open child container if any. */
-  lastKey: string;
-}
 
 /** What the reader expects next. */
 enum Mode {
@@ -77,20 +54,6 @@ function isNumberCode(code: number): boolean {
     code === 101 ||
     code === 69
   );
-}
-
-/** Sets a field the way `JSON.parse` does: an own property, even one named `__proto__`. */
-function setField(fields: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(fields, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    fields[key] = value;
-  }
 }
 
 /**
@@ -410,37 +373,8 @@ export class PartialJsonParser {
   /** The partial value: the open containers copied, the token being read put in its place. */
   #build(): unknown {
     const open = this.#openLeaf();
-    if (this.#stack.length === 0)
-      return open.present ? open.value : this.#hasRoot ? this.#root : undefined;
-    let child: unknown;
-    for (let depth = this.#stack.length - 1; depth >= 0; depth--) {
-      const frame = this.#stack[depth] as Container;
-      const inner = depth === this.#stack.length - 1 ? open : { present: true, value: child };
-      child =
-        frame.kind === 'array'
-          ? this.#copyArray(frame, depth, inner)
-          : this.#copyObject(frame, depth, inner);
-    }
-    return child;
-  }
-
-  #copyArray(frame: { items: unknown[] }, depth: number, inner: Leaf): unknown[] {
-    const copy = frame.items.slice();
-    // the open child container is the last item, and its copy replaces it
-    if (depth < this.#stack.length - 1) copy[copy.length - 1] = inner.value;
-    else if (inner.present) copy.push(inner.value);
-    return copy;
-  }
-
-  #copyObject(frame: ObjectFrame, depth: number, inner: Leaf): Record<string, unknown> {
-    const copy = { ...frame.fields };
-    if (depth < this.#stack.length - 1) {
-      // the open child container is the member attached last, and its copy replaces it
-      setField(copy, frame.lastKey, inner.value);
-    } else if (inner.present && frame.key !== undefined) {
-      setField(copy, frame.key, inner.value);
-    }
-    return copy;
+    if (this.#stack.length > 0) return buildPartial(this.#stack, open);
+    return open.present ? open.value : this.#hasRoot ? this.#root : undefined;
   }
 
   /** The string or number being read, if it has a value to show yet. */
@@ -452,9 +386,4 @@ export class PartialJsonParser {
     }
     return { present: false, value: undefined };
   }
-}
-
-interface Leaf {
-  present: boolean;
-  value: unknown;
 }

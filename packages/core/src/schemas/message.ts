@@ -102,9 +102,7 @@ export const StructuredOutputRecordSchema = z.looseObject({
   mode: z.enum(['native', 'tool']),
   valid: z.boolean(),
   attempt: z.number().int().positive(),
-  issues: z
-    .array(z.object({ path: z.string(), rule: z.string(), message: z.string() }))
-    .optional(),
+  issues: z.array(z.object({ path: z.string(), rule: z.string(), message: z.string() })).optional(),
   issue_count: z.number().int().nonnegative().optional(),
   cut: z.boolean().optional(),
   refused: z.boolean().optional(),
