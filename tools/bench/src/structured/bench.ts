@@ -98,6 +98,7 @@ export async function partialObjectScenario(options: RunOptions): Promise<Scenar
       async () => {
         await server.enqueue();
       },
+      // the steady state of a server streaming turn after turn (a forced GC makes V8 forget)
       { forceGc: false },
     );
     const checks: string[] = [];
