@@ -78,6 +78,20 @@ describe('objects in the CLI', () => {
     expect(provider.requests.at(-1)?.tools).toEqual(['structured_output']);
   });
 
+  it('chat --schema on a model without native output: the forced tool stays out of sight', async () => {
+    const cwd = workspace();
+    provider.reply(objectReply({ name: 'Lyon', population: 522250 }, { chunks: 3 }));
+    const chat = await run(
+      ['chat', '--create', '--store', 'sqlite:chat.db', '--model', 'qwen', '--schema', 'city.json'],
+      cwd,
+      { input: 'Describe Lyon.\n' },
+    );
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toContain('{\n  "name": "Lyon",\n  "population": 522250\n}\n');
+    expect(chat.stdout).not.toContain('structured_output');
+    expect(provider.requests.at(-1)?.tools).toContain('structured_output');
+  });
+
   it('chat says why a reply is not a valid object', async () => {
     const cwd = workspace();
     provider.reply(objectReply({ name: 'Paris', population: 'many' }));

@@ -1,4 +1,5 @@
 import { assertNever } from '@yourtool/core';
+import { STRUCTURED_OUTPUT_TOOL } from '@yourtool/core/adapter';
 import type { SessionEvent, TurnResult } from '@yourtool/session';
 import { money, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
@@ -114,7 +115,8 @@ export class TurnRenderer {
         screen.line(`→ ${event.tool_name} ${oneLine(JSON.stringify(event.input), 160)}`);
         return;
       case 'session.tool_result':
-        this.#toolResult(event);
+        // the forced output tool's result is the object, shown whole at the turn's end
+        if (event.tool_name !== STRUCTURED_OUTPUT_TOOL) this.#toolResult(event);
         return;
       case 'session.turn_complete':
         this.quiet();

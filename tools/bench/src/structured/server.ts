@@ -1,13 +1,14 @@
 /**
  * The loopback Anthropic server of `streaming/partial-object`, in a process of its own so the
  * CPU time measured is the client's alone. Every request is answered with the same stream: the
- * records object's JSON text in many text deltas. `{ enqueue: true }` over IPC queues one.
+ * records object's JSON text in many text deltas. `{ enqueue: n }` over IPC queues n of them
+ * (after forgetting the requests recorded so far).
  */
 import { startLoopbackServer } from '@yourtool/conformance';
 import { objectStream } from './document.js';
 
 /** Messages the parent sends. */
-export type ObjectServerCommand = { enqueue: true } | { close: true };
+export type ObjectServerCommand = { enqueue: number } | { close: true };
 /** Messages the server sends. */
 export type ObjectServerReply = { ready: string } | { enqueued: true };
 
@@ -21,7 +22,9 @@ process.on('message', (command: ObjectServerCommand) => {
     return;
   }
   server.reset();
-  server.enqueue({ type: 'stream', contentType: 'text/event-stream', chunks });
+  for (let i = 0; i < command.enqueue; i++) {
+    server.enqueue({ type: 'stream', contentType: 'text/event-stream', chunks });
+  }
   send({ enqueued: true });
 });
 process.on('disconnect', () => process.exit(0));
