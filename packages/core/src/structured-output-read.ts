@@ -1,3 +1,4 @@
+import { dropProjectedNulls } from './output-nulls.js';
 import type { OutputIssue, ResolvedOutputSchema } from './output-schema.js';
 import { OutputValidationError } from './output-validation-error.js';
 import { unwrapOutputValue } from './output-wrapper.js';
@@ -61,7 +62,8 @@ function toolSource(response: Pick<CanonicalResponse, 'content'>, toolName: stri
  * `refusal` or the provider's refusal field, reported as `refusal`), for text that is not JSON,
  * a missing tool call, or a value that breaks the schema (each issue with its path and rule;
  * `cut` when the reply stopped at max_tokens). A non-object schema's `{ value }` wrapper is
- * removed first.
+ * removed first, and a `null` sent for an optional property that does not take null (a strict
+ * projection's optional-to-nullable) is read as absent.
  */
 export function readStructuredOutput<T>(
   response: Pick<CanonicalResponse, 'content' | 'stop_reason' | 'refusal' | 'request_id'>,
@@ -83,7 +85,8 @@ export function readStructuredOutput<T>(
   if (!source.ok) {
     throw new OutputValidationError({ ...base, text: source.text, issues: [source.issue] });
   }
-  const checked = schema.validate(unwrapOutputValue(schema.jsonSchema, source.raw));
+  const unwrapped = unwrapOutputValue(schema.jsonSchema, source.raw);
+  const checked = schema.validate(dropProjectedNulls(schema.jsonSchema, unwrapped));
   if (!checked.ok) {
     throw new OutputValidationError({ ...base, text: source.text, issues: checked.issues });
   }

@@ -23,6 +23,7 @@ export * from './json-depth.js';
 export * from './lossy.js';
 export * from './network-errors.js';
 export { parseAdapterOptions, parseProviderCallOptions } from './option-parse.js';
+export * from './output-nulls.js';
 export { isResolvedOutputSchema } from './output-schema.js';
 export * from './output-wrapper.js';
 export * from './redact.js';

@@ -24,6 +24,7 @@ export * from '../src/messages.js';
 export * from '../src/model-id.js';
 export * from '../src/network-errors.js';
 export * from '../src/option-parse.js';
+export * from '../src/output-nulls.js';
 export * from '../src/output-schema.js';
 export * from '../src/output-validation-error.js';
 export * from '../src/output-wrapper.js';

@@ -4,6 +4,7 @@ import {
   type CanonicalResponse,
   completeObject,
   createMemoryLogger,
+  dropProjectedNulls,
   InvalidRequestError,
   normalizeRequest,
   OutputSchemaError,
@@ -343,5 +344,37 @@ describe('completeObject', () => {
       OutputValidationError,
     );
     expect(sent[0]?.output_schema).toMatchObject({ type: 'object' });
+  });
+});
+
+describe('dropProjectedNulls', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      nick: { type: 'string' },
+      note: { type: ['string', 'null'] },
+      pets: { type: 'array', items: { type: 'object', properties: { age: { type: 'integer' } } } },
+    },
+    required: ['name'],
+  };
+
+  it('reads a null for an optional property that takes none as absent, nested too', () => {
+    expect(
+      dropProjectedNulls(schema, { name: 'a', nick: null, note: null, pets: [{ age: null }] }),
+    ).toEqual({ name: 'a', note: null, pets: [{}] });
+  });
+
+  it('keeps a null for a required property, for validation to refuse', () => {
+    const read = readStructuredOutput(
+      reply([{ type: 'text', text: '{"name":"Ada","age":1,"nick":null}' }]),
+      resolveOutputSchema({
+        ...schema,
+        properties: { ...schema.properties, age: { type: 'integer' } },
+      }),
+      native,
+    );
+    expect(read.value).toEqual({ name: 'Ada', age: 1 });
+    expect(dropProjectedNulls(schema, { name: null })).toEqual({ name: null });
   });
 });

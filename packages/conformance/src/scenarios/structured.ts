@@ -13,6 +13,9 @@ import { describeError } from './shared.js';
 const NATIVE: StructuredOutputPlan = { mode: 'native' };
 const TOOL: StructuredOutputPlan = { mode: 'tool', toolName: EXPECTED.toolCall.tool };
 
+/** The text of a structured-object-cut fixture: the structured reply stopped mid-way. */
+const CUT_REPLY = '{"city":"Paris","popul';
+
 /** The object the tool-call fixture's call carries, as an output schema. */
 const PATH_SCHEMA = {
   type: 'object',
@@ -107,6 +110,7 @@ async function nativeCut(kit: ScenarioKit): Promise<void> {
   expect(error.stop_reason).toBe('max_tokens');
   expect(error.issues[0]).toMatchObject({ path: '$', rule: 'json' });
   expect(error.message).toMatch(/cut at max_tokens/);
+  if (own) expect(error.text, 'the text the reply was cut in').toBe(CUT_REPLY);
 }
 
 async function nativeRefusal(kit: ScenarioKit): Promise<void> {
