@@ -17,11 +17,8 @@ export interface ObjectFrame {
   lastKey: string;
 }
 
-/** The string or number being read, when it has a value to show yet. */
-export interface Leaf {
-  present: boolean;
-  value: unknown;
-}
+/** Stands for the string or number being read when it has no value to show yet. */
+export const NO_LEAF: unique symbol = Symbol('no leaf');
 
 /** Sets a field the way `JSON.parse` does: an own property, even one named `__proto__`. */
 export function setField(fields: Record<string, unknown>, key: string, value: unknown): void {
@@ -38,36 +35,39 @@ export function setField(fields: Record<string, unknown>, key: string, value: un
 }
 
 /**
- * The partial value of `stack` (outermost first, at least one container) with `leaf` put in
- * the innermost: each open container copied, its open child replaced by the child's copy.
+ * The partial value of `stack` (outermost first, at least one container) with `leaf` (or
+ * nothing, {@link NO_LEAF}) put in the innermost: each open container copied, its open child
+ * replaced by the child's copy.
  */
-export function buildPartial(stack: readonly Container[], leaf: Leaf): unknown {
-  let child: unknown;
+export function buildPartial(stack: readonly Container[], leaf: unknown): unknown {
   const last = stack.length - 1;
-  for (let depth = last; depth >= 0; depth--) {
+  const innermost = stack[last] as Container;
+  let child: unknown =
+    innermost.kind === 'array' ? withItem(innermost, leaf) : withField(innermost, leaf);
+  for (let depth = last - 1; depth >= 0; depth--) {
     const frame = stack[depth] as Container;
-    const inner: Leaf = depth === last ? leaf : { present: true, value: child };
-    const innermost = depth === last;
-    child =
-      frame.kind === 'array'
-        ? copyArray(frame, innermost, inner)
-        : copyObject(frame, innermost, inner);
+    // the open child container is the member attached last, and its copy replaces it
+    if (frame.kind === 'array') {
+      const copy = frame.items.slice();
+      copy[copy.length - 1] = child;
+      child = copy;
+    } else {
+      const copy = { ...frame.fields };
+      setField(copy, frame.lastKey, child);
+      child = copy;
+    }
   }
   return child;
 }
 
-function copyArray(frame: { items: unknown[] }, innermost: boolean, inner: Leaf): unknown[] {
+function withItem(frame: { items: unknown[] }, leaf: unknown): unknown[] {
   const copy = frame.items.slice();
-  // the open child container is the last item, and its copy replaces it
-  if (!innermost) copy[copy.length - 1] = inner.value;
-  else if (inner.present) copy.push(inner.value);
+  if (leaf !== NO_LEAF) copy.push(leaf);
   return copy;
 }
 
-function copyObject(frame: ObjectFrame, innermost: boolean, inner: Leaf): Record<string, unknown> {
+function withField(frame: ObjectFrame, leaf: unknown): Record<string, unknown> {
   const copy = { ...frame.fields };
-  // the open child container is the member attached last, and its copy replaces it
-  if (!innermost) setField(copy, frame.lastKey, inner.value);
-  else if (inner.present && frame.key !== undefined) setField(copy, frame.key, inner.value);
+  if (leaf !== NO_LEAF && frame.key !== undefined) setField(copy, frame.key, leaf);
   return copy;
 }

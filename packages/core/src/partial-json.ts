@@ -2,7 +2,7 @@ import { PartialJsonError, type PartialJsonProblem } from './partial-json-error.
 import {
   buildPartial,
   type Container,
-  type Leaf,
+  NO_LEAF,
   type ObjectFrame,
   setField,
 } from './partial-json-value.js';
@@ -102,7 +102,7 @@ export class PartialJsonParser {
     }
     this.#offset += delta.length;
     // the string or number being read, as far as the value shows it at this delta's end
-    this.#shownToken = this.#openLeaf().present ? this.#token : undefined;
+    this.#shownToken = this.#openLeaf() === NO_LEAF ? undefined : this.#token;
     if (!this.#dirty) return false;
     this.#dirty = false;
     this.#stale = true;
@@ -374,16 +374,13 @@ export class PartialJsonParser {
   #build(): unknown {
     const open = this.#openLeaf();
     if (this.#stack.length > 0) return buildPartial(this.#stack, open);
-    return open.present ? open.value : this.#hasRoot ? this.#root : undefined;
+    return open !== NO_LEAF ? open : this.#hasRoot ? this.#root : undefined;
   }
 
   /** The string or number being read, if it has a value to show yet. */
-  #openLeaf(): Leaf {
-    if (this.#mode === Mode.String && !this.#tokenIsKey)
-      return { present: true, value: this.#token };
-    if (this.#mode === Mode.Number && NUMBER.test(this.#token)) {
-      return { present: true, value: Number(this.#token) };
-    }
-    return { present: false, value: undefined };
+  #openLeaf(): unknown {
+    if (this.#mode === Mode.String && !this.#tokenIsKey) return this.#token;
+    if (this.#mode === Mode.Number && NUMBER.test(this.#token)) return Number(this.#token);
+    return NO_LEAF;
   }
 }
