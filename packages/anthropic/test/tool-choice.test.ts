@@ -85,3 +85,31 @@ describe('toAnthropicParams: tool_choice', () => {
     });
   });
 });
+
+describe('toAnthropicParams: the output schema as structured output takes it', () => {
+  it('moves constraints the API does not enforce into descriptions, with a WARN naming them', () => {
+    const logger = createMemoryLogger();
+    const { params } = toAnthropicParams(
+      req({
+        tools: [],
+        output_schema: {
+          type: 'object',
+          properties: { age: { type: 'integer', minimum: 0 }, name: { type: 'string' } },
+          required: ['age', 'name'],
+        },
+      }),
+      { toolIdMap: new ToolIdMap(), logger },
+    );
+    const schema = params.output_config?.format?.schema as Record<string, unknown>;
+    expect(schema).toMatchObject({
+      additionalProperties: false,
+      properties: {
+        age: { type: 'integer', description: '{minimum: 0}' },
+        name: { type: 'string' },
+      },
+    });
+    expect(logger.warnings().map((w) => [w.obj.event, w.obj.dropped])).toEqual([
+      ['structured_output_projected', [{ path: '$.properties.age', keyword: 'minimum' }]],
+    ]);
+  });
+});

@@ -6,14 +6,10 @@ import {
   silentLogger,
   type ToolIdMap,
 } from '@yourtool/core';
-import {
-  type DroppedBlock,
-  type HistoryRepair,
-  prepareHistory,
-  wrapOutputSchema,
-} from '@yourtool/core/adapter';
+import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
 import { encodeRememberedMessages, type ToolNamer } from './messages.js';
+import { anthropicOutputSchema } from './output-schema.js';
 import { applyToolChoice } from './tool-choice.js';
 import { anthropicToolNamer } from './tool-names.js';
 import type { AnthropicWireMemory } from './wire-memory.js';
@@ -205,8 +201,7 @@ export function toAnthropicParams(
     }
   }
   if (request.output_schema) {
-    // a non-object schema goes as { value } (core unwraps it on read)
-    const schema = wrapOutputSchema(request.output_schema);
+    const schema = anthropicOutputSchema(request.output_schema, warn);
     params.output_config = { format: { type: 'json_schema', schema } };
   }
 
