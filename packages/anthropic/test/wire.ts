@@ -73,6 +73,13 @@ export const anthropicWire: WireInspector = {
       }
       return n;
     }, 0),
+  toolChoice: (body) => {
+    const choice = (body as { tool_choice?: { type: string; name?: string } }).tool_choice;
+    if (choice === undefined) return ((body as Body).tools ?? []).length === 0 ? 'none' : undefined;
+    if (choice.type === 'any') return 'required';
+    if (choice.type === 'tool') return { type: 'tool', name: String(choice.name) };
+    return choice.type as 'auto' | 'none';
+  },
   outputSchema: (body) => (body as Body).output_config?.format?.schema,
   hasEmptyContent: (body) =>
     ((body as Body).messages ?? []).some(

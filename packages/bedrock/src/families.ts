@@ -64,6 +64,11 @@ export interface BedrockFamily {
   /** Whether it takes `outputConfig.textFormat` (a JSON schema for the reply). */
   readonly structuredOutput: boolean;
   /**
+   * Whether it takes a forced `toolChoice` (`any`, `tool`): AWS documents it for Claude and
+   * Nova; elsewhere a forced choice is sent as `auto` with a WARN (decision 0175).
+   */
+  readonly forcedToolChoice: boolean;
+  /**
    * Whether `top_k` goes in `additionalModelRequestFields` (Converse's `inferenceConfig` has no
    * `topK`; the canonical request has none either, so this is recorded for callers who pass it
    * through `providerOptions.bedrock.additionalModelRequestFields`).
@@ -96,6 +101,7 @@ function family(name: BedrockFamilyName, rules: Partial<BedrockFamily> = {}): Be
     cachePoints: NO_CACHE,
     imageMediaTypes: [],
     structuredOutput: false,
+    forcedToolChoice: false,
     topKInAdditionalFields: false,
     ...rules,
   });
@@ -115,6 +121,7 @@ export const BEDROCK_FAMILIES: Readonly<Record<BedrockFamilyName, BedrockFamily>
     cachePoints: { system: true, tools: true, messages: true },
     imageMediaTypes: ALL_IMAGES,
     structuredOutput: true,
+    forcedToolChoice: true,
     topKInAdditionalFields: true,
   }),
   llama: family('llama', { imageMediaTypes: ALL_IMAGES }),
@@ -128,6 +135,7 @@ export const BEDROCK_FAMILIES: Readonly<Record<BedrockFamilyName, BedrockFamily>
     thinkingModels: /^amazon\.nova-2/,
     cachePoints: { system: true, tools: false, messages: true },
     imageMediaTypes: ALL_IMAGES,
+    forcedToolChoice: true,
   }),
   'gpt-oss': family('gpt-oss', { thinking: 'reasoning-effort' }),
   deepseek: family('deepseek', { thinking: 'always' }),

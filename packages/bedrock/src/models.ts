@@ -41,6 +41,7 @@ function model(family: BedrockFamilyName, row: Row): BedrockModelInfo {
       supports_streaming_tool_calls: row.streamingTools ?? false,
       supports_parallel_tool_calls: row.parallelTools ?? false,
       supports_prompt_caching: row.caching ?? false,
+      supports_forced_tool_choice: BEDROCK_FAMILIES[family].forcedToolChoice,
       max_context_tokens: row.context,
       max_output_tokens: row.output,
       accepted_image_media_types: row.images ? [...BEDROCK_IMAGE_MEDIA_TYPES] : [],

@@ -79,6 +79,16 @@ export const bedrockWire: WireInspector = {
         (b.toolResult?.content ?? []).filter((c) => c.image !== undefined).length,
       0,
     ),
+  toolChoice: (body) => {
+    const config = (body as { toolConfig?: { toolChoice?: Record<string, { name?: string }> } })
+      .toolConfig;
+    if (config === undefined) return 'none';
+    const choice = config.toolChoice;
+    if (choice === undefined) return undefined;
+    if (choice.any) return 'required';
+    if (choice.tool) return { type: 'tool', name: String(choice.tool.name) };
+    return 'auto';
+  },
   outputSchema: (body) => {
     const schema = (body as Body).outputConfig?.textFormat?.structure?.jsonSchema?.schema;
     // Converse takes the schema as a JSON string

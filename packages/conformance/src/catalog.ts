@@ -288,6 +288,64 @@ export const SCENARIOS: readonly ScenarioDescription[] = [
       'with features.stopSequences "emulated": a stop sequence inside the streamed reply stays off the wire, no text from it on is streamed, and message.complete ends there with stop_sequence',
     fixture: null,
   },
+  {
+    name: 'structured-object',
+    checks:
+      "core's completeObject through the adapter with native structured output: the schema reaches the wire, the reply comes back as the parsed, validated object",
+    fixture: null,
+    requires: 'supports_structured_output',
+  },
+  {
+    name: 'structured-object-invalid',
+    checks:
+      'a native reply that breaks the schema (population above its maximum) rejects with OutputValidationError naming $.population and the rule maximum, not cut',
+    fixture: null,
+    requires: 'supports_structured_output',
+  },
+  {
+    name: 'structured-object-cut',
+    checks:
+      'a native reply stopped at max_tokens rejects with OutputValidationError, cut true and stop_reason max_tokens',
+    fixture:
+      'optional: a JSON response whose text is the start of the structured reply (`{"city":"Paris","popul`) with the provider\'s length stop; without one, the empty-reply-length fixture is used',
+    requires: 'supports_structured_output',
+    handRecorded: true,
+  },
+  {
+    name: 'structured-object-refusal',
+    checks:
+      "a refusal in answer to a request for an object rejects with OutputValidationError reporting the refusal (the refusal fixture's explanation)",
+    fixture: null,
+    requires: 'supports_structured_output',
+  },
+  {
+    name: 'structured-tool',
+    checks:
+      'the forced-tool fallback: the schema goes out as a tool with tool_choice naming it (features.toolChoice "downgraded": auto, with a tool_choice_downgraded WARN), and the call\'s input comes back as the object',
+    fixture: null,
+    requires: 'supports_tools',
+  },
+  {
+    name: 'structured-tool-invalid',
+    checks:
+      'a forced-tool reply whose input breaks the schema (a path not matching its pattern) rejects with OutputValidationError naming $.path and the rule pattern',
+    fixture: null,
+    requires: 'supports_tools',
+  },
+  {
+    name: 'structured-tool-missing',
+    checks:
+      'a reply that answers in text instead of calling the output tool rejects with OutputValidationError, rule tool_call',
+    fixture: null,
+    requires: 'supports_tools',
+  },
+  {
+    name: 'tool-choice',
+    checks:
+      'tool_choice auto, none, required and a named tool reach the wire as the provider\'s tool choice (features.toolChoice "downgraded": forced ones go as auto with a tool_choice_downgraded WARN; none may offer no tools)',
+    fixture: null,
+    requires: 'supports_tools',
+  },
 ];
 
 /** Looks up a scenario's description. */

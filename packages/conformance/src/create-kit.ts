@@ -44,6 +44,7 @@ export function resolveKitFacts(options: AdapterConformanceOptions): KitFacts {
     toolNameWarnings: 'unlogged',
     callOptions: 'none',
     configOptions: 'none',
+    toolChoice: 'forced',
     ...options.features,
   };
   const probe = options.createAdapter({

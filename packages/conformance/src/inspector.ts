@@ -4,6 +4,7 @@ import type {
   Logger,
   MemoryLogger,
   ProviderAdapter,
+  ToolChoice,
   ToolIdMap,
   ToolIdRules,
 } from '@yourtool/core';
@@ -57,6 +58,13 @@ export interface WireInspector {
   imageCount(body: unknown): number;
   /** The structured-output JSON schema the request carries, if any. */
   outputSchema(body: unknown): unknown;
+  /**
+   * The tool choice the request expresses, in canonical terms (`auto`, `none`, `required`,
+   * `{ type: 'tool', name }` with the wire name), `undefined` when it sets none. A request that
+   * offers no tools may be read as `none`. Optional: without it the `tool-choice` and
+   * `structured-tool` scenarios skip, saying why.
+   */
+  toolChoice?(body: unknown): ToolChoice | undefined;
   /** Whether any message or block has empty content (text "" or no content at all). */
   hasEmptyContent(body: unknown): boolean;
   /**
@@ -188,6 +196,12 @@ export interface AdapterConformanceOptions {
      * config's `options`. Default `none`: the scenario is skipped, saying why.
      */
     configOptions?: { known: string } | 'none';
+    /**
+     * `downgraded`: the provider cannot force a tool call (Ollama), so the adapter sends a
+     * forced `tool_choice` as `auto` with a `tool_choice_downgraded` WARN (core's
+     * `reportToolChoiceDowngrade`). Default `forced`.
+     */
+    toolChoice?: 'forced' | 'downgraded';
   };
   /**
    * The adapter's codec, for the round-trip property test: encode assistant content into the

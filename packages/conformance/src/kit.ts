@@ -30,6 +30,7 @@ export interface ConformanceFeatures {
   toolNameWarnings: 'logged' | 'unlogged';
   callOptions: 'checked' | 'none';
   configOptions: { known: string } | 'none';
+  toolChoice: 'forced' | 'downgraded';
 }
 
 /** A fresh adapter for one scenario, its logger and the session id its messages carry. */

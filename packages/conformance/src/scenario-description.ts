@@ -67,7 +67,15 @@ export type ScenarioName =
   | 'tool-name-outside-rule-stream'
   | 'provider-options-unknown-key'
   | 'config-options-unknown-key'
-  | 'stop-sequences-emulated-stream';
+  | 'stop-sequences-emulated-stream'
+  | 'structured-object'
+  | 'structured-object-invalid'
+  | 'structured-object-cut'
+  | 'structured-object-refusal'
+  | 'structured-tool'
+  | 'structured-tool-invalid'
+  | 'structured-tool-missing'
+  | 'tool-choice';
 
 /** What a scenario checks and what its fixture must contain. */
 export interface ScenarioDescription {

@@ -18,6 +18,7 @@ import {
   registerStructuredAndUsageScenarios,
 } from './scenarios/replies.js';
 import { registerStopSequenceScenarios } from './scenarios/stop-sequences.js';
+import { registerStructuredObjectScenarios } from './scenarios/structured.js';
 import { registerThinkingScenarios } from './scenarios/thinking.js';
 import { registerToolNameMappingScenarios } from './scenarios/tool-name-mapping.js';
 import {
@@ -56,6 +57,7 @@ export function describeAdapterConformance(options: AdapterConformanceOptions): 
     registerCallOptionScenarios(kit);
     registerConfigOptionScenarios(kit);
     registerStopSequenceScenarios(kit);
+    registerStructuredObjectScenarios(kit);
     registerLiveScenario(kit);
   });
 }

@@ -16,6 +16,7 @@ import type { ToolDefinition } from './schemas/tool.js';
 import { isSealedMessage } from './sealed.js';
 import { SealedPrefixMemo } from './sealed-prefix.js';
 import type { CallTelemetryOptions } from './telemetry/options.js';
+import { toolChoiceViolations } from './tool-choice.js';
 import type { ToolIdMap } from './tool-id-map.js';
 import { imageSourceViolations } from './validate-image.js';
 
@@ -262,10 +263,13 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
       cause: error,
     });
   }
-  const images = imageSourceViolations(normalized.messages);
-  if (images.length > 0) {
+  const violations = [
+    ...imageSourceViolations(normalized.messages),
+    ...toolChoiceViolations(normalized),
+  ];
+  if (violations.length > 0) {
     throw new InvalidRequestError(
-      `invalid canonical request: ${images.map((v) => `${v.path}: ${v.message}`).join('; ')}`,
+      `invalid canonical request: ${violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`,
       { request_id: normalized.request_id, retryable: false },
     );
   }

@@ -30,6 +30,11 @@ export {
   type ToolInputViolation,
 } from './bus.js';
 export {
+  type CompleteObjectOptions,
+  type CompleteObjectResult,
+  completeObject,
+} from './complete-object.js';
+export {
   numberToDecimalString,
   sumDecimalStrings,
 } from './decimal.js';
@@ -73,6 +78,22 @@ export {
 } from './model-id.js';
 export { nearestName, unknownNameMessage } from './nearest-name.js';
 export {
+  type JsonSchemaObject,
+  type OutputCheck,
+  type OutputIssue,
+  type OutputOf,
+  OutputSchemaError,
+  type OutputSchemaInput,
+  type ResolvedOutputSchema,
+  resolveOutputSchema,
+  type StandardOutputSchema,
+  type StandardResult,
+} from './output-schema.js';
+export {
+  type OutputValidationDetails,
+  OutputValidationError,
+} from './output-validation-error.js';
+export {
   formatPath,
   issuesFromZod,
   MessageParseError,
@@ -80,6 +101,7 @@ export {
   parseMessage,
   serializeMessage,
 } from './parse.js';
+export { PartialJsonError, PartialJsonParser, type PartialJsonProblem } from './partial-json.js';
 export type { AttemptEvent } from './retry.js';
 export {
   type AdapterCapabilities,
@@ -92,6 +114,7 @@ export {
   CanonicalResponseSchema,
   type StopReason,
   type TokenUsage,
+  type ToolChoice,
 } from './schemas/adapter.js';
 export {
   type ContentBlock,
@@ -171,6 +194,14 @@ export {
   type ToolHandler,
   type ToolOutput,
 } from './tool-handler.js';
+  planStructuredOutput,
+  type StructuredOutputPlan,
+  withStructuredOutput,
+} from './structured-output-plan.js';
+export {
+  readStructuredOutput,
+  type StructuredOutputRead,
+} from './structured-output-read.js';
 export {
   ANTHROPIC_TOOL_ID_RULES,
   conformsToToolIdRules,

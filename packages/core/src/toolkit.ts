@@ -15,6 +15,7 @@ export type { AdapterContext } from './adapter-frame.js';
 export { runCompleteCall } from './call-complete.js';
 export type { AdapterCallSetup, CallAttemptContext, StreamCallSpec } from './call-shared.js';
 export { runStreamCall } from './call-stream.js';
+export * from './complete-object.js';
 export * from './deadline.js';
 export { classifyHttpStatus, createAdapterError, parseRetryAfter } from './errors.js';
 export * from './history.js';
@@ -22,6 +23,9 @@ export * from './json-depth.js';
 export * from './lossy.js';
 export * from './network-errors.js';
 export { parseAdapterOptions, parseProviderCallOptions } from './option-parse.js';
+export * from './output-nulls.js';
+export { isResolvedOutputSchema } from './output-schema.js';
+export * from './output-wrapper.js';
 export * from './redact.js';
 export * from './retry.js';
 export type { MessageStartEvent } from './schemas/stream.js';
@@ -46,6 +50,8 @@ export { type JsonStringRead, readJsonIndex, readJsonString } from './stream/jso
 export * from './stream/ndjson.js';
 export * from './stream/sse.js';
 export { isWireBody, STREAM_DONE, type WireBody } from './stream/wire-body.js';
+export * from './structured-output-plan.js';
+export * from './structured-output-read.js';
 export {
   ATTR as GENAI_ATTRIBUTES,
   errorTypeOf,
@@ -73,6 +79,7 @@ export type {
   TelemetryTracerProvider,
 } from './telemetry/spans.js';
 export * from './tokens.js';
+export * from './tool-choice.js';
 export * from './tool-names.js';
 export * from './wire-adapter.js';
 export * from './wire-forms.js';

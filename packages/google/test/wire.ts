@@ -95,6 +95,18 @@ export const geminiWire: WireInspector = {
     allParts(body)
       .flatMap((p) => [p, ...(p.functionResponse?.parts ?? [])])
       .filter((p) => p.inlineData || p.fileData).length,
+  toolChoice: (body) => {
+    const b = body as {
+      tools?: unknown[];
+      toolConfig?: { functionCallingConfig?: { mode?: string; allowedFunctionNames?: string[] } };
+    };
+    const config = b.toolConfig?.functionCallingConfig;
+    if (config === undefined) return (b.tools ?? []).length === 0 ? 'none' : undefined;
+    if (config.mode === 'NONE') return 'none';
+    if (config.mode === 'AUTO') return 'auto';
+    const only = config.allowedFunctionNames ?? [];
+    return only.length === 1 ? { type: 'tool', name: String(only[0]) } : 'required';
+  },
   outputSchema: (body) => (body as Body).generationConfig?.responseJsonSchema,
   hasEmptyContent: (body) =>
     ((body as Body).contents ?? []).some(

@@ -144,6 +144,8 @@ export function ollamaCapabilities(
     supports_streaming_tool_calls: false,
     supports_parallel_tool_calls: tools,
     supports_prompt_caching: false,
+    // Ollama's chat API has no tool choice: a forced one is sent as auto (decision 0175)
+    supports_forced_tool_choice: false,
     max_context_tokens: numCtx,
     max_output_tokens: numCtx,
     accepted_image_media_types: images ? [...OLLAMA_IMAGE_MEDIA_TYPES] : [],

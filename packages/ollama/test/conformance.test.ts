@@ -50,6 +50,7 @@ describeAdapterConformance({
   wireToolIds: false,
   alternatingRoles: false,
   features: {
+    toolChoice: 'downgraded',
     signedThinking: false,
     redactedThinking: false,
     temperature: 'sent',

@@ -82,6 +82,7 @@ describe('resolveNumCtx and ollamaCapabilities', () => {
       supports_streaming_tool_calls: false,
       supports_parallel_tool_calls: false,
       supports_prompt_caching: false,
+      supports_forced_tool_choice: false,
       max_context_tokens: DEFAULT_NUM_CTX,
       max_output_tokens: DEFAULT_NUM_CTX,
       accepted_image_media_types: [],

@@ -97,7 +97,7 @@ describe('fixtures follow the documented format and parse through the official c
         await expect(client.chat({ ...request, stream: false })).rejects.toBeInstanceOf(
           SyntaxError,
         );
-      } else {
+      } else if (response.type === 'text') {
         // A non-JSON error body: the bare client logs one to the console before reading it, so
         // it goes through the client with the adapter's fetch (decision 0080), which keeps the
         // client's ResponseError and the body's text.

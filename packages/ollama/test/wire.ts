@@ -58,6 +58,8 @@ export const ollamaWire: WireInspector = {
         }),
       ),
   imageCount: (body) => messages(body).reduce((n, m) => n + (m.images?.length ?? 0), 0),
+  // Ollama has no tool choice: tools offered read as auto, none offered as none
+  toolChoice: (body) => (((body as Body).tools ?? []).length === 0 ? 'none' : 'auto'),
   outputSchema: (body) => (body as Body).format,
   hasEmptyContent: (body) =>
     messages(body).some(

@@ -43,8 +43,8 @@ export interface OpenAIConfigOptions {
    */
   reasoning_effort?: OpenAIReasoningEffort;
   /**
-   * Send `output_schema` with `strict: true` when it meets the strict rules (default true);
-   * `false` always sends it as guidance only.
+   * Send `output_schema` with `strict: true`, projected onto the strict rules (default true);
+   * `false` always sends it as it is, as guidance only.
    */
   strict_structured_output?: boolean;
 }

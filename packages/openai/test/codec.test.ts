@@ -270,9 +270,36 @@ describe('toOpenAIChatParams: request mapping', () => {
       type: 'json_schema',
       json_schema: { name: 'response', schema: strictSchema, strict: true },
     });
-    const loose = { type: 'object', properties: { a: { type: 'string' } } };
-    const encoded = encode(GPT5, req(GPT5, [user(text('q'))], { output_schema: loose }));
-    expect(encoded.params.response_format).toMatchObject({ json_schema: { strict: false } });
+    const loose = {
+      type: 'object',
+      properties: { a: { type: 'string', minLength: 2 }, b: { type: 'integer' } },
+      required: ['b'],
+    };
+    const projected = encode(GPT5, req(GPT5, [user(text('q'))], { output_schema: loose }));
+    expect(
+      projected.params.response_format,
+      'optional a made nullable, minLength left out',
+    ).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'response',
+        strict: true,
+        schema: {
+          type: 'object',
+          properties: { a: { type: ['string', 'null'] }, b: { type: 'integer' } },
+          required: ['a', 'b'],
+          additionalProperties: false,
+        },
+      },
+    });
+    expect(projected.logger.warnings().map((w) => [w.obj.event, w.obj.dropped])).toEqual([
+      ['structured_output_projected', [{ path: '$.properties.a', keyword: 'minLength' }]],
+    ]);
+    const unprojectable = { type: 'object', allOf: [{ properties: { a: { type: 'string' } } }] };
+    const encoded = encode(GPT5, req(GPT5, [user(text('q'))], { output_schema: unprojectable }));
+    expect(encoded.params.response_format).toMatchObject({
+      json_schema: { strict: false, schema: unprojectable },
+    });
     expect(encoded.logger.warnings().map((w) => w.obj.event)).toContain(
       'structured_output_not_strict',
     );

@@ -72,6 +72,12 @@ export const responsesWire: WireInspector = {
       (n, i) => n + images(i.type === 'function_call_output' ? i.output : i.content),
       0,
     ),
+  toolChoice: (body) => {
+    const b = body as { tool_choice?: string | { name: string }; tools?: unknown[] };
+    if (b.tool_choice === undefined) return (b.tools ?? []).length === 0 ? 'none' : undefined;
+    if (typeof b.tool_choice === 'string') return b.tool_choice as 'auto' | 'none' | 'required';
+    return { type: 'tool', name: b.tool_choice.name };
+  },
   outputSchema: (body) => (body as Body).text?.format?.schema,
   hasEmptyContent: (body) =>
     input(body).some((i) => {

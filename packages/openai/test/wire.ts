@@ -81,6 +81,12 @@ export const chatCompletionsWire: WireInspector = {
         n + (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url').length : 0),
       0,
     ),
+  toolChoice: (body) => {
+    const b = body as { tool_choice?: string | { function: { name: string } }; tools?: unknown[] };
+    if (b.tool_choice === undefined) return (b.tools ?? []).length === 0 ? 'none' : undefined;
+    if (typeof b.tool_choice === 'string') return b.tool_choice as 'auto' | 'none' | 'required';
+    return { type: 'tool', name: b.tool_choice.function.name };
+  },
   outputSchema: (body) => (body as Body).response_format?.json_schema?.schema,
   hasEmptyContent: (body) =>
     messages(body).some((m) => {

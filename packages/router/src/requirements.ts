@@ -99,8 +99,11 @@ export function capabilityProblems(
     problems.push('session uses tools and this model has no tool support');
   if (needs.thinking && !caps.supports_thinking)
     problems.push('the turn asks for thinking, which this model does not support');
-  if (needs.structuredOutput && !caps.supports_structured_output) {
-    problems.push('the turn asks for structured output, which this model does not support');
+  // core's forced-tool fallback (planStructuredOutput) gives objects on any tool-capable model
+  if (needs.structuredOutput && !caps.supports_structured_output && !caps.supports_tools) {
+    problems.push(
+      'the turn asks for structured output, and this model has neither structured output nor tools for the forced-tool fallback',
+    );
   }
   if (needs.systemPrompt && !caps.supports_system_prompt) {
     problems.push('the turn has a system prompt and this model takes none');

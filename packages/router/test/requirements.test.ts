@@ -7,6 +7,8 @@ import {
 } from '@yourtool/core';
 import { describe, expect, it } from 'vitest';
 import { turnNeeds } from '../src/index.js';
+import { capabilityProblems } from '../src/requirements.js';
+import { FULL } from './helpers.js';
 
 /**
  * What a turn needs is read from the whole history; over the sealed messages it starts with,
@@ -63,5 +65,30 @@ describe('turnNeeds over a history that grows', () => {
     // the answer handed out is the caller's: changing it changes nothing remembered
     needsOf(history).imageMediaTypes.push('image/webp');
     expect(needsOf(history).imageMediaTypes).toEqual(['image/png', 'image/jpeg', 'image/gif']);
+  });
+});
+
+describe('structured output needs native support or tools (the forced-tool fallback)', () => {
+  const needs = turnNeeds({
+    messages: [message('user', [{ type: 'text', text: 'q' }])],
+    output_schema: { type: 'object' },
+    max_output_tokens: 10,
+  });
+  const caps = (native: boolean, tools: boolean) => ({
+    ...FULL,
+    supports_structured_output: native,
+    supports_tools: tools,
+  });
+
+  it('accepts native, and tool-capable models without native support', () => {
+    expect(needs.structuredOutput).toBe(true);
+    expect(capabilityProblems(caps(true, false), needs, 10)).toEqual([]);
+    expect(capabilityProblems(caps(false, true), needs, 10)).toEqual([]);
+  });
+
+  it('refuses a model with neither, saying why', () => {
+    expect(capabilityProblems(caps(false, false), needs, 10)).toEqual([
+      'the turn asks for structured output, and this model has neither structured output nor tools for the forced-tool fallback',
+    ]);
   });
 });

@@ -199,7 +199,13 @@ describe('capability checks against the history', () => {
 
   it('rejects unsupported image media types, tools, thinking and structured output', () => {
     const { router } = setup({
-      perModel: { 'openai:gpt-5': { supports_thinking: false, supports_structured_output: false } },
+      perModel: {
+        'openai:gpt-5': {
+          supports_thinking: false,
+          supports_structured_output: false,
+          supports_tools: false,
+        },
+      },
     });
     try {
       router.route({
@@ -242,7 +248,7 @@ describe('capability checks against the history', () => {
       }),
     );
     expect(thinking.trace[0]?.reason).toBe(
-      'the turn asks for thinking, which this model does not support; the turn asks for structured output, which this model does not support',
+      'the turn asks for thinking, which this model does not support; the turn asks for structured output, and this model has neither structured output nor tools for the forced-tool fallback',
     );
   });
 

@@ -9,6 +9,8 @@ import {
 import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
 import { encodeRememberedMessages, type ToolNamer } from './messages.js';
+import { anthropicOutputSchema } from './output-schema.js';
+import { applyToolChoice } from './tool-choice.js';
 import { anthropicToolNamer } from './tool-names.js';
 import type { AnthropicWireMemory } from './wire-memory.js';
 
@@ -199,10 +201,12 @@ export function toAnthropicParams(
     }
   }
   if (request.output_schema) {
-    params.output_config = { format: { type: 'json_schema', schema: request.output_schema } };
+    const schema = anthropicOutputSchema(request.output_schema, warn);
+    params.output_config = { format: { type: 'json_schema', schema } };
   }
 
   const thinkingSkipped = applyThinking(params, options.thinking, info, warn);
+  applyToolChoice(params, request, toolName, { logger, provider });
   return { params, dropped: prepared.dropped, repairs: prepared.repairs, thinkingSkipped };
 }
 

@@ -15,6 +15,7 @@ import {
   type HistoryRepair,
   prepareHistory,
   STRICT_TOOL_NAME_RULES,
+  wrapOutputSchema,
 } from '@yourtool/core/adapter';
 import { type BedrockFamily, familyOf } from '../families.js';
 import type { BedrockThinkingOption } from '../options.js';
@@ -27,6 +28,7 @@ import {
   historyToolNames,
 } from './messages.js';
 import { thinkingFields } from './thinking.js';
+import { applyToolChoice } from './tool-choice.js';
 import { converseToolConfig } from './tools.js';
 
 /** Converse's limit on cache points in one request. */
@@ -128,7 +130,8 @@ export function toBedrockRequest(
   const out: BedrockRequest = { modelId: wireName, messages };
   addCachedParts(out, {
     system: prepared.system,
-    tools: request.tools,
+    // Converse has no tool choice "none": such a request offers no tools
+    tools: request.tool_choice === 'none' ? [] : request.tools,
     family,
     caching: options.promptCaching !== false,
     toolName,
@@ -143,6 +146,7 @@ export function toBedrockRequest(
     warn,
   });
   out.inferenceConfig = inferenceConfig(request, family, thinking.on, warn);
+  applyToolChoice(out, request, { family, thinkingOn: thinking.on, toolName, logger });
   applyOutputSchema(out, request, family, warn);
   if (options.guardrail) {
     out.guardrailConfig = {
@@ -252,7 +256,13 @@ function applyOutputSchema(
   out.outputConfig = {
     textFormat: {
       type: 'json_schema',
-      structure: { jsonSchema: { schema: JSON.stringify(request.output_schema), name: 'reply' } },
+      // a non-object schema goes as { value } (core unwraps it on read)
+      structure: {
+        jsonSchema: {
+          schema: JSON.stringify(wrapOutputSchema(request.output_schema)),
+          name: 'reply',
+        },
+      },
     },
   };
 }

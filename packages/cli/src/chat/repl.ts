@@ -1,11 +1,17 @@
 import { resolve } from 'node:path';
-import { isCancelledError, type RouteTraceEntry, type SessionRecord } from '@yourtool/core';
+import {
+  isCancelledError,
+  type JsonSchemaObject,
+  type RouteTraceEntry,
+  type SessionRecord,
+} from '@yourtool/core';
 import type { Runtime } from '@yourtool/runtime';
 import { type ConfirmHook, parseUserInput } from '@yourtool/session';
 import type { SqlSessionStore } from '@yourtool/store';
 import { type CommandContext, type ModelOptions, openCliRuntime, storeUrlOf } from '../config.js';
 import { money, oneLine } from '../format.js';
 import { CliError } from '../io.js';
+import { readSchemaFile } from '../objects.js';
 import { openCliStore } from '../stores.js';
 import { LineReader } from './lines.js';
 import { Screen, TurnRenderer } from './render.js';
@@ -24,6 +30,8 @@ export interface ChatOptions extends ModelOptions {
   tools?: boolean;
   /** `--mcp <file>`: a YAML document whose `mcp_servers:` the runtime starts. */
   mcp?: string;
+  /** A JSON Schema file: every turn asks for an object of it, shown indented (`--schema`). */
+  schema?: string;
   /**
    * Make the store if it is missing, add the tables to a database without them, upgrade an
    * older store. Without it only an existing store at the current schema is used.
@@ -48,6 +56,8 @@ class Chat {
   readonly reader: LineReader;
   runtime!: Runtime;
   session!: SessionRecord;
+  /** The JSON Schema every turn asks an object of (`--schema`), or null. */
+  output: JsonSchemaObject | null = null;
   #turn: AbortController | undefined;
   #prompt: AbortController | undefined;
   #armed = false;
@@ -154,6 +164,7 @@ class Chat {
       const events = this.runtime.sessions.send(this.session.id, text, {
         signal: controller.signal,
         ...(override === null ? {} : { model: override }),
+        ...(this.output ? { output: this.output } : {}),
       });
       for await (const event of events) {
         if (event.type === 'session.routed') this.#showSkipped(event.trace);
@@ -213,6 +224,7 @@ async function openSession(chat: Chat, store: SqlSessionStore, options: ChatOpti
 export async function chat(context: CommandContext, options: ChatOptions): Promise<void> {
   const { io } = context;
   const repl = new Chat(context);
+  if (options.schema !== undefined) repl.output = readSchemaFile(options.schema, io.cwd);
   const stopInterrupts = io.onInterrupt(() => repl.interrupt());
   try {
     const store = await openCliStore(storeUrlOf(options.store, io), context, {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ContentBlockSchema } from './content.js';
 import { DecimalStringSchema, MessageSchema } from './message.js';
 import { ToolDefinitionSchema } from './tool.js';
+import { ToolChoiceSchema } from './tool-choice.js';
 
 /** Raw token counts reported by an adapter. Cost is never reported here. */
 export const TokenUsageSchema = z.object({
@@ -29,6 +30,7 @@ export type TokenUsage = z.output<typeof TokenUsageSchema>;
 import { StopReasonSchema } from './stop-reason.js';
 
 export { type StopReason, StopReasonSchema } from './stop-reason.js';
+export { type ToolChoice, ToolChoiceSchema } from './tool-choice.js';
 
 /** Construction-time configuration of an adapter (provider-adapter-contract §2). */
 export const AdapterConfigSchema = z.object({
@@ -70,6 +72,12 @@ export const AdapterCapabilitiesSchema = z.object({
   supports_streaming_tool_calls: z.boolean(),
   supports_parallel_tool_calls: z.boolean(),
   supports_prompt_caching: z.boolean(),
+  /**
+   * Whether the model can be made to call a tool (`tool_choice` `required` or a named tool).
+   * Absent means it can whenever `supports_tools` is true; `false` (Ollama) means a forced choice
+   * is sent as `auto` with a `tool_choice_downgraded` WARN.
+   */
+  supports_forced_tool_choice: z.boolean().optional(),
   max_context_tokens: z.number().int().positive(),
   max_output_tokens: z.number().int().positive(),
   accepted_image_media_types: z.array(z.string()),
@@ -88,6 +96,11 @@ export const CanonicalRequestSchema = z.object({
   stop_sequences: z.array(z.string()).default([]),
   temperature: z.number().min(0).nullable().optional(),
   output_schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  /**
+   * Whether and which tool the model must call (see {@link ToolChoiceSchema}). Absent means
+   * `auto`. A named tool must be among `tools`; `required` and a named tool need at least one.
+   */
+  tool_choice: ToolChoiceSchema.optional(),
   stream: z.boolean().default(false),
 });
 /** A canonical request (defaults applied). */

@@ -23,7 +23,9 @@ import {
 } from '@yourtool/core/adapter';
 import { type GeminiModelInfo, type GeminiThinkingLevel, geminiModelInfo } from '../models.js';
 import { encodeGeminiContents } from './contents.js';
+import { projectGeminiResponseSchema } from './response-schema.js';
 import { GOOGLE } from './signatures.js';
+import { geminiToolConfig } from './tool-choice.js';
 import { googleToolNamer } from './tool-names.js';
 
 export {
@@ -229,10 +231,12 @@ export function toGeminiRequest(
   }
   if (request.tools.length > 0) {
     config.tools = [{ functionDeclarations: geminiDeclarations(request, toolName) }];
+    const toolConfig = geminiToolConfig(request.tool_choice, toolName);
+    if (toolConfig) config.toolConfig = toolConfig;
   }
   if (request.output_schema) {
     config.responseMimeType = 'application/json';
-    config.responseJsonSchema = request.output_schema;
+    config.responseJsonSchema = geminiResponseSchema(request.output_schema, warn);
   }
   if (options.thinking !== undefined) {
     const thinking = geminiThinkingConfig(options.thinking, info, wireName, (reason) =>
@@ -273,4 +277,22 @@ function geminiDeclarations(
       parametersJsonSchema: tool.input_schema,
     };
   });
+}
+
+/** The output schema in Gemini's subset; each constraint left out is named in a WARN. */
+function geminiResponseSchema(
+  schema: Record<string, unknown>,
+  warn: (event: string, reason: string, extra?: Record<string, unknown>) => void,
+): Record<string, unknown> {
+  const projected = projectGeminiResponseSchema(schema);
+  if (projected.dropped.length > 0) {
+    warn(
+      'structured_output_projected',
+      `Gemini's response schema subset refuses some constraints; they were left out of the schema sent and are checked on the reply: ${projected.dropped
+        .map((d) => `${d.path} ${d.keyword}`)
+        .join(', ')}`,
+      { dropped: projected.dropped },
+    );
+  }
+  return projected.schema;
 }

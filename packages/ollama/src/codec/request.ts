@@ -14,6 +14,7 @@ import {
 } from '@yourtool/core/adapter';
 import type { Options } from 'ollama';
 import { encodeOllamaMessages } from './messages.js';
+import { ollamaOfferedTools } from './tool-choice.js';
 import { ollamaToolNamer } from './tool-names.js';
 import {
   OLLAMA,
@@ -146,9 +147,10 @@ export function toOllamaChatRequest(
     truncate: options.truncate ?? false,
     shift: options.shift ?? false,
   };
-  if (request.tools.length > 0) {
+  const offered = ollamaOfferedTools(request, { logger, adapter: OLLAMA });
+  if (offered.length > 0) {
     if (caps.supports_tools) {
-      params.tools = request.tools.map(
+      params.tools = offered.map(
         (tool): OllamaWireTool => ({
           type: 'function',
           function: {

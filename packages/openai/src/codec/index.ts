@@ -8,4 +8,6 @@ export * from './request.js';
 export * from './response.js';
 export * from './stop-sequence.js';
 export * from './stream.js';
+export * from './strict-projection.js';
 export * from './tool-names.js';
+export * from './tools-param.js';

@@ -1,4 +1,6 @@
 import type { AdapterCapabilities, CanonicalRequest } from '@yourtool/core';
+import { wrapOutputSchema } from '@yourtool/core/adapter';
+import { projectStrictSchema } from './strict-projection.js';
 
 /**
  * Whether a JSON schema meets OpenAI's strict structured-output rules as far as this codec can
@@ -45,8 +47,12 @@ export interface OpenAIJsonSchemaFormat {
 /**
  * The output format for a request's `output_schema`, shared by Chat Completions and the
  * Responses API: null when there is none, or when the model takes no structured output (a
- * `parameter_dropped` WARN); `strict` only when wanted and the schema meets the strict rules
- * (else a `structured_output_not_strict` WARN: it goes as guidance).
+ * `parameter_dropped` WARN). Strict by default: the schema projected onto the strict rules
+ * ({@link projectStrictSchema}; each constraint left out listed in a
+ * `structured_output_projected` WARN), or, when it cannot be, sent with `strict: false` (a
+ * `structured_output_not_strict` WARN). `strict_structured_output: false` sends it as it is,
+ * non-strict. A schema whose root is not an object is wrapped as `{ value }` (core's
+ * `wrapOutputSchema`).
  */
 export function jsonSchemaFormat(
   request: Pick<CanonicalRequest, 'output_schema'>,
@@ -57,8 +63,9 @@ export function jsonSchemaFormat(
   },
   warn: (event: string, reason: string, extra?: Record<string, unknown>) => void,
 ): OpenAIJsonSchemaFormat | null {
-  const schema = request.output_schema;
-  if (!schema) return null;
+  if (!request.output_schema) return null;
+  // both APIs need an object root: a non-object schema goes as { value }, unwrapped on read by core
+  const schema = wrapOutputSchema(request.output_schema);
   if (!options.capabilities.supports_structured_output) {
     warn(
       'parameter_dropped',
@@ -67,12 +74,25 @@ export function jsonSchemaFormat(
     );
     return null;
   }
-  const strict = options.strictStructuredOutput !== false && isStrictCompatibleSchema(schema);
-  if (!strict) {
+  if (options.strictStructuredOutput === false) {
+    return { name: schemaName(schema), schema, strict: false };
+  }
+  const projection = projectStrictSchema(schema);
+  if (!projection.ok) {
     warn(
       'structured_output_not_strict',
-      'output_schema does not meet strict structured-output rules (every object needs additionalProperties: false and all properties required); it is sent with strict: false, as guidance the model may not follow',
+      `output_schema cannot be projected onto strict structured output (${projection.reason}); it is sent with strict: false, as guidance the model may not follow`,
+    );
+    return { name: schemaName(schema), schema, strict: false };
+  }
+  if (projection.dropped.length > 0) {
+    warn(
+      'structured_output_projected',
+      `strict structured output refuses some constraints; they were left out of the schema sent and are checked on the reply: ${projection.dropped
+        .map((d) => `${d.path} ${d.keyword}`)
+        .join(', ')}`,
+      { dropped: projection.dropped },
     );
   }
-  return { name: schemaName(schema), schema, strict };
+  return { name: schemaName(schema), schema: projection.schema, strict: true };
 }

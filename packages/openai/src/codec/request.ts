@@ -27,6 +27,7 @@ import {
 import type OpenAI from 'openai';
 import { nothingToSendError } from './nothing-to-send.js';
 import { jsonSchemaFormat } from './output-format.js';
+import { chatToolsParams } from './tools-param.js';
 
 /** The adapter name, which is also the provider key of OpenAI models. */
 export const OPENAI = 'openai';
@@ -345,22 +346,7 @@ export function toOpenAIChatParams(
   if (options.maxTokensParam === 'max_tokens') params.max_tokens = request.max_output_tokens;
   else params.max_completion_tokens = request.max_output_tokens;
 
-  if (request.tools.length > 0 && options.capabilities.supports_tools) {
-    params.tools = request.tools.map(
-      (tool): OpenAI.ChatCompletionFunctionTool => ({
-        type: 'function',
-        function: {
-          name: toolName(tool.name),
-          description: tool.description,
-          parameters: tool.input_schema,
-        },
-      }),
-    );
-  } else if (request.tools.length > 0) {
-    warn('parameter_dropped', `${options.wireName} does not support tools; tools were not sent`, {
-      parameter: 'tools',
-    });
-  }
+  Object.assign(params, chatToolsParams(request, options, toolName, warn));
 
   let emulatedStopSequences: string[] = [];
   let stopSequencesSent = false;

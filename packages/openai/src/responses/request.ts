@@ -20,6 +20,7 @@ import type OpenAI from 'openai';
 import { nothingToSendError } from '../codec/nothing-to-send.js';
 import { jsonSchemaFormat } from '../codec/output-format.js';
 import { OPENAI } from '../codec/request.js';
+import { responsesToolsParams } from '../codec/tools-param.js';
 import type { OpenAIReasoningSummary } from '../models.js';
 import { encodeResponsesInput, type ResponsesInputItem } from './input.js';
 
@@ -163,21 +164,7 @@ export function toOpenAIResponsesParams(
     if (Object.keys(reasoning).length > 0) params.reasoning = reasoning;
   }
 
-  if (request.tools.length > 0 && options.capabilities.supports_tools) {
-    params.tools = request.tools.map(
-      (tool): OpenAI.Responses.FunctionTool => ({
-        type: 'function',
-        name: toolName(tool.name),
-        description: tool.description,
-        parameters: tool.input_schema,
-        strict: false,
-      }),
-    );
-  } else if (request.tools.length > 0) {
-    warn('parameter_dropped', `${options.wireName} does not support tools; tools were not sent`, {
-      parameter: 'tools',
-    });
-  }
+  Object.assign(params, responsesToolsParams(request, options, toolName, warn));
 
   if (request.temperature !== null && request.temperature !== undefined) {
     if (options.temperatureRefusal) {
