@@ -189,11 +189,6 @@ export {
   withStreamInvariants,
 } from './stream/invariants.js';
 export {
-  CONFIRMED_SIDE_EFFECTS,
-  type ToolCallContext,
-  type ToolHandler,
-  type ToolOutput,
-} from './tool-handler.js';
   planStructuredOutput,
   type StructuredOutputPlan,
   withStructuredOutput,
@@ -202,6 +197,12 @@ export {
   readStructuredOutput,
   type StructuredOutputRead,
 } from './structured-output-read.js';
+export {
+  CONFIRMED_SIDE_EFFECTS,
+  type ToolCallContext,
+  type ToolHandler,
+  type ToolOutput,
+} from './tool-handler.js';
 export {
   ANTHROPIC_TOOL_ID_RULES,
   conformsToToolIdRules,
