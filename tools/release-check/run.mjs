@@ -15,10 +15,15 @@
 //     against a loopback server playing recorded Anthropic replies;
 //  4a. in another empty directory installs every adapter package createRuntime knows by type
 //     (KNOWN_ADAPTER_PACKAGES: @yourtool/bedrock included) and loads each adapter class from its
-//     ESM and CommonJS builds (adapter-imports.mjs);
+//     ESM and CommonJS builds (adapter-imports.mjs); then Claude on Vertex AI: setupProblem()
+//     names the optional peer @anthropic-ai/vertex-sdk until it is installed, and with it one
+//     call reaches a loopback :rawPredict route through the real SDK (vertex-peer.mjs);
 //  4b. in another empty directory runs exactly the @yourtool/runtime README's install line (every
 //     package its example needs must be on it: no reliance on npm hoisting) and its example, a
 //     tool loop on Claude and a swap to GPT-5, against a loopback server playing recorded replies;
+//  4c. in another runs exactly the @yourtool/mcp README's install line and its twenty lines: a
+//     Claude turn calling a tool of a stdio MCP server (the mcp package's test server, on the
+//     SDK npm installed) through the runtime's mcp_servers, against the loopback server;
 //  5. installs examples/third-party-adapter against the published core and conformance, type
 //     checks it and runs its conformance suite;
 //  6. publishes a core patch release, upgrades, and checks `npm ls @yourtool/core` shows one copy.
@@ -44,6 +49,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { checkAdapterImports } from './adapter-imports.mjs';
+import { checkVertexPeer } from './vertex-peer.mjs';
 
 const VERDACCIO_VERSION = '6.10.4';
 // Some registry mirrors drop node-fetch's `cjs` dist-tag, which verdaccio-audit asks for.
@@ -516,6 +522,50 @@ function readmeInstallLine(readme) {
   return { line: match[1].trim(), names };
 }
 
+/**
+ * An Anthropic streamed reply of one content block: `[block, delta]`, the delta a text for a
+ * text block or the input JSON for a tool use (the MCP step scripts a tool call this way).
+ */
+function anthropicStream([block, delta]) {
+  const sse = (event, data) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  const tool = block.type === 'tool_use';
+  const usage = { input_tokens: 100, output_tokens: 5 };
+  return {
+    type: 'stream',
+    contentType: 'text/event-stream',
+    chunks: [
+      sse('message_start', {
+        type: 'message_start',
+        message: {
+          id: 'msg_rc',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-6',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage,
+        },
+      }),
+      sse('content_block_start', { type: 'content_block_start', index: 0, content_block: block }),
+      sse('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: tool
+          ? { type: 'input_json_delta', partial_json: delta }
+          : { type: 'text_delta', text: delta },
+      }),
+      sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
+      sse('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null },
+        usage,
+      }),
+      sse('message_stop', { type: 'message_stop' }),
+    ],
+  };
+}
+
 /** The packages a code block imports (`from '...'`, `require('...')`), Node's own left out. */
 function importedPackages(code) {
   const specifiers = [
@@ -662,6 +712,19 @@ async function main() {
   note(
     `${adapterCheck.packages.join(', ')}: the class of each type (${adapterCheck.types.join(', ')}) loads from ESM and CommonJS`,
   );
+  if (!excluded.has('@yourtool/anthropic')) {
+    step('Claude on Vertex AI from the published package, its optional peer installed by the user');
+    const range = await checkVertexPeer({
+      root,
+      app: join(work, 'adapters-app'),
+      npmEnv,
+      run,
+      fail,
+    });
+    note(
+      `without @anthropic-ai/vertex-sdk setupProblem() names it; with ${range} a :rawPredict call answers`,
+    );
+  }
 
   step(
     "a runtime user: exactly the runtime README's install line in an empty directory, its example",
@@ -719,6 +782,73 @@ async function main() {
   }
   note(
     `ESM (TypeScript, run by Node's type stripping): ${countChecks(runtimeExample)} checks; requests ${paths}`,
+  );
+  await runtimeLoopback.close();
+  runtimeLoopback = null;
+
+  step(
+    "an MCP user: exactly the mcp README's install line in an empty directory, its twenty lines",
+  );
+  const mcpReadme = join(root, 'packages', 'mcp', 'README.md');
+  const mcpInstall = readmeInstallLine(mcpReadme);
+  const mcpExample = readmeBlock(mcpReadme, '## Twenty lines', 'ts');
+  const mcpUnlisted = importedPackages(mcpExample).filter(
+    (name) => !mcpInstall.names.includes(name),
+  );
+  if (mcpUnlisted.length > 0) {
+    fail(
+      `the mcp README's example imports ${mcpUnlisted.join(', ')}, which its install line does not name`,
+    );
+  }
+  const mcpApp = join(work, 'mcp-app');
+  mkdirSync(mcpApp, { recursive: true });
+  writeJson(join(mcpApp, 'package.json'), {
+    name: 'release-check-mcp-app',
+    private: true,
+    version: '1.0.0',
+  });
+  await run('npm', ['install', ...mcpInstall.names], {
+    cwd: mcpApp,
+    env: npmEnv,
+    timeoutMs: 240_000,
+  });
+  note(`${mcpInstall.line}: installed`);
+  // the example's stdio server: the mcp package's test server, on the SDK the package installed
+  const mcpFixtures = join(root, 'packages', 'mcp', 'test', 'fixtures');
+  cpSync(join(mcpFixtures, 'tools-server.mjs'), join(mcpApp, 'tools-server.mjs'));
+  cpSync(join(mcpFixtures, 'stdio-server.mjs'), join(mcpApp, 'weather-server.mjs'));
+  const { mcpToolName } = await import(
+    pathToFileURL(join(mcpApp, 'node_modules', '@yourtool', 'mcp', 'dist', 'index.js')).href
+  );
+  runtimeLoopback = await conformanceKit.startLoopbackServer();
+  runtimeLoopback.enqueue(
+    anthropicStream([
+      {
+        type: 'tool_use',
+        id: 'toolu_rc_1',
+        name: mcpToolName('weather', 'Weather.GetForecast'),
+        input: {},
+      },
+      JSON.stringify({ city: 'Oslo' }),
+    ]),
+    anthropicStream([{ type: 'text', text: '' }, 'No rain in Oslo.']),
+  );
+  writeFileSync(join(mcpApp, 'example.mts'), checkedExample(mcpExample, 'esm'));
+  await runExample(
+    join(mcpApp, 'example.mts'),
+    {
+      ANTHROPIC_API_KEY: 'sk-ant-release-check-0000000000',
+      ANTHROPIC_BASE_URL: runtimeLoopback.url,
+      WEATHER_TOKEN: 'release-check-token',
+    },
+    countChecks(mcpExample),
+  );
+  const toolResult = JSON.stringify(runtimeLoopback.requests[1]?.body ?? null);
+  if (!toolResult.includes('Sunny in Oslo')) {
+    fail(`the MCP tool's result did not reach the second request: ${toolResult.slice(0, 500)}`);
+  }
+  note(
+    `ESM: ${countChecks(mcpExample)} checks; the stdio server's tool answered through the runtime`,
   );
   await runtimeLoopback.close();
   runtimeLoopback = null;

@@ -26,11 +26,20 @@ export interface AgentOptions {
   logger?: Logger | false;
   /** Where `api_key_env` is read (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /**
+   * MCP servers whose tools the agent may call: YAML text with `mcp_servers:` (`command`,
+   * `args`, `env`, or `url`, `headers`); their tools ask before they run unless it sets
+   * `side_effects`.
+   */
+  mcp?: string;
 }
 
 const money = (cost: string | null) => (cost === null ? 'unpriced' : `$${cost}`);
 
-/** A CLI agent: one persistent session, two tools, `/model`, the running cost, Ctrl-C. */
+/**
+ * A CLI agent: one persistent session, two tools (and an MCP server's, when given), `/model`,
+ * the running cost, Ctrl-C.
+ */
 export class Agent {
   readonly runtime: Runtime;
   session: SessionRecord;
@@ -60,6 +69,7 @@ export class Agent {
       ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.mcp ? { mcpServers: options.mcp } : {}),
     });
     const { sessions } = await runtime.store.listSessions({
       workspace_path: options.workspace,
@@ -126,6 +136,9 @@ export class Agent {
   async #turnOn(text: string, model: string | null): Promise<void> {
     this.#turn = new AbortController();
     try {
+      // tools an MCP server added since the last turn join here, never during a turn
+      const added = await this.runtime.refreshTools();
+      if (added.length > 0) this.#options.write(`(new tools: ${added.join(', ')})\n`);
       const events = this.runtime.sessions.send(this.session.id, text, {
         signal: this.#turn.signal,
         ...(model ? { model } : {}),
@@ -153,7 +166,7 @@ export class Agent {
     }
   }
 
-  /** Closes the adapters and the store. */
+  /** Closes the MCP servers, the adapters and the store. */
   close(): Promise<void> {
     return this.runtime.close();
   }

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Agent } from './agent.js';
 
-// `pnpm start -- --models models.yaml [--routing routing.yaml] [--db agent.db] [--summarizer haiku]`
+// `pnpm start -- --models models.yaml [--routing routing.yaml] [--db agent.db] [--summarizer haiku] [--mcp mcp.yaml]`
 const { values } = parseArgs({
   options: {
     models: { type: 'string', default: 'models.yaml' },
@@ -12,6 +12,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'agent.db' },
     workspace: { type: 'string', default: process.cwd() },
     summarizer: { type: 'string' },
+    mcp: { type: 'string' },
   },
 });
 
@@ -55,6 +56,7 @@ try {
     db: resolve(values.db),
     workspace: resolve(values.workspace),
     ...(values.summarizer ? { summarizer: values.summarizer } : {}),
+    ...(values.mcp ? { mcp: readFileSync(values.mcp, 'utf8') } : {}),
     ask,
     write: (text) => process.stdout.write(text),
   });

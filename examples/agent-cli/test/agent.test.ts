@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openStore } from '@yourtool/store';
 import {
   overloaded,
@@ -132,5 +133,28 @@ describe('the agent', () => {
       ['assistant', 'Hi!'],
       ['user', 'Still there?'],
     ]);
+  });
+});
+
+describe('the agent with an MCP server', () => {
+  it("calls the server's tool after a yes, and ends the server with the agent", async () => {
+    const dir = tempWorkspace();
+    const server = fileURLToPath(
+      new URL('../../../packages/mcp/test/fixtures/stdio-server.mjs', import.meta.url),
+    );
+    const mcp = [
+      'mcp_servers:',
+      '  notes:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(server)}]`,
+      '    allow: [echo]',
+    ].join('\n');
+    provider.reply(toolCall('notes_echo', { text: 'from MCP' })).reply(text('Echoed.'));
+    const { agent, output } = await runAgent(['Echo something', 'y'], { provider, dir, mcp });
+    expect(output).toContain('Run notes_echo {"text":"from MCP"}? [y/N] ');
+    expect(output).toContain('[notes_echo]\n');
+    expect(output).toContain('Echoed.');
+    expect(JSON.stringify(provider.requests[1]?.messages)).toContain('from MCP');
+    expect(agent.runtime.mcp?.status()[0]?.state).toBe('closed');
   });
 });

@@ -29,6 +29,7 @@ export {
 export type {
   BedrockCallOptions,
   BedrockConfigOptions,
+  BedrockDefaults,
   BedrockThinkingOption,
 } from './options.js';
 export { BEDROCK, BEDROCK_FAMILY_NAMES, type BedrockFamilyName } from './provider.js';

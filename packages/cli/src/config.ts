@@ -99,7 +99,7 @@ function configuredKeys(text: string, io: CliIo, file: string): string[] {
 
 /** Options of {@link openCliRuntime}: what the command adds to the runtime. */
 export type CliRuntimeOptions = ModelOptions &
-  Pick<RuntimeOptions, 'tools' | 'confirm' | 'systemPrompt' | 'compaction'> & {
+  Pick<RuntimeOptions, 'tools' | 'confirm' | 'systemPrompt' | 'compaction' | 'mcpServers'> & {
     store?: SessionStore | string;
   };
 
@@ -124,6 +124,7 @@ export async function openCliRuntime(
     ...(options.confirm ? { confirm: options.confirm } : {}),
     ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     env: io.env,
     logger: context.logger,
   });

@@ -125,6 +125,8 @@ export function buildProgram(context: CommandContext): Command {
     .option('--model <name>', 'start on this model (as /model)')
     .option('--workspace <path>', 'workspace of a new session (default: the working directory)')
     .option('--no-tools', 'offer the model no tools (read_file, list_files, write_file)')
+    .option('--mcp <file>', 'MCP servers whose tools the model may call (YAML with mcp_servers:)')
+    .option('--schema <file>', 'a JSON Schema file: every turn asks for an object of it')
     .action((options) => chat(context, options));
   addSessionsCommand(program, context);
   program
@@ -143,6 +145,7 @@ export function buildProgram(context: CommandContext): Command {
     .requiredOption('--model <name>', 'the model to replay on')
     .option('--at <message>', 'the user message to replay (default: the last one with a reply)')
     .option('--max-output-tokens <n>', 'output limit of the replay call', positiveInteger)
+    .option('--schema <file>', 'a JSON Schema file: ask the replay for an object of it')
     .addOption(modelsOption())
     .addOption(routingOption())
     .addOption(storeOption())

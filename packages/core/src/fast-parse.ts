@@ -172,6 +172,7 @@ function metadataOf(metadata: unknown): MessageMetadata | null {
     return null;
   // a stored error record is rare and nested: the schema decides
   if (Object.hasOwn(metadata, 'error') && metadata.error !== null) return null;
+  if (Object.hasOwn(metadata, 'structured_output')) return null;
   if (!Object.hasOwn(metadata, 'routing') || metadata.routing === null) {
     return metadata as MessageMetadata;
   }

@@ -101,6 +101,7 @@ export {
   parseMessage,
   serializeMessage,
 } from './parse.js';
+export { PartialJsonError, PartialJsonParser, type PartialJsonProblem } from './partial-json.js';
 export type { AttemptEvent } from './retry.js';
 export {
   type AdapterCapabilities,
@@ -154,6 +155,7 @@ export type {
   ToolDefinition,
   ToolDefinitionInput,
 } from './schemas/tool.js';
+export { SideEffectsSchema, TOOL_NAME_PATTERN } from './schemas/tool.js';
 export {
   freezeToolDefinition,
   isSealedMessage,
@@ -196,6 +198,12 @@ export {
   type StructuredOutputRead,
 } from './structured-output-read.js';
 export {
+  CONFIRMED_SIDE_EFFECTS,
+  type ToolCallContext,
+  type ToolHandler,
+  type ToolOutput,
+} from './tool-handler.js';
+export {
   ANTHROPIC_TOOL_ID_RULES,
   conformsToToolIdRules,
   deriveProviderToolId,
@@ -205,6 +213,8 @@ export {
   type ToolIdRules,
 } from './tool-id-map.js';
 export {
+  ALLOWED_SCHEMA_FORMATS,
+  ALLOWED_SCHEMA_TYPES,
   checkToolInputSchema,
   ToolDefinitionError,
   validateToolDefinition,

@@ -29,6 +29,7 @@ export * from '../src/output-schema.js';
 export * from '../src/output-validation-error.js';
 export * from '../src/output-wrapper.js';
 export * from '../src/parse.js';
+export * from '../src/partial-json.js';
 export * from '../src/redact.js';
 export * from '../src/retry.js';
 export * from '../src/schemas/adapter.js';

@@ -287,6 +287,33 @@ models:
   "bedrock:jp.anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-regional
   "bedrock:apac.anthropic.claude-opus-4-6-v1": *bedrock-claude-opus-regional
 
+  # Claude on Google Vertex AI (read 2026-11-27, decision 0179): ids as Vertex spells them
+  # (vertex-anthropic:<name>@<date>), at Anthropic's list price, which is the global endpoint's
+  # (region: global). From Claude Sonnet 4.5 on, a regional endpoint (us-east5, europe-west1, ...)
+  # costs 10% more, but the region is an adapter option, not part of the id: a user of a
+  # regional endpoint overrides these entries in a price table of their own (decision 0179).
+  "vertex-anthropic:claude-sonnet-4-5@20250929":
+    input_per_mtok_usd: 3.00
+    output_per_mtok_usd: 15.00
+    cached_read_per_mtok_usd: 0.30
+    cache_write_5m_per_mtok_usd: 3.75
+    source: https://platform.claude.com/docs/en/build-with-claude/claude-on-vertex-ai (global vs regional endpoints) and https://platform.claude.com/docs/en/about-claude/pricing
+    notes: Global endpoint; a regional endpoint is 10% more (override it).
+  "vertex-anthropic:claude-haiku-4-5@20251001":
+    input_per_mtok_usd: 1.00
+    output_per_mtok_usd: 5.00
+    cached_read_per_mtok_usd: 0.10
+    cache_write_5m_per_mtok_usd: 1.25
+    source: https://platform.claude.com/docs/en/build-with-claude/claude-on-vertex-ai (global vs regional endpoints) and https://platform.claude.com/docs/en/about-claude/pricing
+    notes: Global endpoint; a regional endpoint is 10% more (override it).
+  "vertex-anthropic:claude-opus-4-5@20251101":
+    input_per_mtok_usd: 5.00
+    output_per_mtok_usd: 25.00
+    cached_read_per_mtok_usd: 0.50
+    cache_write_5m_per_mtok_usd: 6.25
+    source: https://platform.claude.com/docs/en/build-with-claude/claude-on-vertex-ai (global vs regional endpoints) and https://platform.claude.com/docs/en/about-claude/pricing
+    notes: Global endpoint; a regional endpoint is 10% more (override it).
+
   # Opus 4.1 predates the global/regional split: one price, a us. profile and no global one.
   "bedrock:us.anthropic.claude-opus-4-1-20250805-v1:0": &bedrock-claude-opus-4-1
     input_per_mtok_usd: 15.00

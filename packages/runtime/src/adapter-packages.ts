@@ -5,6 +5,8 @@ import { RuntimeSetupError } from './setup-error.js';
 export const KNOWN_ADAPTER_PACKAGES: Readonly<Record<string, { package: string; export: string }>> =
   {
     anthropic: { package: '@yourtool/anthropic', export: 'AnthropicAdapter' },
+    // Claude on Google Vertex AI: its own provider key, so models read `vertex-anthropic:...`
+    'vertex-anthropic': { package: '@yourtool/anthropic', export: 'VertexAnthropicAdapter' },
     bedrock: { package: '@yourtool/bedrock', export: 'BedrockAdapter' },
     google: { package: '@yourtool/google', export: 'GoogleAdapter' },
     openai: { package: '@yourtool/openai', export: 'OpenAIAdapter' },

@@ -7,6 +7,7 @@
 // What `createRuntime`'s options take and what its sessions throw, from the packages the
 // runtime depends on: an application imports from `@yourtool/runtime` alone, and installs
 // exactly the packages its README names (npm hoisting `@yourtool/session` is not a contract).
+export { OutputSchemaError, OutputValidationError } from '@yourtool/core';
 export { NoRouteError, RouterConfigError } from '@yourtool/router';
 export {
   type CompactionHook,
@@ -16,6 +17,7 @@ export {
   dropOldestTurns,
   type HistoryRecovery,
   HistoryTooLongError,
+  type OutputRepairPolicy,
   type ParsedUserInput,
   parseUserInput,
   type SendOptions,
@@ -36,6 +38,7 @@ export {
 } from '@yourtool/session';
 export { KNOWN_ADAPTER_PACKAGES } from './adapter-packages.js';
 export * from './config.js';
+export type { RuntimeMcpServers } from './mcp-servers.js';
 export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';
 export type { ConfigSource, RuntimeOptions } from './runtime-options.js';

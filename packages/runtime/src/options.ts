@@ -106,6 +106,7 @@ const OWN_CHECKS: {
       : null;
   },
   tools: toolsProblem,
+  mcpServers: (v) => (typeof v === 'string' ? null : documentProblem('mcpServers', v)),
   logger: (v) => {
     const problem = v === false ? null : managerOptionProblem('logger', v);
     return problem ? [problem.option, `${problem.message} (or false for no logging)`] : null;

@@ -53,6 +53,14 @@ export interface RuntimeOptions {
   costOptions?: CostOptions;
   /** The tools every turn offers. */
   tools?: ToolRegistry | readonly ToolHandler[];
+  /**
+   * MCP servers whose tools every session is offered (needs `@yourtool/mcp`), besides those of
+   * models.yaml's `mcp_servers:`: a map of server name to settings (`command`, `args`, `env`,
+   * `cwd`, or `url`, `headers`; `allow`, `deny`, `side_effects`, `trusted`, `tools`,
+   * `timeout_ms`, ...), or YAML text / `{ file }` of a document with `mcp_servers:`. `${NAME}`
+   * in `command`, `args`, `env`, `cwd`, `url` and `headers` is read from `env`.
+   */
+  mcpServers?: ConfigSource<Record<string, Readonly<Record<string, unknown>>>>;
   /** Consent for tools with write, execute or network side effects. Without it they are refused. */
   confirm?: ConfirmHook;
   /** System prompt parts, composed in order. */

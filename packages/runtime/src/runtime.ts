@@ -22,6 +22,12 @@ import {
 import { SessionManager, type SessionManagerOptions, ToolRegistry } from '@yourtool/session';
 import { KNOWN_ADAPTER_PACKAGES, loadFactory } from './adapter-packages.js';
 import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
+import {
+  collectMcpServers,
+  type RuntimeMcpServers,
+  splitModelsDocument,
+  startMcpServers,
+} from './mcp-servers.js';
 import { checkRuntimeOptions } from './options.js';
 import type { ConfigSource, RuntimeOptions } from './runtime-options.js';
 import { RuntimeSetupError } from './setup-error.js';
@@ -45,7 +51,15 @@ export interface Runtime {
   sessionStats(sessionId: string): Promise<SessionStats>;
   /** A session's exact total cost in USD, as a decimal string (unpriced calls are not in it). */
   sessionCost(sessionId: string): Promise<string>;
-  /** Closes the adapters and the store. */
+  /** The MCP servers of `mcp_servers:` and `mcpServers`, when any are configured. */
+  readonly mcp: RuntimeMcpServers | undefined;
+  /**
+   * Applies the tool list changes MCP servers announced and registers the tools they added,
+   * returning their names; call it between turns, never during one (decision 0174). A tool a
+   * server removed answers with an error when called.
+   */
+  refreshTools(): Promise<string[]>;
+  /** Closes the MCP servers, the adapters and the store. */
   close(): Promise<void>;
 }
 
@@ -116,7 +130,8 @@ function configuredKeys(config: RegistryConfig, env: Env): string[] {
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkRuntimeOptions(options);
   const env = options.env ?? process.env;
-  const { registryConfig, registry, logger } = await buildRegistry(options, env);
+  const { registryConfig, registry, logger, mcpServers } = await buildRegistry(options, env);
+  const mcpConfigs = collectMcpServers(mcpServers, options.mcpServers, env);
   const routing = routingOf(options, registryConfig, registry, env);
 
   const bus = createEventBus();
@@ -130,6 +145,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       : (options.store ?? new MemorySessionStore());
   const tools =
     options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+  const mcp = await startMcpServers(mcpConfigs, {
+    logger,
+    hasConfirm: options.confirm !== undefined,
+  });
+  try {
+    for (const handler of mcp?.tools() ?? []) tools.register(handler);
+  } catch (error) {
+    // a name clash with the application's own tools: no child process may outlive the failure
+    await mcp?.close();
+    throw error;
+  }
 
   const sessions = new SessionManager({
     store,
@@ -157,7 +183,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     sessionStats,
     sessionCost: async (sessionId) => (await sessionStats(sessionId)).total_cost_usd,
+    mcp,
+    refreshTools: () => registerChangedTools(mcp, tools, logger),
     close: async () => {
+      await mcp?.close();
       await registry.close();
       await store.close();
     },
@@ -171,8 +200,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 async function buildRegistry(
   options: RuntimeOptions,
   env: Env,
-): Promise<{ registryConfig: RegistryConfig; registry: ModelRegistry; logger: Logger }> {
-  const models = readSource(options.models, 'models');
+): Promise<{
+  registryConfig: RegistryConfig;
+  registry: ModelRegistry;
+  logger: Logger;
+  mcpServers: unknown;
+}> {
+  const source = readSource(options.models, 'models');
+  const { models: modelsInput, mcpServers } = splitModelsDocument(source.input);
+  const models = { input: modelsInput, name: source.name };
   const adapterTypes = [
     ...new Set([...Object.keys(KNOWN_ADAPTER_PACKAGES), ...Object.keys(options.factories ?? {})]),
   ];
@@ -192,7 +228,7 @@ async function buildRegistry(
     logger,
     ...(options.retry ? { retry: options.retry } : {}),
   });
-  return { registryConfig, registry, logger };
+  return { registryConfig, registry, logger, mcpServers };
 }
 
 /**
@@ -237,4 +273,31 @@ function managerOptions(
     ...(options.turnLease ? { turnLease: options.turnLease } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   };
+}
+
+/** Registers the MCP tools that appeared since the registry was filled; their names. */
+async function registerChangedTools(
+  mcp: RuntimeMcpServers | undefined,
+  tools: ToolRegistry,
+  logger: Logger,
+): Promise<string[]> {
+  if (!mcp) return [];
+  try {
+    if (!(await mcp.refresh())) return [];
+  } catch (error) {
+    // a server that cannot re-list now keeps its previous tools; the next refresh tries again
+    logger.warn(
+      { event: 'mcp_refresh_failed', error: (error as Error).message },
+      `MCP tool list refresh failed: ${(error as Error).message}`,
+    );
+    return [];
+  }
+  const added: string[] = [];
+  for (const handler of mcp.tools()) {
+    const name = handler.definition.name;
+    if (tools.get(name)) continue;
+    tools.register(handler);
+    added.push(name);
+  }
+  return added;
 }

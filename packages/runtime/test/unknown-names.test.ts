@@ -104,7 +104,7 @@ models:
     })) as RuntimeSetupError;
     expect(error.code).toBe('unknown_adapter_type');
     expect(error.message).toContain(
-      'adapters.cohere.type: unknown adapter type "cohere"; the known types are anthropic, bedrock, google, openai, openrouter, ollama, openai-compatible, azure, deepseek, groq, mistral, vllm',
+      'adapters.cohere.type: unknown adapter type "cohere"; the known types are anthropic, vertex-anthropic, bedrock, google, openai, openrouter, ollama, openai-compatible, azure, deepseek, groq, mistral, vllm',
     );
   });
 

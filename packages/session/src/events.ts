@@ -2,6 +2,7 @@ import type {
   AdapterError,
   ErrorClass,
   Message,
+  OutputValidationError,
   RouteTraceEntry,
   RoutingDecisionRecord,
   SideEffects,
@@ -143,6 +144,41 @@ export type SessionEvent =
       is_error: boolean;
     }
   | {
+      /**
+       * What is known so far of the object the turn asked for (`output`): one per delta of the
+       * object's JSON, in place of the stream event that carried it (the reply's `text.delta`
+       * natively, the output tool's `tool.use_input_delta` under the forced-tool fallback;
+       * every other stream event passes as is). `value` holds strings, arrays and objects as
+       * far as they have arrived (undefined before any of it), a fresh object whenever it grew
+       * (unchanged members shared), else the previous event's. The last one of a valid reply
+       * equals the turn's `object`. A `session.fallback` or an `object.invalid` makes the
+       * partials of that call void (decision 0176).
+       */
+      type: 'object.partial';
+      step: number;
+      /** The reply it belongs to: 1 for the first, then the repair policy's attempts. */
+      attempt: number;
+      /** Canonical id of the model streaming it. */
+      model: string;
+      /** The delta of the JSON text this event stands for. */
+      text: string;
+      value: unknown;
+    }
+  | {
+      /**
+       * A reply of a turn that asked for an object gave none that validates (not JSON, not
+       * the schema's shape, cut at max_tokens, no call of the output tool, or a refusal). With
+       * `will_repair` the errors go back to the model for another attempt (`outputRepair`);
+       * else the turn ends with `error`.
+       */
+      type: 'object.invalid';
+      step: number;
+      attempt: number;
+      model: string;
+      error: OutputValidationError;
+      will_repair: boolean;
+    }
+  | {
       /** The turn ended. */
       type: 'session.turn_complete';
       result: TurnResult;
@@ -151,8 +187,8 @@ export type SessionEvent =
 /** Why a turn ended. */
 export type TurnEnd = StopReason | 'max_steps';
 
-/** What a finished turn amounts to. */
-export interface TurnResult {
+/** What a finished turn amounts to; `T` is the type of the object it asked for, if any. */
+export interface TurnResult<T = unknown> {
   session_id: string;
   /** Messages this turn stored, in order (user, assistant, tool, ...). */
   messages: Message[];
@@ -174,6 +210,15 @@ export interface TurnResult {
    * not be read.
    */
   session_cost_usd: string | null;
-  /** The error that ended the turn, if one did. */
-  error: AdapterError | null;
+  /**
+   * The object the turn asked for (`SendOptions.output`), parsed and validated against the
+   * full schema. Undefined when it asked for none, or got none: then `error` says why (an
+   * `OutputValidationError`), unless the turn was cancelled (`end: "cancelled"`).
+   */
+  object?: T;
+  /**
+   * The error that ended the turn, if one did: the adapter's, or an `OutputValidationError`
+   * when the turn asked for an object and no reply gave a valid one.
+   */
+  error: AdapterError | OutputValidationError | null;
 }

@@ -22,6 +22,7 @@ export type {
   ConfirmationRequest,
   ConfirmHook,
   HistoryRecovery,
+  OutputRepairPolicy,
   SendOptions,
   SessionManagerOptions,
   SystemPromptContext,
@@ -42,4 +43,5 @@ export {
   type TurnLeaseOptions,
   type WaitForTurnOptions,
 } from './turn-lease-options.js';
+export { MAX_OUTPUT_ATTEMPTS, type StructuredOutputRecord } from './turn-output.js';
 export { managerOptionProblem, type OptionProblem } from './validate-options.js';

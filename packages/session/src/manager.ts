@@ -1,4 +1,11 @@
-import { type ContentBlock, type Message, type SessionRecord, YourtoolError } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type Message,
+  type OutputOf,
+  type OutputSchemaInput,
+  type SessionRecord,
+  YourtoolError,
+} from '@yourtool/core';
 import { SealedPrefixMemo } from '@yourtool/core/adapter';
 import { swapMessages } from './bound-targets.js';
 import { InvalidSendOptionError, TurnInProgressError } from './errors.js';
@@ -117,7 +124,20 @@ export class SessionManager {
     return respond ? respond(allowed) : false;
   }
 
-  /** Runs a turn and returns its result (events are consumed and dropped). */
+  /**
+   * Runs a turn and returns its result (events are consumed and dropped). With `output` (a
+   * zod or other Standard Schema), the result's `object` is typed from the schema.
+   */
+  async sendAndWait<S extends OutputSchemaInput>(
+    sessionId: string,
+    input: string | ContentBlock[],
+    options: SendOptions & { output: S },
+  ): Promise<TurnResult<OutputOf<S>>>;
+  async sendAndWait(
+    sessionId: string,
+    input: string | ContentBlock[],
+    options?: SendOptions,
+  ): Promise<TurnResult>;
   async sendAndWait(
     sessionId: string,
     input: string | ContentBlock[],

@@ -10,6 +10,7 @@ import { requestMessages } from './bound-targets.js';
 import { CallReport } from './call-report.js';
 import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
+import { ObjectPartials } from './object-partials.js';
 import { PartialRow, partialReply } from './partial-row.js';
 import { type StoredReply, type StreamedReply, storeReply } from './reply.js';
 import type { ModelCall } from './turn-scope.js';
@@ -25,11 +26,13 @@ import type { CallOutcome } from './turn-state.js';
 export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, CallOutcome> {
   const { turn } = call;
   const report = new CallReport(turn, call.decision);
+  const output = turn.inputs.output;
   const streamed: StreamedReply = {
     row: undefined,
     started: 0,
     complete: undefined,
     status: 'complete',
+    plan: output?.plan(call.decision) ?? null,
   };
   let error: AdapterError | null = null;
   try {
@@ -58,6 +61,7 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
     message: stored?.message ?? null,
     stop_reason: aborted ? 'cancelled' : (streamed.complete?.stop_reason ?? 'error'),
     error: error ?? stored?.invalid ?? cancelled,
+    object: stored?.object ?? null,
   };
 }
 
@@ -76,28 +80,35 @@ async function* streamCall(
 ): AsyncGenerator<SessionEvent, void> {
   const { turn, decision } = call;
   const { settings } = turn.manager;
-  const { options } = turn.inputs;
-  const stream = decision.adapter.stream(
-    {
-      request_id: report.request_id,
-      model: decision.model,
-      messages: requestMessages(turn, decision),
-      tools: settings.tools.definitions(),
-      system_prompt: turn.inputs.systemPrompt,
-      max_output_tokens: settings.maxOutputTokens,
-      output_schema: options.output_schema ?? null,
-      stream: true,
-    },
-    {
-      signal: turn.signal,
-      toolIdMap: turn.log.toolIdMap,
-      onAttempt: report.onAttempt,
-      logger: settings.logger,
-      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
-      // the call's span goes under the turn's, with its step, routing and exact cost
-      ...(turn.telemetry ? { telemetry: turn.telemetry.callOptions(decision, turn.steps) } : {}),
-    },
-  );
+  const { options, output } = turn.inputs;
+  const request = {
+    request_id: report.request_id,
+    model: decision.model,
+    messages: requestMessages(turn, decision),
+    tools: settings.tools.definitions(),
+    system_prompt: turn.inputs.systemPrompt,
+    max_output_tokens: settings.maxOutputTokens,
+    output_schema: options.output_schema ?? null,
+    stream: true,
+  };
+  const { plan } = streamed;
+  const partials =
+    output && plan
+      ? new ObjectPartials(plan, output.schema.jsonSchema, {
+          step: turn.steps,
+          attempt: output.attempts + 1,
+          model: decision.model,
+        })
+      : null;
+  const stream = decision.adapter.stream(output && plan ? output.request(request, plan) : request, {
+    signal: turn.signal,
+    toolIdMap: turn.log.toolIdMap,
+    onAttempt: report.onAttempt,
+    logger: settings.logger,
+    ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+    // the call's span goes under the turn's, with its step, routing and exact cost
+    ...(turn.telemetry ? { telemetry: turn.telemetry.callOptions(decision, turn.steps) } : {}),
+  });
   // pulled by hand rather than `for await`, so attempt events (a retry's wait happens inside
   // `next()`) are yielded while the stream is awaited, not after its next event
   const iterator = stream[Symbol.asyncIterator]();
@@ -114,6 +125,7 @@ async function* streamCall(
       streamed.row = row;
     }
     if (next.value.type === 'message.complete') streamed.complete = next.value;
-    yield next.value;
+    // the object's JSON deltas reach the consumer as partial objects, in their place
+    yield partials?.take(next.value) ?? next.value;
   }
 }

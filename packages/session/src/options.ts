@@ -1,4 +1,10 @@
-import type { EventBus, Logger, SessionRecord, SessionStore } from '@yourtool/core';
+import type {
+  EventBus,
+  Logger,
+  OutputSchemaInput,
+  SessionRecord,
+  SessionStore,
+} from '@yourtool/core';
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
 import type { CompactionHook } from './compaction.js';
@@ -136,6 +142,12 @@ export interface ToolResultLimits {
   perTool?: Readonly<Record<string, number>>;
 }
 
+/** The repair policy of a turn that asks for an object (`SendOptions.outputRepair`). */
+export interface OutputRepairPolicy {
+  /** Replies the turn may read in all, the first included: 1 to 3. */
+  maxAttempts: number;
+}
+
 /** Options of one turn. */
 export interface SendOptions {
   /** Per-message override (`@model`). */
@@ -148,8 +160,27 @@ export interface SendOptions {
   thinking?: boolean;
   /** Provider options passed to the adapter, keyed by adapter name. */
   providerOptions?: Record<string, Record<string, unknown>>;
-  /** Structured output for this turn. */
+  /**
+   * A JSON Schema sent to the model as its structured-output parameter, as is: the reply is
+   * neither parsed nor checked. Prefer `output`.
+   */
   output_schema?: Record<string, unknown> | null;
+  /**
+   * Ask for an object: a JSON Schema, or a zod schema (any Standard Schema validator that can
+   * give a JSON Schema). Each call uses the model's native structured output where it has it,
+   * else a forced call of a `structured_output` tool carrying the schema (core's plan); the
+   * reply is parsed and validated against the full schema, the object is the result's
+   * `object` (typed from a zod schema with `sendAndWait`), `object.partial` events stream it,
+   * and each stored reply records `metadata.structured_output`. A reply that gives no valid
+   * object ends the turn with `OutputValidationError` (see `outputRepair`).
+   */
+  output?: OutputSchemaInput | null;
+  /**
+   * Opt-in repair (off by default): when a reply gives no valid object, its validation errors
+   * are sent back to the model and it answers again, up to `maxAttempts` replies in all (at
+   * most 3; 1 is no repair). Every attempt is stored and priced. A refusal is not repaired.
+   */
+  outputRepair?: OutputRepairPolicy;
   /**
    * When the explicit choice (`model`, or the session's `/model` choice) cannot be honoured
    * (unknown name, not configured, unavailable, unable to take this history), let routing

@@ -4,12 +4,14 @@ import {
   type MessageCompleteEvent,
   type MessageStatus,
   newToolUseId,
+  type StructuredOutputPlan,
   type TokenUsage,
 } from '@yourtool/core';
 import { buildUsage } from '@yourtool/pricing';
 import type { CallReport } from './call-report.js';
 import type { PartialRow } from './partial-row.js';
 import { checkReply, type InvalidReplyError, invalidReplyError } from './reply-check.js';
+import type { ObjectRead } from './turn-output.js';
 import type { ModelCall } from './turn-scope.js';
 
 /** The usage of a call that reported none (it failed or was cancelled before any). */
@@ -28,12 +30,16 @@ export interface StreamedReply {
   started: number;
   complete: MessageCompleteEvent | undefined;
   status: MessageStatus;
+  /** How the call asks for the turn's object; null when the turn asks for none. */
+  plan: StructuredOutputPlan | null;
 }
 
 /** A stored reply: the caller's copy of the message, and the error it ends the turn with. */
 export interface StoredReply {
   message: Message;
   invalid: InvalidReplyError | null;
+  /** The object read from a finished reply of a turn that asks for one; else null. */
+  object: ObjectRead | null;
 }
 
 /**
@@ -61,6 +67,18 @@ export async function storeReply(
   });
   const status =
     turn.signal.aborted && streamed.status !== 'complete' ? 'cancelled' : streamed.status;
+  // a finished reply of a turn asking for an object is read once, and its validity stored
+  const { output } = turn.inputs;
+  const answer = complete && {
+    content: complete.final_content,
+    stop_reason: complete.stop_reason,
+    refusal: complete.refusal ?? null,
+    request_id: report.request_id,
+  };
+  const object =
+    answer && status === 'complete' && streamed.plan && output?.answers(answer, streamed.plan)
+      ? output.read(answer, streamed.plan)
+      : null;
   const reply: Message = {
     ...partial,
     content: freshToolIds(call, complete?.final_content ?? []),
@@ -72,6 +90,7 @@ export async function storeReply(
       ...(complete?.served_model ? { served_model: complete.served_model } : {}),
       ...(complete?.refusal ? { refusal: complete.refusal } : {}),
       ...(complete?.provider_raw ? { provider_raw: complete.provider_raw } : {}),
+      ...(object ? { structured_output: object.record } : {}),
     },
   };
   // every reply ends as a finished row: one that breaks an invariant is kept at `error`
@@ -83,7 +102,7 @@ export async function storeReply(
   // a `partial` row still being written is waited for: the finished reply replaces it
   const replaces = await row.settle();
   await turn.log.finishReply(checked.message, { valid: checked.valid, replaces });
-  return { message: checked.message, invalid };
+  return { message: checked.message, invalid, object };
 }
 
 function addToolUseIds(ids: Set<string>, message: Message): void {

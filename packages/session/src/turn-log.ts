@@ -205,6 +205,16 @@ export class TurnLog implements TurnWriteRecord {
     this.#keep(message);
   }
 
+  /**
+   * Stores a message the turn adds after a reply (the repair policy's user message, or the
+   * output tool's result); it joins the conversation as stored.
+   */
+  async keepFollowUp(message: Message): Promise<void> {
+    const kept = await this.#write('append', message);
+    this.#conversation.push(kept);
+    this.#keep(message);
+  }
+
   /** Stores a compaction's summary (decision 0101); the caller puts it in the conversation. */
   async keepSummary(message: Message): Promise<void> {
     await this.#write('append', message);

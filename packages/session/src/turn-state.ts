@@ -6,6 +6,7 @@ import {
   type Message,
   newMessageId,
   nowTimestamp,
+  type OutputValidationError,
   type SessionRecord,
   type ToolDefinition,
   TurnLeaseHeldError,
@@ -21,6 +22,7 @@ import type { SendOptions, SystemPromptPart } from './options.js';
 import type { RouterPreparation } from './prepare.js';
 import type { TurnTelemetry } from './telemetry.js';
 import type { TurnLog } from './turn-log.js';
+import { type ObjectRead, TurnOutput } from './turn-output.js';
 import type { ManagerSettings } from './validate-options.js';
 
 /**
@@ -57,6 +59,8 @@ export interface CallOutcome {
   message: Message | null;
   stop_reason: TurnEnd;
   error: AdapterError | null;
+  /** The object read from the reply, when the turn asks for one and the reply finished. */
+  object?: ObjectRead | null;
 }
 
 /**
@@ -71,6 +75,8 @@ export interface TurnInputs {
   readonly tools: ToolDefinition[];
   /** The turn's user message (stored once routing found a model). */
   readonly user: Message;
+  /** The object the turn asks for (`output`), or null. */
+  readonly output: TurnOutput | null;
 }
 
 /**
@@ -95,7 +101,7 @@ export interface TurnState {
   steps: number;
   end: TurnEnd;
   /** The error that ended the turn, if one did. */
-  failure: AdapterError | null;
+  failure: AdapterError | OutputValidationError | null;
   /** The model call in progress, so a turn left early can end it. */
   call: AsyncGenerator<SessionEvent, CallOutcome, undefined> | null;
   /** The decision made before the user message was stored, used by the first step. */
@@ -151,6 +157,8 @@ export async function openTurn(
   telemetry: TurnTelemetry | null = null,
 ): Promise<TurnState> {
   const { settings } = manager;
+  // a schema or repair policy it cannot use is refused before anything is read or stored
+  const output = TurnOutput.open(request.options);
   const session = await sessionOf(manager, request.sessionId);
   // another turn holds the session (decision 0156): refused before loading and routing
   const held = session.turn_lease;
@@ -175,6 +183,7 @@ export async function openTurn(
       systemPrompt: composeSystemPrompt(settings.systemPrompt, session),
       tools: settings.tools.definitions(),
       user,
+      output,
     },
     signal: active.controller.signal,
     queue: new EventQueue(),
@@ -215,7 +224,7 @@ export function routeInputOf(state: RoutingTurn): RouteInput {
     messages: [...state.history],
     tools: state.inputs.tools,
     system_prompt: state.inputs.systemPrompt,
-    output_schema: options.output_schema ?? null,
+    output_schema: state.inputs.output?.schema.jsonSchema ?? options.output_schema ?? null,
     max_output_tokens: state.manager.settings.maxOutputTokens,
     thinking: options.thinking ?? false,
     override: options.model ?? null,

@@ -1,8 +1,9 @@
-import { isCancelledError, type Message } from '@yourtool/core';
+import { isCancelledError, type Message, OutputValidationError } from '@yourtool/core';
 import { sumCosts } from '@yourtool/pricing';
 import { compactionOf } from './compaction.js';
 import { errorText } from './errors.js';
 import type { SessionEvent, TurnResult } from './events.js';
+import { afterObjectReply } from './object-step.js';
 import { flushPending, routeStep, runStep, runToolUses } from './step.js';
 import { TurnTelemetry } from './telemetry.js';
 import { knownTurnModel } from './telemetry-model.js';
@@ -90,6 +91,11 @@ async function* stepLoop(state: TurnState): AsyncGenerator<SessionEvent, void> {
     }
     state.steps++;
     const outcome = yield* runStep(state);
+    if (state.inputs.output) {
+      const next = yield* afterObjectReply(state, outcome);
+      if (next === 'done') return;
+      if (next === 'repair') continue;
+    }
     if (!goesOn(state, outcome)) return;
     yield* runToolUses(state);
     if (state.signal.aborted) {
@@ -152,7 +158,8 @@ async function finishEarly(state: TurnState, failing: boolean): Promise<void> {
 
 /** Yields `session.turn_complete`, then throws the error that ended the turn, if one did. */
 async function* completeTurn(state: TurnState): AsyncGenerator<SessionEvent, void> {
-  const { failure, log } = state;
+  const { log } = state;
+  const failure = state.failure ?? missingObject(state);
   const result: TurnResult = {
     session_id: state.inputs.session.id,
     messages: [...log.messages],
@@ -163,10 +170,32 @@ async function* completeTurn(state: TurnState): AsyncGenerator<SessionEvent, voi
       .flatMap((block) => (block.type === 'text' ? [block.text] : []))
       .join(''),
     session_cost_usd: await state.manager.histories.sessionCost(state.inputs.session.id, log),
+    ...(state.inputs.output?.done ? { object: state.inputs.output.value } : {}),
     error: isCancelledError(failure) ? null : failure,
   };
   yield { type: 'session.turn_complete', result };
   if (failure && !isCancelledError(failure)) throw failure;
+}
+
+/**
+ * A turn that asked for an object and ended without one or an error (the step limit, say)
+ * ends with an `OutputValidationError` saying so: never a silent success.
+ */
+function missingObject(state: TurnState): OutputValidationError | null {
+  const { output } = state.inputs;
+  if (!output || output.done || state.end === 'cancelled') return null;
+  const last = state.log.messages.findLast((m) => m.role === 'assistant');
+  return new OutputValidationError({
+    issues: [
+      {
+        path: '$',
+        rule: 'no_answer',
+        message: `the turn ended (${state.end}) before a reply gave the object`,
+      },
+    ],
+    stop_reason: last?.metadata.stop_reason ?? 'error',
+    text: '',
+  });
 }
 
 /**

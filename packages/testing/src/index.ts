@@ -75,3 +75,10 @@ export {
   usage,
 } from './script.js';
 export { type SessionScriptOptions, scriptFromSession } from './session-replay.js';
+export {
+  type CutObjectOptions,
+  cutObject,
+  type ObjectReplyOptions,
+  objectReply,
+  objectText,
+} from './structured.js';

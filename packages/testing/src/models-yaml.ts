@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 export interface ScriptedModel {
   /**
    * The adapter type. Default: the model id's provider key when it is an adapter type
-   * (`anthropic`, `openai`, `google`, `ollama`, `openrouter`, `bedrock`, and the openai-compatible presets
+   * (`anthropic`, `vertex-anthropic`, `openai`, `google`, `ollama`, `openrouter`, `bedrock`, and the openai-compatible presets
    * `azure`, `deepseek`, `groq`, `mistral`, `vllm`), else `openai-compatible` serving that key.
    */
   type?: string;
@@ -23,7 +23,12 @@ export interface ScriptedModel {
   capabilities?: Partial<AdapterCapabilities>;
   /** `type: openai` only: the API to call. Default `chat_completions`. */
   api?: 'chat_completions' | 'responses';
-  /** Adapter options (`options:` of the adapter entry), merged over what the helper sets. */
+  /**
+   * Adapter options (`options:` of the adapter entry), merged over what the helper sets. A
+   * `google` model with `vertexai: true` reaches Gemini on Vertex AI: the helper adds a test
+   * project and location (`scripted-project`, `us-east5`) unless given here; a
+   * `vertex-anthropic` model gets the same project and region.
+   */
   options?: Readonly<Record<string, unknown>>;
 }
 
@@ -47,7 +52,21 @@ export interface ModelsYamlOptions {
 /** The dummy API key of {@link modelsYaml} (recorded as `[REDACTED]` like any key). */
 export const SCRIPTED_API_KEY = 'sk-testing-scripted-provider-key';
 
-const OWN_TYPES = new Set(['anthropic', 'openai', 'google', 'ollama', 'openrouter', 'bedrock']);
+const OWN_TYPES = new Set([
+  'anthropic',
+  'vertex-anthropic',
+  'openai',
+  'google',
+  'ollama',
+  'openrouter',
+  'bedrock',
+]);
+
+/** The Google Cloud project that Vertex AI adapters of {@link modelsYaml} name in their paths. */
+const VERTEX_TEST_PROJECT = 'scripted-project';
+
+/** The Vertex AI region (`vertex-anthropic`) and location (`google`) of {@link modelsYaml}. */
+const VERTEX_TEST_LOCATION = 'us-east5';
 
 /**
  * The options a `bedrock` adapter is given: a region (the client needs one even with an
@@ -74,6 +93,8 @@ const COMPATIBLE_DEFAULTS: Partial<AdapterCapabilities> = {
  */
 function baseUrlFor(type: string, url: string): string {
   if (type === 'openrouter') return `${url}/api/v1`;
+  // Claude on Vertex: the base URL holds the API version, as the regional host's does
+  if (type === 'vertex-anthropic') return `${url}/v1`;
   if (type === 'openai' || type === 'openai-compatible' || COMPATIBLE_PRESETS.has(type)) {
     return `${url}/v1`;
   }
@@ -119,6 +140,14 @@ function adapterEntry(
   }
   // Bedrock: the endpoint is base_url, the key goes as a Bedrock API key (bearer token)
   if (type === 'bedrock') Object.assign(adapterOptions, BEDROCK_TEST_OPTIONS);
+  // Vertex AI: the key goes as an OAuth access token (Claude) or express-mode key (Gemini), and
+  // a project and location make the SDKs build the full Vertex path without looking elsewhere
+  if (type === 'vertex-anthropic') {
+    Object.assign(adapterOptions, { project: VERTEX_TEST_PROJECT, region: VERTEX_TEST_LOCATION });
+  }
+  if (type === 'google' && model.options?.vertexai === true) {
+    Object.assign(adapterOptions, { project: VERTEX_TEST_PROJECT, location: VERTEX_TEST_LOCATION });
+  }
   if (model.api) adapterOptions.api = model.api;
   Object.assign(adapterOptions, model.options);
   return {

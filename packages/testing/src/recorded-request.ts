@@ -31,7 +31,7 @@ export interface RecordedRequest {
   format: WireFormat | null;
   /** Whether a streamed reply was asked for. */
   stream: boolean;
-  /** The model named by the request (Gemini and Bedrock: in the path, URL-decoded). */
+  /** The model named by the request (Gemini, Bedrock, Claude on Vertex: in the path, URL-decoded). */
   model: string | null;
   /** The system prompt's text (system and developer messages joined), or `null`. */
   system: string | null;
@@ -102,7 +102,14 @@ function finish(
   };
 }
 
-function anthropicView(body: Json): RequestView {
+/** The model of a Vertex AI path (`…/models/{model}:rawPredict`), URL-decoded; else `null`. */
+function modelInPath(path: string): string | null {
+  const model = /\/models\/([^/:?]+):/.exec(path)?.[1];
+  return model ? decodeURIComponent(model) : null;
+}
+
+/** A Messages request; Claude on Vertex AI names the model in the path, not the body. */
+function anthropicView(body: Json, path: string): RequestView {
   const system = typeof body.system === 'string' ? [body.system] : [textOf(body.system)];
   const messages = list(body.messages)
     .filter(isObject)
@@ -118,7 +125,7 @@ function anthropicView(body: Json): RequestView {
   const tools = list(body.tools)
     .filter(isObject)
     .map((t) => String(t.name));
-  return finish(str(body.model), system, messages, tools);
+  return finish(str(body.model) ?? modelInPath(path), system, messages, tools);
 }
 
 function chatView(body: Json): RequestView {
@@ -265,7 +272,7 @@ export function viewRequest(format: WireFormat | null, body: unknown, path: stri
   const json = isObject(body) ? body : {};
   switch (format) {
     case 'anthropic':
-      return anthropicView(json);
+      return anthropicView(json, path);
     case 'openai-chat':
       return chatView(json);
     case 'openai-responses':

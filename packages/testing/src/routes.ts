@@ -18,7 +18,9 @@ const streamFlag = (body: unknown): unknown =>
  * Routes by path, whatever prefix a base URL adds (`/v1`, `/api/v1`, Azure's deployment
  * path): the path's ending names the wire format, and the body's `stream` flag (Gemini and
  * Bedrock: the method in the path) whether the reply is streamed. Ollama streams unless told
- * not to.
+ * not to. Vertex AI's routes are served too: Claude's `…/publishers/anthropic/models/{m}:rawPredict`
+ * (`:streamRawPredict`) in the Anthropic format, Gemini's `…/publishers/google/models/{m}:generateContent`
+ * (`:streamGenerateContent`) in the Gemini format.
  */
 export function routeRequest(method: string, url: string, body: unknown): Route {
   const path = url.split('?')[0] ?? url;
@@ -31,6 +33,13 @@ export function routeRequest(method: string, url: string, body: unknown): Route 
   const stream = streamFlag(body);
   if (path.endsWith('/v1/messages')) {
     return { kind: 'model', format: 'anthropic', stream: stream === true };
+  }
+  // Claude on Vertex AI: the Anthropic format at the model's path, streamed by method
+  const vertexClaude = /\/publishers\/anthropic\/models\/[^/]+:(rawPredict|streamRawPredict)$/.exec(
+    path,
+  );
+  if (vertexClaude) {
+    return { kind: 'model', format: 'anthropic', stream: vertexClaude[1] === 'streamRawPredict' };
   }
   if (path.endsWith('/chat/completions')) {
     return { kind: 'model', format: 'openai-chat', stream: stream === true };

@@ -19,6 +19,16 @@ it('the README createRuntime example runs a tool loop, a model swap and a replay
   ).toBe(4);
 });
 
+it('the README structured-output example gets objects natively, through the tool, and a cut one', async () => {
+  expect(
+    await runReadmeExample({
+      testUrl: import.meta.url,
+      packageName: '@yourtool/testing',
+      heading: '## Structured output',
+    }),
+  ).toBe(5);
+});
+
 it('the README CommonJS form runs from the CommonJS build', async () => {
   expect(await runReadmeCommonJsExample({ testUrl: import.meta.url })).toBe(1);
 });

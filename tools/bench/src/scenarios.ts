@@ -6,6 +6,7 @@ import { ACCUMULATOR_PROVIDERS, type AccumulatorProvider } from './streaming/acc
 import { googleStreamingScenario } from './streaming/google.js';
 import { accumulatorScenario, streamingScenario } from './streaming/scenario.js';
 import { STREAM_PROVIDERS } from './streaming/wire.js';
+import { partialObjectScenario } from './structured/bench.js';
 import { telemetryStreamingScenario, telemetryTurnScenario } from './telemetry/bench.js';
 import { TURN_SIZES, turnScenario } from './turn/bench.js';
 
@@ -51,6 +52,16 @@ export const SCENARIOS: Scenario[] = [
   // The SDK's own accumulator as a second baseline, in scenarios of their own so each stays
   // two-sided (streaming/accumulators.ts). Gemini (@google/genai) and Ollama (ollama) have no
   // accumulator, only chunks: streaming/google and streaming/ollama are their only baseline.
+  // a turn asking for an object (partial objects as it streams) against plain text, same bytes
+  {
+    id: 'streaming/partial-object',
+    mode: 'interleaved',
+    // a turn's CPU time swings with where the GC lands: more pairs than the other scenarios
+    reps: 25,
+    warmup: 4,
+    memoryReps: 3,
+    run: partialObjectScenario,
+  },
   ...(Object.keys(ACCUMULATOR_PROVIDERS) as AccumulatorProvider[]).map(
     (provider): Scenario => ({
       id: `streaming/${provider}-sdk-accumulator`,

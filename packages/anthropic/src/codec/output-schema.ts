@@ -47,9 +47,9 @@ function droppedBetween(
   out.push(...droppedBetween(original.items, sent.items, `${at}.items`));
   const union = (original.anyOf ?? original.oneOf) as unknown;
   if (Array.isArray(union) && Array.isArray(sent.anyOf)) {
-    union.forEach((v, i) =>
-      out.push(...droppedBetween(v, (sent.anyOf as unknown[])[i], `${at}.anyOf[${i}]`)),
-    );
+    union.forEach((v, i) => {
+      out.push(...droppedBetween(v, (sent.anyOf as unknown[])[i], `${at}.anyOf[${i}]`));
+    });
   }
   return out;
 }

@@ -1,7 +1,9 @@
 import { assertNever } from '@yourtool/core';
+import { STRUCTURED_OUTPUT_TOOL } from '@yourtool/core/adapter';
 import type { SessionEvent, TurnResult } from '@yourtool/session';
 import { money, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
+import { showObject } from '../objects.js';
 import { type Progress, startProgress } from '../progress.js';
 
 /** The chat's stdout, keeping track of whether the cursor is at the start of a line. */
@@ -44,6 +46,8 @@ export class TurnRenderer {
   readonly #io: CliIo;
   #progress: Progress | undefined;
   #model: string | null = null;
+  /** Whether the progress says the object is arriving (a reply's first partial object came). */
+  #receiving = false;
 
   constructor(screen: Screen, io: CliIo) {
     this.#screen = screen;
@@ -72,11 +76,24 @@ export class TurnRenderer {
     switch (event.type) {
       case 'session.routed':
         this.#model = event.model;
+        this.#receiving = false;
         this.#waiting(`waiting for ${event.model}`);
         return;
       case 'text.delta':
         this.quiet();
         screen.write(event.text);
+        return;
+      case 'object.partial':
+        // the object is shown whole, indented, once it validated; meanwhile how far it got
+        if (!this.#receiving) this.#waiting(`receiving the object from ${event.model}`);
+        this.#receiving = true;
+        return;
+      case 'object.invalid':
+        this.quiet();
+        this.#receiving = false;
+        screen.notice(
+          `(${event.model}: ${oneLine(event.error.message, 200)}${event.will_repair ? '; asking again' : ''})`,
+        );
         return;
       case 'session.attempt':
         if (event.phase === 'failed' && event.will_retry) {
@@ -98,7 +115,8 @@ export class TurnRenderer {
         screen.line(`→ ${event.tool_name} ${oneLine(JSON.stringify(event.input), 160)}`);
         return;
       case 'session.tool_result':
-        this.#toolResult(event);
+        // the forced output tool's result is the object, shown whole at the turn's end
+        if (event.tool_name !== STRUCTURED_OUTPUT_TOOL) this.#toolResult(event);
         return;
       case 'session.turn_complete':
         this.quiet();
@@ -136,6 +154,7 @@ export class TurnRenderer {
 
   #complete(result: TurnResult): void {
     if (result.end === 'cancelled') this.#screen.notice('(turn cancelled)');
+    if (result.object !== undefined) this.#screen.line(showObject(result.object));
     const facts = [
       this.#model ?? 'no model',
       `turn ${money(result.cost_usd)}`,

@@ -1,10 +1,17 @@
-import { isCancelledError, type RouteTraceEntry, type SessionRecord } from '@yourtool/core';
+import { resolve } from 'node:path';
+import {
+  isCancelledError,
+  type JsonSchemaObject,
+  type RouteTraceEntry,
+  type SessionRecord,
+} from '@yourtool/core';
 import type { Runtime } from '@yourtool/runtime';
 import { type ConfirmHook, parseUserInput } from '@yourtool/session';
 import type { SqlSessionStore } from '@yourtool/store';
 import { type CommandContext, type ModelOptions, openCliRuntime, storeUrlOf } from '../config.js';
 import { money, oneLine } from '../format.js';
 import { CliError } from '../io.js';
+import { readSchemaFile } from '../objects.js';
 import { openCliStore } from '../stores.js';
 import { LineReader } from './lines.js';
 import { Screen, TurnRenderer } from './render.js';
@@ -21,6 +28,10 @@ export interface ChatOptions extends ModelOptions {
   workspace?: string;
   /** `false` (`--no-tools`): offer the model no tools. */
   tools?: boolean;
+  /** `--mcp <file>`: a YAML document whose `mcp_servers:` the runtime starts. */
+  mcp?: string;
+  /** A JSON Schema file: every turn asks for an object of it, shown indented (`--schema`). */
+  schema?: string;
   /**
    * Make the store if it is missing, add the tables to a database without them, upgrade an
    * older store. Without it only an existing store at the current schema is used.
@@ -45,6 +56,8 @@ class Chat {
   readonly reader: LineReader;
   runtime!: Runtime;
   session!: SessionRecord;
+  /** The JSON Schema every turn asks an object of (`--schema`), or null. */
+  output: JsonSchemaObject | null = null;
   #turn: AbortController | undefined;
   #prompt: AbortController | undefined;
   #armed = false;
@@ -145,9 +158,13 @@ class Chat {
     this.#turn = controller;
     this.#renderer = renderer;
     try {
+      // tool list changes MCP servers announced apply here, between turns, never during one
+      const added = await this.runtime.refreshTools();
+      if (added.length > 0) this.#screen.notice(`MCP tools added: ${added.join(', ')}`);
       const events = this.runtime.sessions.send(this.session.id, text, {
         signal: controller.signal,
         ...(override === null ? {} : { model: override }),
+        ...(this.output ? { output: this.output } : {}),
       });
       for await (const event of events) {
         if (event.type === 'session.routed') this.#showSkipped(event.trace);
@@ -207,6 +224,7 @@ async function openSession(chat: Chat, store: SqlSessionStore, options: ChatOpti
 export async function chat(context: CommandContext, options: ChatOptions): Promise<void> {
   const { io } = context;
   const repl = new Chat(context);
+  if (options.schema !== undefined) repl.output = readSchemaFile(options.schema, io.cwd);
   const stopInterrupts = io.onInterrupt(() => repl.interrupt());
   try {
     const store = await openCliStore(storeUrlOf(options.store, io), context, {
@@ -221,6 +239,9 @@ export async function chat(context: CommandContext, options: ChatOptions): Promi
           store,
           confirm: repl.confirm,
           ...(options.tools === false ? {} : { tools: workspaceTools() }),
+          ...(options.mcp === undefined
+            ? {}
+            : { mcpServers: { file: resolve(io.cwd, options.mcp) } }),
         },
         context,
       );

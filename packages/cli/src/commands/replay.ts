@@ -12,7 +12,9 @@ import type { SqlSessionStore } from '@yourtool/store';
 import { type CommandContext, type ModelOptions, openCliRuntime } from '../config.js';
 import { describeBlock, money, oneLine, textOf } from '../format.js';
 import { CliError } from '../io.js';
+import { readSchemaFile, showObject, storedObject } from '../objects.js';
 import { withProgress } from '../progress.js';
+import { objectRequest } from '../replay-object.js';
 import { requireSession, withStore } from './sessions.js';
 
 /** Options of `yourtool replay`. */
@@ -24,6 +26,8 @@ export interface ReplayOptions extends ModelOptions {
   at?: string;
   /** `max_output_tokens` of the replay call (default: the original reply's model's, up to 4096). */
   maxOutputTokens?: number;
+  /** A JSON Schema file: the replay asks for an object of it (native or the forced tool). */
+  schema?: string;
   json?: boolean;
 }
 
@@ -40,6 +44,11 @@ export interface ReplySide {
   cost_usd: string | null;
   /** Why the cost is null, when it is. */
   unpriced_reason: string | null;
+  /**
+   * When the reply was asked for an object (stored with `metadata.structured_output`, or a
+   * replay with `--schema`): the object, whether it validated, and why not.
+   */
+  object?: { value: unknown; valid: boolean; issues: string[] };
 }
 
 /** What `yourtool replay` reports. */
@@ -114,6 +123,12 @@ function side({ content, usage, ...source }: SideSource): ReplySide {
 
 /** The original side: the stored reply, or a placeholder when none is stored. */
 function originalSide(reply: Message | undefined): ReplySide {
+  const object = reply ? storedObject(reply) : null;
+  const shown = originalText(reply);
+  return object ? { ...shown, object } : shown;
+}
+
+function originalText(reply: Message | undefined): ReplySide {
   if (!reply) {
     return side({
       model: '(no reply stored)',
@@ -180,27 +195,37 @@ async function replayTurn(
   const controller = new AbortController();
   const stop = context.io.onInterrupt(() => controller.abort());
   try {
+    const request = {
+      request_id: newRequestId(),
+      model,
+      messages: history,
+      tools: toolsOf(history),
+      max_output_tokens: maxOutput,
+    };
+    const asked = options.schema
+      ? objectRequest(request, readSchemaFile(options.schema, context.io.cwd), adapter)
+      : null;
     const response = await withProgress(context.io.stderr, `waiting for ${model}`, () =>
-      adapter.complete(
-        {
-          request_id: newRequestId(),
-          model,
-          messages: history,
-          tools: toolsOf(history),
-          max_output_tokens: maxOutput,
-        },
-        { signal: controller.signal, toolIdMap },
-      ),
+      adapter.complete(asked?.request ?? request, { signal: controller.signal, toolIdMap }),
     );
+    const replay = replySide(runtime, model, response);
     return {
       session_id: sessionId,
       user_message_id: turn.user.id,
       original: originalSide(turn.reply),
-      replay: replySide(runtime, model, response),
+      replay: asked ? { ...replay, object: asked.read(response) } : replay,
     };
   } finally {
     stop();
   }
+}
+
+/** An object as `replay` shows it: indented, and why it is not valid when it is not. */
+function objectLines(object: NonNullable<ReplySide['object']>): string[] {
+  const lines = [object.valid ? '  object:' : '  object (not valid):'];
+  if (object.value !== undefined) lines.push(showObject(object.value, '    '));
+  for (const issue of object.issues) lines.push(`    ! ${issue}`);
+  return lines;
 }
 
 function render(label: string, reply: ReplySide): string {
@@ -209,8 +234,12 @@ function render(label: string, reply: ReplySide): string {
       ? ''
       : ` · ${reply.input_tokens} in / ${reply.output_tokens} out tokens`;
   const lines = [`${label.padEnd(9)}${reply.model} · ${money(reply.cost_usd)}${tokens}`];
-  if (reply.text) lines.push(...reply.text.split('\n').map((line) => `  ${line}`));
-  for (const call of reply.tool_calls) {
+  if (reply.object) {
+    lines.push(...objectLines(reply.object));
+  } else if (reply.text) {
+    lines.push(...reply.text.split('\n').map((line) => `  ${line}`));
+  }
+  for (const call of reply.object ? [] : reply.tool_calls) {
     lines.push(
       `  ${describeBlock({ type: 'tool_use', id: '', name: call.name, input: call.input }, false)}`,
     );

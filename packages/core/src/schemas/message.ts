@@ -94,6 +94,21 @@ export const MessageErrorSchema = z.looseObject({
 export type MessageError = z.output<typeof MessageErrorSchema>;
 
 /**
+ * What an assistant reply of a turn that asked for an object records (`@yourtool/session`):
+ * how it was asked (`native` structured output or the forced `tool` fallback), whether it gave
+ * a valid object, its attempt under the repair policy, and why it is not valid.
+ */
+export const StructuredOutputRecordSchema = z.looseObject({
+  mode: z.enum(['native', 'tool']),
+  valid: z.boolean(),
+  attempt: z.number().int().positive(),
+  issues: z.array(z.object({ path: z.string(), rule: z.string(), message: z.string() })).optional(),
+  issue_count: z.number().int().nonnegative().optional(),
+  cut: z.boolean().optional(),
+  refused: z.boolean().optional(),
+});
+
+/**
  * Message metadata. Unknown fields are preserved (written by a newer version or another
  * implementation) so that nothing is lost when a message is read and written back.
  */
@@ -123,6 +138,8 @@ export const MessageMetadataSchema = z.looseObject({
    * that ended it. Requests skip such rows.
    */
   error: MessageErrorSchema.nullable().optional(),
+  /** The object a turn asked for: whether this reply gave a valid one (see the schema). */
+  structured_output: StructuredOutputRecordSchema.nullable().optional(),
 });
 /** Message metadata. */
 export type MessageMetadata = z.output<typeof MessageMetadataSchema>;
