@@ -19,6 +19,7 @@ export * from './complete-object.js';
 export * from './deadline.js';
 export { classifyHttpStatus, createAdapterError, parseRetryAfter } from './errors.js';
 export * from './history.js';
+export * from './history-repairs.js';
 export * from './json-depth.js';
 export * from './lossy.js';
 export * from './network-errors.js';

@@ -6,7 +6,12 @@ import {
   silentLogger,
   type ToolIdMap,
 } from '@yourtool/core';
-import { type DroppedBlock, type HistoryRepair, prepareHistory } from '@yourtool/core/adapter';
+import {
+  type DroppedBlock,
+  type HistoryRepair,
+  noteLeadingUserTurn,
+  prepareHistory,
+} from '@yourtool/core/adapter';
 import { type ClaudeModelInfo, claudeModelInfo } from '../models.js';
 import { encodeRememberedMessages, type ToolNamer } from './messages.js';
 import { anthropicOutputSchema } from './output-schema.js';
@@ -170,11 +175,7 @@ export function toAnthropicParams(
     provider,
     memory,
   });
-  const repair = startWithUser(messages, prepared.messages[0]);
-  if (repair) {
-    prepared.repairs.push(repair);
-    warn('history_repaired', repair.detail, { ...repair, reason: repair.detail });
-  }
+  if (startWithUser(messages)) noteLeadingUserTurn(prepared, warn, 'assistant');
 
   const caching = options.promptCaching !== false && caps.supports_prompt_caching;
   const params: AnthropicParams = {
@@ -212,24 +213,15 @@ export function toAnthropicParams(
 
 /**
  * Puts a user turn before a history that starts with an assistant turn (the API requires the
- * first turn to be the user's); returns the repair made, or null.
+ * first turn to be the user's); true when it did.
  */
-function startWithUser(
-  messages: Anthropic.MessageParam[],
-  first: { session_id: string; id: string } | undefined,
-): HistoryRepair | null {
-  if (messages[0]?.role !== 'assistant') return null;
+function startWithUser(messages: Anthropic.MessageParam[]): boolean {
+  if (messages[0]?.role !== 'assistant') return false;
   messages.unshift({
     role: 'user',
     content: [{ type: 'text', text: '(The conversation continues.)' }],
   });
-  return {
-    kind: 'turn_inserted',
-    session_id: first?.session_id ?? '',
-    message_id: first?.id ?? '',
-    block_type: 'message',
-    detail: 'the history starts with an assistant turn; added a user turn before it',
-  };
+  return true;
 }
 
 /** Whether an API version still takes sampling parameters (Vertex AI's follows 2023-06-01). */

@@ -13,6 +13,7 @@ import {
   type DroppedBlock,
   type HistoryMemo,
   type HistoryRepair,
+  noteLeadingUserTurn,
   prepareHistory,
   STRICT_TOOL_NAME_RULES,
   wrapOutputSchema,
@@ -111,18 +112,7 @@ export function toBedrockRequest(
   });
   const encoding = { family, toolIdMap: context.toolIdMap, toolName, logger };
   const turns = encodeConverseMessages(prepared.messages, encoding);
-  if (turns.insertedFirstTurn) {
-    const first = prepared.messages[0];
-    const repair: HistoryRepair = {
-      kind: 'turn_inserted',
-      session_id: first?.session_id ?? '',
-      message_id: first?.id ?? '',
-      block_type: 'message',
-      detail: 'the history starts with an assistant turn; added a user turn before it',
-    };
-    prepared.repairs.push(repair);
-    warn('history_repaired', repair.detail, { ...repair, reason: repair.detail });
-  }
+  if (turns.insertedFirstTurn) noteLeadingUserTurn(prepared, warn, 'assistant');
   const messages = turns.messages;
   // the codec drops blocks prepareHistory keeps (URL images, unsigned reasoning): Converse
   // refuses a request with no turn, so it is refused here, before anything is sent

@@ -19,6 +19,7 @@ import {
   type DroppedBlock,
   type HistoryMemo,
   type HistoryRepair,
+  noteLeadingUserTurn,
   prepareHistory,
 } from '@yourtool/core/adapter';
 import { type GeminiModelInfo, type GeminiThinkingLevel, geminiModelInfo } from '../models.js';
@@ -211,16 +212,7 @@ export function toGeminiRequest(
   });
   if (contents[0]?.role === 'model') {
     contents.unshift({ role: 'user', parts: [{ text: CONTINUATION_TEXT }] });
-    const first = prepared.messages[0];
-    const repair: HistoryRepair = {
-      kind: 'turn_inserted',
-      session_id: first?.session_id ?? '',
-      message_id: first?.id ?? '',
-      block_type: 'message',
-      detail: 'the history starts with a model turn; added a user turn before it',
-    };
-    prepared.repairs.push(repair);
-    warn('history_repaired', repair.detail, { ...repair, reason: repair.detail });
+    noteLeadingUserTurn(prepared, warn, 'model');
   }
 
   const config: GenerateContentConfig = { maxOutputTokens: request.max_output_tokens };
