@@ -16,6 +16,21 @@ export type {
 } from './adapter.js';
 export { assertNever } from './assert-never.js';
 export {
+  type BudgetAdmission,
+  type BudgetDefinition,
+  BudgetExceededError,
+  type BudgetLedger,
+  type BudgetReservationRequest,
+  type BudgetScope,
+  type BudgetSettlement,
+  type BudgetState,
+  type BudgetWindow,
+  budgetWindowStart,
+  formatMicros,
+  UnpricedModelError,
+  usdToMicros,
+} from './budgets.js';
+export {
   type BusEvent,
   type ContextLimit,
   createEventBus,
