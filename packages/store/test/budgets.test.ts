@@ -125,6 +125,36 @@ describe.each(targets())('budget ledger on $name', ({ make }) => {
     ]);
   });
 
+  it('a window boundary crossed under load loses nothing', async () => {
+    const ledgers = [new SqlBudgetLedger(store), new SqlBudgetLedger(other)];
+    await ledgers[0]?.setBudget({
+      scope: 'tag:load',
+      limit_micros: 1_000_000n,
+      window: { kind: 'period', seconds: 1 },
+    });
+    const calls = Array.from({ length: 60 }, async (_, i) => {
+      const ledger = ledgers[i % 2] as SqlBudgetLedger;
+      await new Promise((resolve) => setTimeout(resolve, (i % 15) * 100));
+      const id = `load_${i}`;
+      await ledger.reserve({
+        request_id: id,
+        scopes: ['tag:load'],
+        amount_micros: 50n,
+        ttl_ms: 60_000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await ledger.settle(id, BigInt(i + 1));
+    });
+    await Promise.all(calls);
+    const windows = await sql<{ spent: unknown; reserved: unknown; count: unknown }>`select
+      sum(spent_micros) as spent, sum(reserved_micros) as reserved, count(*) as count
+      from budget_windows where scope = 'tag:load'`.execute(store.db);
+    const row = windows.rows[0];
+    expect(Number(row?.count)).toBeGreaterThan(1);
+    expect(BigInt(String(row?.spent))).toBe(BigInt((60 * 61) / 2));
+    expect(BigInt(String(row?.reserved))).toBe(0n);
+  });
+
   it('refuses bad input with a typed error naming the field', async () => {
     const ledger = new SqlBudgetLedger(store);
     await expect(ledger.setBudget({ scope: '', limit_micros: -1n })).rejects.toMatchObject({
