@@ -1,3 +1,4 @@
+import { microsToUsd } from './budget-events.js';
 import { YourtoolError } from './errors.js';
 
 // Spend budgets (issue 48, decision 0181): the interface router and session reach the ledger
@@ -165,10 +166,8 @@ export function usdToMicros(usd: string): bigint {
 
 /** Formats micro-dollars as an exact dollar string (`1234567n` → `"$1.234567"`). */
 export function formatMicros(micros: bigint): string {
-  const sign = micros < 0n ? '-' : '';
-  const abs = micros < 0n ? -micros : micros;
-  const fraction = (abs % 1_000_000n).toString().padStart(6, '0');
-  return `${sign}$${abs / 1_000_000n}.${fraction}`;
+  const usd = microsToUsd(micros);
+  return usd.startsWith('-') ? `-$${usd.slice(1)}` : `$${usd}`;
 }
 
 /** The start of the window containing `nowMs`, epoch milliseconds (0 without a window). */

@@ -16,6 +16,15 @@ export type {
 } from './adapter.js';
 export { assertNever } from './assert-never.js';
 export {
+  type BudgetEvent,
+  type BudgetEventScope,
+  type BudgetRefusedEvent,
+  type BudgetReservedEvent,
+  type BudgetSettledEvent,
+  type BudgetSoftLimitCrossedEvent,
+  microsToUsd,
+} from './budget-events.js';
+export {
   type BudgetAdmission,
   type BudgetDefinition,
   BudgetExceededError,
