@@ -1,4 +1,10 @@
-import { type ContentBlock, type Message, type SessionRecord, YourtoolError } from '@yourtool/core';
+import {
+  type ContentBlock,
+  type CreateSessionInput,
+  type Message,
+  type SessionRecord,
+  YourtoolError,
+} from '@yourtool/core';
 import { SealedPrefixMemo } from '@yourtool/core/adapter';
 import { swapMessages } from './bound-targets.js';
 import { InvalidSendOptionError, TurnInProgressError } from './errors.js';
@@ -62,11 +68,12 @@ export class SessionManager {
   }
 
   /** Creates a session. */
-  createSession(input: {
-    workspace_path: string;
-    active_model?: string | null;
-    id?: string;
-  }): Promise<SessionRecord> {
+  createSession(
+    input: Pick<
+      CreateSessionInput,
+      'workspace_path' | 'active_model' | 'id' | 'user' | 'tenant' | 'tags'
+    >,
+  ): Promise<SessionRecord> {
     return this.#context.settings.store.createSession(input);
   }
 
