@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { addBudgetsCommand } from './budgets-command.js';
 import { chat } from './chat/repl.js';
 import { migrateSessions } from './commands/migrate.js';
 import { listModels } from './commands/models.js';
@@ -127,6 +128,7 @@ export function buildProgram(context: CommandContext): Command {
     .option('--no-tools', 'offer the model no tools (read_file, list_files, write_file)')
     .action((options) => chat(context, options));
   addSessionsCommand(program, context);
+  addBudgetsCommand(program, context);
   program
     .command('models')
     .description('the models of models.yaml: capabilities, context window, prices, availability')

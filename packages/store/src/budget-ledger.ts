@@ -34,6 +34,18 @@ interface ReservationRow {
   amount_micros: unknown;
 }
 
+/** One reservation row: a model call's worst case against one scope, and what it settled at. */
+export interface BudgetReservationRecord {
+  request_id: string;
+  scope: string;
+  window_start_ms: number;
+  amount_micros: bigint;
+  /** Null while the call runs. */
+  actual_micros: bigint | null;
+  expires_at_ms: number;
+  settled_at_ms: number | null;
+}
+
 /** The clock the ledger reads, epoch milliseconds; tests move it across window boundaries. */
 export type LedgerClock = () => number;
 
@@ -123,6 +135,22 @@ export class SqlBudgetLedger implements BudgetLedger {
       ]);
     }
     return this.#write((trx) => settleIn(trx, requestId, actualMicros, this.#clock()));
+  }
+
+  /** The latest reservations, newest first: what `yourtool budgets reservations` shows. */
+  async reservations(limit = 50): Promise<BudgetReservationRecord[]> {
+    const rows = await sql<Record<string, unknown>>`select request_id, scope, window_start,
+      amount_micros, actual_micros, expires_at, settled_at from budget_reservations
+      order by expires_at desc limit ${limit}`.execute(this.#db);
+    return rows.rows.map((r) => ({
+      request_id: String(r.request_id),
+      scope: String(r.scope),
+      window_start_ms: Number(r.window_start),
+      amount_micros: toBig(r.amount_micros),
+      actual_micros: r.actual_micros == null ? null : toBig(r.actual_micros),
+      expires_at_ms: Number(r.expires_at),
+      settled_at_ms: r.settled_at == null ? null : Number(r.settled_at),
+    }));
   }
 
   async releaseExpired(): Promise<number> {
