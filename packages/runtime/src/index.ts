@@ -35,6 +35,7 @@ export {
   UnknownSessionError,
 } from '@yourtool/session';
 export { KNOWN_ADAPTER_PACKAGES } from './adapter-packages.js';
+export type { RuntimeBudgetOptions } from './budgets.js';
 export * from './config.js';
 export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';
