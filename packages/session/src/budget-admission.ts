@@ -67,11 +67,17 @@ export async function admitCall(call: ModelCall, requestId: string): Promise<voi
     model: decision.model,
   };
   try {
-    const admission = await budgets.ledger.reserve({
+    const request = {
       request_id: requestId,
       scopes: callScopes(call),
       amount_micros: estimate ?? 0n,
       ttl_ms: budgets.reservationTtlMs ?? DEFAULT_TTL_MS,
+    };
+    const admission = await budgets.ledger.reserve(request).catch(async (error: unknown) => {
+      // a refusal first frees what crashed processes left reserved, then asks once more
+      if (!(error instanceof BudgetExceededError)) throw error;
+      if ((await budgets.ledger.releaseExpired()) === 0) throw error;
+      return budgets.ledger.reserve(request);
     });
     const covering = admission.reserved[0];
     if (estimate === null && covering && !budgets.allowUnpriced) {

@@ -96,6 +96,26 @@ describe('session budgets', () => {
     expect(h.events.map((e) => e.type)).toContain('budget.refused');
   });
 
+  it('a refusal first frees the expired reservations of a dead process, then admits', async () => {
+    const h = await harness();
+    await h.ledger.setBudget({ scope: 'global', limit_micros: 1_000_000n });
+    // a process that reserved the whole budget and died
+    await h.ledger.reserve({
+      request_id: 'req_dead',
+      scopes: ['global'],
+      amount_micros: 1_000_000n,
+      ttl_ms: 1,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    server.enqueue(...requireFixture(anthropic, 'text-stream'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    expect((await collect(h.manager.send(session.id, 'hello'))).error).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+    const [state] = await h.ledger.listBudgets();
+    expect(state?.reserved_micros).toBe(0n);
+    expect(state?.spent_micros).toBeGreaterThan(0n);
+  });
+
   it('refuses an unpriced model under a budget unless allowed', async () => {
     const unpriced: PriceTable = { ...defaultPriceTable(), models: {} };
     const h = await harness({ pricing: unpriced });
