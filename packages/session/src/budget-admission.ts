@@ -1,7 +1,6 @@
 import {
   type BudgetEventScope,
   BudgetExceededError,
-  type BudgetLedger,
   type BudgetState,
   type Message,
   microsToUsd,
@@ -13,17 +12,7 @@ import {
 import { estimateWorstCaseMicros } from './budget-estimate.js';
 import type { ModelCall } from './turn-scope.js';
 
-/** Spend budgets for a session manager (decision 0181). */
-export interface SessionBudgetOptions {
-  /** The ledger, shared by every instance (e.g. the store's `SqlBudgetLedger`). */
-  ledger: BudgetLedger;
-  /** How long a reservation holds if its process dies mid-call; default 10 minutes. */
-  reservationTtlMs?: number;
-  /** Let models without a price run under a budget (reserving nothing); default false. */
-  allowUnpriced?: boolean;
-  /** The thinking budget in tokens added to the worst case when a turn asks for thinking. */
-  thinkingTokens?: number;
-}
+export type { SessionBudgetOptions } from './budget-options.js';
 
 const DEFAULT_TTL_MS = 10 * 60_000;
 

@@ -1,4 +1,16 @@
-import type { SessionBudgetOptions } from './budget-admission.js';
+import type { BudgetLedger } from '@yourtool/core';
+
+/** Spend budgets for a session manager (decision 0181). */
+export interface SessionBudgetOptions {
+  /** The ledger, shared by every instance (e.g. the store's `SqlBudgetLedger`). */
+  ledger: BudgetLedger;
+  /** How long a reservation holds if its process dies mid-call; default 10 minutes. */
+  reservationTtlMs?: number;
+  /** Let models without a price run under a budget (reserving nothing); default false. */
+  allowUnpriced?: boolean;
+  /** The thinking budget in tokens added to the worst case when a turn asks for thinking. */
+  thinkingTokens?: number;
+}
 
 const LEDGER_METHODS = ['reserve', 'settle', 'setBudget', 'listBudgets'] as const;
 

@@ -1,7 +1,7 @@
 import type { EventBus, Logger, SessionRecord, SessionStore } from '@yourtool/core';
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
-import type { SessionBudgetOptions } from './budget-admission.js';
+import type { SessionBudgetOptions } from './budget-options.js';
 import type { CompactionHook } from './compaction.js';
 import type { SessionTelemetryOptions } from './telemetry-options.js';
 import type { RegisteredTool, ToolRegistry } from './tools.js';

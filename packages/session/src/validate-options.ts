@@ -7,7 +7,7 @@ import {
 } from '@yourtool/core';
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
-import type { SessionBudgetOptions } from './budget-admission.js';
+import type { SessionBudgetOptions } from './budget-options.js';
 import { budgetsProblem } from './budget-options.js';
 import type { CompactionHook } from './compaction.js';
 import { InvalidManagerOptionError } from './errors.js';
