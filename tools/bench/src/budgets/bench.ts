@@ -15,6 +15,28 @@ import { postgresUrl, type StoreDb } from '../store/bench.js';
 
 /** Concurrent sessions of the budget scenarios. */
 export const BUDGET_CONCURRENCY = [1, 100] as const;
+/** What a complete reply records (canonical-format §5): model, provider, routing, usage. */
+const REPLY_METADATA = {
+  model: 'anthropic:claude-sonnet-4-6',
+  provider: 'anthropic',
+  routing: {
+    mode: 'default' as const,
+    chosen_model: 'anthropic:claude-sonnet-4-6',
+    reason: 'global default',
+    rule_name: null,
+    confidence: null,
+    alternatives_considered: [],
+  },
+  usage: {
+    input_tokens: 1200,
+    output_tokens: 80,
+    cached_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cost_usd: '0.001234',
+    pricing_version: 'bench',
+    latency_ms: 900,
+  },
+};
 /** Turns per timed repetition, spread over the sessions. */
 const TURNS = 100;
 
@@ -54,7 +76,12 @@ export async function budgetsScenario(
       });
     }
     const text = (role: 'user' | 'assistant', t: string) =>
-      createMessage({ session_id: sessionId, role, content: [{ type: 'text', text: t }] });
+      createMessage({
+        session_id: sessionId,
+        role,
+        content: [{ type: 'text', text: t }],
+        metadata: role === 'assistant' ? REPLY_METADATA : {},
+      });
     await store.appendMessage(text('user', 'hello'));
     await store.appendMessage(text('assistant', 'hi there'));
     if (budgets && (await ledger.settle(requestId, 1_234n))) settled++;
