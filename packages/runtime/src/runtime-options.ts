@@ -17,6 +17,7 @@ import type {
   ToolResultLimits,
   TurnLeaseOptions,
 } from '@yourtool/session';
+import type { RuntimeBudgetOptions } from './budgets.js';
 import type { Env } from './config.js';
 
 // What `createRuntime` takes, in a file of its own so that options.ts, which checks it, and
@@ -125,4 +126,9 @@ export interface RuntimeOptions {
    * (docs/observability.md).
    */
   telemetry?: SessionTelemetryOptions;
+  /**
+   * Spend budgets (decision 0181): every model call reserves its worst case first and settles
+   * its exact cost after. The ledger defaults to the store's; `define` sets budgets at start.
+   */
+  budgets?: RuntimeBudgetOptions;
 }

@@ -824,8 +824,16 @@ describe.each(targets())('store on $name', ({ make }) => {
         .filter((t) => t.schema === store.schema || store.schema === undefined)
         .map((t) => t.name)
         .sort();
-      // the canonical tables, and the tool approvals of decision 0177
-      expect(tables).toEqual(['messages', 'sessions', 'tool_approvals', 'tool_calls']);
+      // the canonical tables, the tool approvals of decision 0177, the budgets of decision 0181
+      expect(tables).toEqual([
+        'budget_reservations',
+        'budget_windows',
+        'budgets',
+        'messages',
+        'sessions',
+        'tool_approvals',
+        'tool_calls',
+      ]);
       const messages = (await store.db.introspection.getTables()).find(
         (t) => t.name === 'messages' && (store.schema === undefined || t.schema === store.schema),
       );
@@ -851,6 +859,7 @@ describe.each(targets())('store on $name', ({ make }) => {
               store.db,
             );
       expect(indexes.rows.map((r) => r.name)).toEqual([
+        'idx_budget_reservations_open',
         'idx_messages_session_created',
         'idx_tool_calls_session_status',
       ]);
