@@ -29,6 +29,7 @@ export {
   sessionToLines,
 } from './session-lines.js';
 export type { ListSessionsOptions } from './sessions.js';
+export { SqlAvailabilityStore } from './shared-availability.js';
 export { SqlSessionStore } from './store.js';
 export type {
   DeletedSession,
