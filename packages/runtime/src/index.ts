@@ -42,4 +42,5 @@ export type { RuntimeMcpServers } from './mcp-servers.js';
 export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';
 export type { ConfigSource, RuntimeOptions } from './runtime-options.js';
+export type { SharedAvailabilitySetting } from './shared-availability.js';
 export * from './stderr-logger.js';

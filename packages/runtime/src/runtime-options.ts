@@ -18,6 +18,7 @@ import type {
   TurnLeaseOptions,
 } from '@yourtool/session';
 import type { Env } from './config.js';
+import type { SharedAvailabilitySetting } from './shared-availability.js';
 
 // What `createRuntime` takes, in a file of its own so that options.ts, which checks it, and
 // runtime.ts, which uses it, both import it and not each other.
@@ -84,6 +85,13 @@ export interface RuntimeOptions {
   retry?: CallRunnerOptions['retry'];
   /** Availability tuning (failure threshold, cooldowns). */
   availability?: AvailabilityOptions;
+  /**
+   * Shares availability verdicts with the other instances on the same store (a `sqlite:` or
+   * `postgres://` store; decision 0183): an outage one instance finds is seen by the others
+   * within `refreshMs` (default 500), and one instance probes a provider whose cooldown ended.
+   * Default off: each process keeps its own verdicts.
+   */
+  sharedAvailability?: boolean | SharedAvailabilitySetting;
   /** Model calls one turn may make. Default 8. */
   maxSteps?: number;
   /** `max_output_tokens` of each call. Default 4096. */
