@@ -241,7 +241,12 @@ describe.each([
     expect(error).toBeInstanceOf(StoreSchemaVersionError);
     expect(error).toMatchObject({
       direction: 'older',
-      pending: ['0002_session_revision', '0003_session_turn_lease', '0004_tool_approvals'],
+      pending: [
+        '0002_session_revision',
+        '0003_session_turn_lease',
+        '0004_tool_approvals',
+        '0007_shared_availability',
+      ],
     });
     expect(await fixture.fingerprint(url)).toBe(before);
 

@@ -824,8 +824,14 @@ describe.each(targets())('store on $name', ({ make }) => {
         .filter((t) => t.schema === store.schema || store.schema === undefined)
         .map((t) => t.name)
         .sort();
-      // the canonical tables, and the tool approvals of decision 0177
-      expect(tables).toEqual(['messages', 'sessions', 'tool_approvals', 'tool_calls']);
+      // the canonical tables, the tool approvals of decision 0177, shared availability (0183)
+      expect(tables).toEqual([
+        'availability',
+        'messages',
+        'sessions',
+        'tool_approvals',
+        'tool_calls',
+      ]);
       const messages = (await store.db.introspection.getTables()).find(
         (t) => t.name === 'messages' && (store.schema === undefined || t.schema === store.schema),
       );
