@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { addBudgetsCommand } from './budgets-command.js';
 import { chat } from './chat/repl.js';
 import { migrateSessions } from './commands/migrate.js';
 import { listModels } from './commands/models.js';
@@ -129,6 +130,7 @@ export function buildProgram(context: CommandContext): Command {
     .option('--schema <file>', 'a JSON Schema file: every turn asks for an object of it')
     .action((options) => chat(context, options));
   addSessionsCommand(program, context);
+  addBudgetsCommand(program, context);
   program
     .command('models')
     .description('the models of models.yaml: capabilities, context window, prices, availability')

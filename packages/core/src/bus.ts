@@ -1,3 +1,4 @@
+import type { BudgetEvent } from './budget-events.js';
 import type { ErrorClass } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { StopReason, TokenUsage } from './schemas/adapter.js';
@@ -152,7 +153,8 @@ export type BusEvent =
   | LlmCallFailedEvent
   | RouteDecidedEvent
   | ToolInputInvalidEvent
-  | RoutingConstraintFailureEvent;
+  | RoutingConstraintFailureEvent
+  | BudgetEvent;
 /** The `type` of a bus event. */
 export type BusEventType = BusEvent['type'];
 /** The bus event with a given `type`. */

@@ -16,6 +16,30 @@ export type {
 } from './adapter.js';
 export { assertNever } from './assert-never.js';
 export {
+  type BudgetEvent,
+  type BudgetEventScope,
+  type BudgetRefusedEvent,
+  type BudgetReservedEvent,
+  type BudgetSettledEvent,
+  type BudgetSoftLimitCrossedEvent,
+  microsToUsd,
+} from './budget-events.js';
+export {
+  type BudgetAdmission,
+  type BudgetDefinition,
+  BudgetExceededError,
+  type BudgetLedger,
+  type BudgetReservationRequest,
+  type BudgetScope,
+  type BudgetSettlement,
+  type BudgetState,
+  type BudgetWindow,
+  budgetWindowStart,
+  formatMicros,
+  UnpricedModelError,
+  usdToMicros,
+} from './budgets.js';
+export {
   type BusEvent,
   type ContextLimit,
   createEventBus,

@@ -85,6 +85,10 @@ export class MemorySessionStore implements SessionStore, TurnLeaseStore {
       created_at: now,
       updated_at: now,
       revision: 0,
+      // the owner a budget is kept for (decision 0182), only when set
+      ...(input.user ? { user: input.user } : {}),
+      ...(input.tenant ? { tenant: input.tenant } : {}),
+      ...(input.tags?.length ? { tags: [...new Set(input.tags)] } : {}),
     };
     this.#sessions.set(id, { record, order: [] });
     return structuredClone(record);

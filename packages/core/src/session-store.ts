@@ -29,6 +29,15 @@ export interface SessionRecord {
    * the session is free, from other stores, and from lists (decision 0156).
    */
   turn_lease?: TurnLeaseState;
+  /**
+   * Who the session belongs to, for budgets (decision 0182): an opaque user id, tenant id and
+   * tags. Absent when not set; stores that keep none never return them.
+   */
+  user?: string;
+  /** The tenant the session belongs to (decision 0182). */
+  tenant?: string;
+  /** The session's tags, e.g. an agent or feature name (decision 0182). */
+  tags?: string[];
 }
 
 /** A turn lease as a read saw it. */
@@ -81,6 +90,15 @@ export interface CreateSessionInput {
   workspace_path: string;
   active_model?: string | null;
   routing_policy?: Record<string, unknown> | null;
+  /**
+   * Who the session belongs to, for budgets (decision 0182): an opaque user id, tenant id and
+   * tags. Absent when not set; stores that keep none never return them.
+   */
+  user?: string;
+  /** The tenant the session belongs to (decision 0182). */
+  tenant?: string;
+  /** The session's tags, e.g. an agent or feature name (decision 0182). */
+  tags?: string[];
 }
 
 /** Fields of a session that can change. */

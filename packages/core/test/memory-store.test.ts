@@ -171,3 +171,22 @@ describe('MemorySessionStore', () => {
     await expect(store.getSession(sid)).rejects.toMatchObject({ code: 'store_closed' });
   });
 });
+
+describe('MemorySessionStore session owner (decision 0182)', () => {
+  it('keeps user, tenant and tags when set, and leaves them out otherwise', async () => {
+    const store = new MemorySessionStore();
+    const owned = await store.createSession({
+      workspace_path: '/w',
+      user: 'u_1',
+      tenant: 'acme',
+      tags: ['a', 'a', 'b'],
+    });
+    expect(await store.getSession(owned.id)).toMatchObject({
+      user: 'u_1',
+      tenant: 'acme',
+      tags: ['a', 'b'],
+    });
+    const plain = await store.createSession({ workspace_path: '/w' });
+    expect('user' in plain || 'tenant' in plain || 'tags' in plain).toBe(false);
+  });
+});

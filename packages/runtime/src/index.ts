@@ -37,6 +37,7 @@ export {
   UnknownSessionError,
 } from '@yourtool/session';
 export { KNOWN_ADAPTER_PACKAGES } from './adapter-packages.js';
+export type { RuntimeBudgetOptions } from './budgets.js';
 export * from './config.js';
 export type { RuntimeMcpServers } from './mcp-servers.js';
 export { InvalidRuntimeOptionError } from './options.js';

@@ -1,5 +1,6 @@
 import { unknownNameMessage } from '@yourtool/core';
 import { managerOptionProblem } from '@yourtool/session';
+import { runtimeBudgetsProblem } from './budgets.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { RuntimeSetupError } from './setup-error.js';
 
@@ -129,6 +130,7 @@ const OWN_CHECKS: {
   ) => [string, string] | null;
 } = {
   models: (v) => documentProblem('models', v),
+  budgets: runtimeBudgetsProblem,
   routing: (v) => documentProblem('routing', v),
   store: (v) => {
     if (typeof v === 'string') return v === '' ? ['store', 'store must be a non-empty URL'] : null;

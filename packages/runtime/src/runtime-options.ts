@@ -17,6 +17,7 @@ import type {
   ToolResultLimits,
   TurnLeaseOptions,
 } from '@yourtool/session';
+import type { RuntimeBudgetOptions } from './budgets.js';
 import type { Env } from './config.js';
 import type { SharedAvailabilitySetting } from './shared-availability.js';
 
@@ -133,4 +134,9 @@ export interface RuntimeOptions {
    * (docs/observability.md).
    */
   telemetry?: SessionTelemetryOptions;
+  /**
+   * Spend budgets (decision 0181): every model call reserves its worst case first and settles
+   * its exact cost after. The ledger defaults to the store's; `define` sets budgets at start.
+   */
+  budgets?: RuntimeBudgetOptions;
 }

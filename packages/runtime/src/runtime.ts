@@ -21,6 +21,7 @@ import {
 } from '@yourtool/router';
 import { SessionManager, type SessionManagerOptions, ToolRegistry } from '@yourtool/session';
 import { KNOWN_ADAPTER_PACKAGES, loadFactory } from './adapter-packages.js';
+import { setUpBudgets } from './budgets.js';
 import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
 import {
   collectMcpServers,
@@ -172,6 +173,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tools,
     logger,
     ...managerOptions(options),
+    ...(options.budgets ? { budgets: await setUpBudgets(options.budgets, store) } : {}),
   });
 
   const sessionStats = (sessionId: string): Promise<SessionStats> =>

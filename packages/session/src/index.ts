@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+export { callScopes, type SessionBudgetOptions } from './budget-admission.js';
+export { estimateWorstCaseMicros, type WorstCaseInput } from './budget-estimate.js';
 export * from './compaction.js';
 export * from './define-tool.js';
 export {

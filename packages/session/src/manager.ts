@@ -1,5 +1,6 @@
 import {
   type ContentBlock,
+  type CreateSessionInput,
   type Message,
   type OutputOf,
   type OutputSchemaInput,
@@ -69,11 +70,12 @@ export class SessionManager {
   }
 
   /** Creates a session. */
-  createSession(input: {
-    workspace_path: string;
-    active_model?: string | null;
-    id?: string;
-  }): Promise<SessionRecord> {
+  createSession(
+    input: Pick<
+      CreateSessionInput,
+      'workspace_path' | 'active_model' | 'id' | 'user' | 'tenant' | 'tags'
+    >,
+  ): Promise<SessionRecord> {
     return this.#context.settings.store.createSession(input);
   }
 

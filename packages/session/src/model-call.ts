@@ -7,6 +7,7 @@ import {
   OtherAdapterError,
 } from '@yourtool/core';
 import { requestMessages } from './bound-targets.js';
+import { admitCall, settleCall } from './budget-admission.js';
 import { CallReport } from './call-report.js';
 import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
@@ -35,6 +36,8 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
     plan: output?.plan(call.decision) ?? null,
   };
   let error: AdapterError | null = null;
+  // a call its budgets cannot admit is not sent (decision 0181)
+  await admitCall(call, report.request_id);
   try {
     yield* streamCall(call, report, streamed);
   } catch (thrown) {
@@ -51,7 +54,12 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
   // (checked as unknown: a type guard would narrow the AdapterError type away)
   if (isCancelledError(error as unknown)) error = null;
   let stored: StoredReply | null = null;
-  if (streamed.row) stored = await storeReply(call, report, { ...streamed, row: streamed.row });
+  try {
+    if (streamed.row) stored = await storeReply(call, report, { ...streamed, row: streamed.row });
+  } finally {
+    // success, error or cancel: the billed usage stored on the reply (zero without one)
+    await settleCall(call, report.request_id, stored?.message ?? null);
+  }
   report.finished(streamed.complete, error);
   const aborted = turn.signal.aborted;
   const cancelled = aborted

@@ -7,6 +7,7 @@ import type {
 } from '@yourtool/core';
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
+import type { SessionBudgetOptions } from './budget-options.js';
 import type { CompactionHook } from './compaction.js';
 import type { SessionTelemetryOptions } from './telemetry-options.js';
 import type { RegisteredTool, ToolRegistry } from './tools.js';
@@ -120,6 +121,11 @@ export interface SessionManagerOptions {
    * that keeps leases: one turn at a time per session across processes (decision 0156).
    */
   turnLease?: TurnLeaseOptions;
+  /**
+   * Spend budgets (decision 0181): each model call reserves its worst case before it is sent
+   * and settles its exact cost after; a call a budget cannot admit throws `BudgetExceededError`.
+   */
+  budgets?: SessionBudgetOptions;
 }
 
 /** What a turn does when its history no longer fits any model (see `historyRecovery`). */

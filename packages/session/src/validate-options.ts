@@ -7,6 +7,8 @@ import {
 } from '@yourtool/core';
 import type { CostOptions, PriceTable } from '@yourtool/pricing';
 import type { Router } from '@yourtool/router';
+import type { SessionBudgetOptions } from './budget-options.js';
+import { budgetsProblem } from './budget-options.js';
 import type { CompactionHook } from './compaction.js';
 import { InvalidManagerOptionError } from './errors.js';
 import type {
@@ -42,6 +44,7 @@ export interface ManagerSettings {
   readonly logger: Logger;
   readonly telemetry: SessionTelemetryOptions | undefined;
   readonly turnLease: TurnLeaseSettings;
+  readonly budgets: SessionBudgetOptions | undefined;
 }
 
 /** Model calls a turn may make unless told otherwise. */
@@ -252,6 +255,7 @@ const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string
   logger: loggerProblem,
   telemetry: telemetryProblem,
   turnLease: turnLeaseProblem,
+  budgets: budgetsProblem,
 };
 
 /** Options a manager cannot run without. */
@@ -326,6 +330,7 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
     logger: given.logger ?? silentLogger,
     telemetry: given.telemetry,
     turnLease: resolveTurnLease(given.turnLease),
+    budgets: given.budgets,
   };
 }
 

@@ -22,6 +22,12 @@ export interface SessionsTable {
    * readers that keep the history in memory compare it to know when to read it again.
    */
   revision: Generated<number>;
+  /** Who the session belongs to (decision 0182): user id, tenant id, tags as a JSON array. */
+  user_id: string | null;
+  /** The session's tenant (decision 0182). */
+  tenant_id: string | null;
+  /** The session's tags as a JSON array of strings (decision 0182). */
+  tags_json: string | null;
   /** The turn holding the session's turn lease, or null (docs/decisions/0156). */
   turn_lease_id: Generated<string | null>;
   /** When that lease expires unless renewed: epoch microseconds on the store's clock. */

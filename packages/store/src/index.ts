@@ -6,6 +6,11 @@
  */
 
 export { SqlApprovalStore, type ToolApprovalRecord, type ToolApprovalStatus } from './approvals.js';
+export {
+  type BudgetReservationRecord,
+  type LedgerClock,
+  SqlBudgetLedger,
+} from './budget-ledger.js';
 export type { PostgresPoolOptions, SqliteSynchronous } from './connect.js';
 export { DEFAULT_BUSY_TIMEOUT_MS } from './connect.js';
 export type { Position } from './cursor.js';

@@ -72,8 +72,11 @@ export function rowToMessage(row: MessagesTable, logger: Logger): Message {
 /** A `sessions` row as a driver reads it. */
 export type SessionRowInput = Omit<
   SessionsTable,
-  'revision' | 'turn_lease_id' | 'turn_lease_expires_at'
+  'revision' | 'turn_lease_id' | 'turn_lease_expires_at' | 'user_id' | 'tenant_id' | 'tags_json'
 > & {
+  user_id?: string | null;
+  tenant_id?: string | null;
+  tags_json?: string | null;
   revision?: number | string | bigint;
   turn_lease_id?: string | null;
   turn_lease_expires_at?: number | string | bigint | null;
@@ -103,7 +106,23 @@ export function rowToSession(row: SessionRowInput, now?: number): SessionRecord 
     updated_at: timestamp('sessions', row.id, 'updated_at', Number(row.updated_at)),
     revision: Number(row.revision ?? 0),
     ...(now === undefined || !row.turn_lease_id ? {} : { turn_lease: leaseOf(row, now) }),
+    ...ownerOf(row),
   };
+}
+
+/** The session's user, tenant and tags (decision 0182), only those set. */
+function ownerOf(row: SessionRowInput): Pick<SessionRecord, 'user' | 'tenant' | 'tags'> {
+  const owner: Pick<SessionRecord, 'user' | 'tenant' | 'tags'> = {};
+  if (row.user_id) owner.user = row.user_id;
+  if (row.tenant_id) owner.tenant = row.tenant_id;
+  if (row.tags_json) {
+    const tags = parseJsonColumn('sessions', row.id, 'tags_json', row.tags_json);
+    if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) {
+      throw new CorruptRowError('sessions', row.id, 'tags_json is not a JSON array of strings');
+    }
+    owner.tags = tags;
+  }
+  return owner;
 }
 
 /** The lease a session row holds, as seen at `now`. */

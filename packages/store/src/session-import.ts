@@ -36,7 +36,11 @@ const TOOL_CALL_STATUSES: readonly string[] = ['pending', 'succeeded', 'failed',
 
 /** A session import, checked and turned into rows, ready to write. */
 export interface CheckedImport {
-  session: Omit<SessionsTable, 'revision' | 'turn_lease_id' | 'turn_lease_expires_at'> & {
+  // the owner columns (decision 0182) are not part of the session lines format yet
+  session: Omit<
+    SessionsTable,
+    'revision' | 'turn_lease_id' | 'turn_lease_expires_at' | 'user_id' | 'tenant_id' | 'tags_json'
+  > & {
     revision: number;
   };
   messages: CheckedMessage[];

@@ -25,6 +25,7 @@ import {
 } from './message-input.js';
 import { rowToSession } from './rows.js';
 import { checkSessionImport, importedSession, writeSessionImport } from './session-import.js';
+import { checkOwner } from './session-owner.js';
 import { selectSession } from './sqlite-direct.js';
 import { emptyStats, statsFor } from './stats.js';
 import {
@@ -78,6 +79,7 @@ export async function createSession(
   const activeModel = checkModel(input.active_model, 'active_model', issues);
   checkTextColumn(activeModel, 'active_model', issues);
   const policy = checkJsonObject(input.routing_policy, 'routing_policy', issues, 'session');
+  const owner = checkOwner(input, issues);
   if (issues.length > 0) throw new InvalidStoreInputError('session', issues);
   const now = nowEpochMicros();
   const row = {
@@ -88,6 +90,7 @@ export async function createSession(
     schema_version: CURRENT_SCHEMA_VERSION,
     created_at: now,
     updated_at: now,
+    ...owner,
   };
   await ctx.write(async (trx) => {
     const taken = await trx

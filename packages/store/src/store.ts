@@ -82,6 +82,14 @@ export class SqlSessionStore implements SessionStore, TurnLeaseStore, SharedAvai
     return this.#context.db;
   }
 
+  /**
+   * Runs `section` as one of the store's write transactions (SQLite: `BEGIN IMMEDIATE` behind
+   * the file's lock), for the store's own companions such as `SqlBudgetLedger`.
+   */
+  writeTransaction<T>(section: (db: Kysely<StoreDatabase>) => Promise<T>): Promise<T> {
+    return this.#run('writeTransaction', (ctx) => ctx.write(section));
+  }
+
   /** Applies pending migrations. {@link openStore} does this unless told not to. */
   async migrate(): Promise<MigrationReport> {
     return this.#run('migrate', migrate);

@@ -245,6 +245,8 @@ describe.each([
         '0002_session_revision',
         '0003_session_turn_lease',
         '0004_tool_approvals',
+        '0005_budgets',
+        '0006_session_owners',
         '0007_shared_availability',
       ],
     });

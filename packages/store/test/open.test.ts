@@ -119,6 +119,8 @@ describe('opening stores', () => {
         '0002_session_revision',
         '0003_session_turn_lease',
         '0004_tool_approvals',
+        '0005_budgets',
+        '0006_session_owners',
         '0007_shared_availability',
       ]);
       await expect(bare.createSession({ workspace_path: '/w' })).resolves.toMatchObject({

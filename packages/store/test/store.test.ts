@@ -824,9 +824,12 @@ describe.each(targets())('store on $name', ({ make }) => {
         .filter((t) => t.schema === store.schema || store.schema === undefined)
         .map((t) => t.name)
         .sort();
-      // the canonical tables, the tool approvals of decision 0177, shared availability (0183)
+      // the canonical tables, tool approvals (0177), budgets (0181), shared availability (0183)
       expect(tables).toEqual([
         'availability',
+        'budget_reservations',
+        'budget_windows',
+        'budgets',
         'messages',
         'sessions',
         'tool_approvals',
@@ -857,6 +860,7 @@ describe.each(targets())('store on $name', ({ make }) => {
               store.db,
             );
       expect(indexes.rows.map((r) => r.name)).toEqual([
+        'idx_budget_reservations_open',
         'idx_messages_session_created',
         'idx_tool_calls_session_status',
       ]);

@@ -1,3 +1,4 @@
+import { BUDGET_CONCURRENCY, budgetsScenario } from './budgets/bench.js';
 import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
 import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
@@ -92,6 +93,19 @@ export const SCENARIOS: Scenario[] = [
         warmup: 0,
         memoryReps: 1,
         run: (options) => storeScenario(db, op, options),
+      }),
+    ),
+  ),
+  // what a budget reservation and settlement add to a turn, at 1 and 100 concurrent sessions
+  ...(['sqlite', 'postgres'] as StoreDb[]).flatMap((db) =>
+    BUDGET_CONCURRENCY.map(
+      (sessions): Scenario => ({
+        id: `budgets/${db}/${sessions}`,
+        mode: 'interleaved',
+        reps: 5,
+        warmup: 1,
+        memoryReps: 1,
+        run: (options) => budgetsScenario(db, sessions, options),
       }),
     ),
   ),

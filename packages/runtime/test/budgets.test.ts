@@ -1,0 +1,74 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type LoopbackServer,
+  loadFixtureDirectory,
+  startLoopbackServer,
+} from '@yourtool/conformance';
+import { BudgetExceededError } from '@yourtool/core';
+import { MemorySessionStore } from '@yourtool/core/memory-store';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime, RuntimeSetupError } from '../src/index.js';
+
+const anthropic = loadFixtureDirectory(
+  fileURLToPath(new URL('../../anthropic/test/fixtures', import.meta.url)),
+);
+const KEY = 'sk-ant-runtime-budget-0000';
+const MODELS = (url: string) => `
+adapters:
+  anthropic: { type: anthropic, api_key: ${KEY}, base_url: ${url}, max_retries: 0 }
+models:
+  anthropic:claude-sonnet-4-6: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
+`;
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer({ secrets: [KEY] });
+});
+afterAll(() => server.close());
+const opened: Runtime[] = [];
+afterEach(async () => {
+  server.reset();
+  await Promise.all(opened.splice(0).map((r) => r.close()));
+});
+
+/** Budgets set in the runtime's options, kept in the store's ledger (decision 0181). */
+describe('createRuntime budgets', () => {
+  it('sets the defined budgets on the store ledger and refuses a call past them', async () => {
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), 'rt-budget-')), 's.db')}`;
+    const runtime = await createRuntime({
+      models: MODELS(server.url),
+      routing: 'global_default: sonnet',
+      store,
+      logger: false,
+      budgets: { define: [{ scope: 'tenant:acme', limit_micros: 5n }] },
+    });
+    opened.push(runtime);
+    const session = await runtime.sessions.createSession({ workspace_path: '/w', tenant: 'acme' });
+    const failure = await runtime.sessions
+      .sendAndWait(session.id, 'hello')
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(BudgetExceededError);
+    expect(failure).toMatchObject({ scope: 'tenant:acme', limitMicros: 5n });
+    expect(server.requests).toHaveLength(0);
+    // a session of another tenant is not covered
+    server.enqueue(...(anthropic['text-stream'] ?? []));
+    const other = await runtime.sessions.createSession({ workspace_path: '/w', tenant: 'beta' });
+    await expect(runtime.sessions.sendAndWait(other.id, 'hello')).resolves.toBeDefined();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('asks for a ledger when the store keeps none', async () => {
+    const failure = await createRuntime({
+      models: MODELS(server.url),
+      routing: 'global_default: sonnet',
+      store: new MemorySessionStore(),
+      logger: false,
+      budgets: {},
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(RuntimeSetupError);
+    expect(failure).toMatchObject({ code: 'budgets_ledger_missing' });
+  });
+});
