@@ -3,12 +3,12 @@ import { addBudgetsCommand } from './budgets-command.js';
 import { chat } from './chat/repl.js';
 import { migrateSessions } from './commands/migrate.js';
 import { listModels } from './commands/models.js';
-import { pruneSessionsCommand } from './commands/prune.js';
 import { replaySession } from './commands/replay.js';
 import { listSessions, sessionCost, showSession } from './commands/sessions.js';
 import { deleteSessions, exportSessions, importSessions } from './commands/transfer.js';
 import { type CommandContext, commandContext, DEFAULT_STORE_URL } from './config.js';
 import { type CliIo, processIo, reportError } from './io.js';
+import { addSessionsPruneCommand } from './prune-command.js';
 
 declare const __CLI_VERSION__: string;
 
@@ -102,27 +102,7 @@ function addSessionsCommand(program: Command, context: CommandContext): void {
     .addOption(storeOption())
     .option('-y, --yes', 'do not ask (required when stdin is not a terminal)')
     .action((ids: string[], options) => deleteSessions(context, ids, options));
-  sessions
-    .command('prune')
-    .description(
-      'remove sessions idle longer than an age, with every row of them (skips running turns)',
-    )
-    .requiredOption('--older-than <age>', 'idle age such as 30d, 12h, 2w')
-    .option(
-      '--tag <tag=age...>',
-      'a longer or shorter age for sessions with a tag, e.g. audit=365d',
-    )
-    .option('--dry-run', 'count what would go, remove nothing')
-    .option('--batch-size <n>', 'sessions per transaction (default 50)', (v) => {
-      const n = Number(v);
-      if (!Number.isSafeInteger(n) || n < 1 || n > 1000) {
-        throw new InvalidArgumentError('must be a whole number from 1 to 1000');
-      }
-      return n;
-    })
-    .addOption(storeOption())
-    .option('--json', 'print the report as JSON')
-    .action((options) => pruneSessionsCommand(context, options));
+  addSessionsPruneCommand(sessions, context);
 }
 
 /** The `yourtool` program, its commands writing through `context`. */

@@ -19,7 +19,6 @@ import type {
 } from '@yourtool/session';
 import type { RuntimeBudgetOptions } from './budgets.js';
 import type { Env } from './config.js';
-import type { SharedAvailabilitySetting } from './shared-availability.js';
 
 // What `createRuntime` takes, in a file of its own so that options.ts, which checks it, and
 // runtime.ts, which uses it, both import it and not each other.
@@ -139,4 +138,12 @@ export interface RuntimeOptions {
    * its exact cost after. The ledger defaults to the store's; `define` sets budgets at start.
    */
   budgets?: RuntimeBudgetOptions;
+}
+
+/** What `createRuntime`'s `sharedAvailability` option takes besides `true`. */
+export interface SharedAvailabilitySetting {
+  /** How often each instance reads the others' verdicts, in ms. Default 500. */
+  refreshMs?: number;
+  /** This instance's name in the probe election. Default a random UUID. */
+  instanceId?: string;
 }

@@ -3,14 +3,6 @@ import { AvailabilityTracker, SharedAvailability } from '@yourtool/router';
 import type { RuntimeOptions } from './runtime-options.js';
 import { RuntimeSetupError } from './setup-error.js';
 
-/** What `createRuntime`'s `sharedAvailability` option takes besides `true`. */
-export interface SharedAvailabilitySetting {
-  /** How often each instance reads the others' verdicts, in ms. Default 500. */
-  refreshMs?: number;
-  /** This instance's name in the probe election. Default a random UUID. */
-  instanceId?: string;
-}
-
 /**
  * The runtime's availability tracker: alone (the default), or sharing its verdicts through the
  * store when `sharedAvailability` is set (decision 0183), in which case the stored verdicts are

@@ -145,12 +145,12 @@ async function removeBatch(
   const db = trx as unknown as AnyDb;
   const bytes = postgres && !dry ? await rowBytes(trx, keep) : 0;
   for (const table of BY_SESSION) {
-    rows[table] = await removeWhere(db, table, 'session_id', keep, dry);
+    rows[table] = await removeWhere(db, table, { column: 'session_id', values: keep }, dry);
   }
   const scopes = keep.map((id) => `session:${id}`);
   for (const table of BUDGET_TABLES)
-    rows.budget_rows += await removeWhere(db, table, 'scope', scopes, dry);
-  rows.sessions = await removeWhere(db, 'sessions', 'id', keep, dry);
+    rows.budget_rows += await removeWhere(db, table, { column: 'scope', values: scopes }, dry);
+  rows.sessions = await removeWhere(db, 'sessions', { column: 'id', values: keep }, dry);
   return { rows, skipped: ids.length - keep.length, bytes };
 }
 
@@ -158,10 +158,10 @@ async function removeBatch(
 async function removeWhere(
   db: AnyDb,
   table: string,
-  column: string,
-  values: readonly string[],
+  match: { column: string; values: readonly string[] },
   dry: boolean,
 ): Promise<number> {
+  const { column, values } = match;
   if (dry) {
     const row = await db
       .selectFrom(table)
