@@ -16,7 +16,10 @@ export interface SharedAvailabilityOptions {
 }
 
 /** What {@link SharedAvailability} needs of a tracker (the router's `AvailabilityTracker`). */
-export type SharedTracker = Pick<AvailabilityTracker, 'adopt' | 'halfOpenKeys' | 'probeTimeoutMs'>;
+export type SharedTracker = Pick<
+  AvailabilityTracker,
+  'adopt' | 'halfOpenKeys' | 'probeTimeoutMs' | 'state'
+>;
 
 /** Default of {@link SharedAvailabilityOptions.refreshMs}. */
 export const DEFAULT_AVAILABILITY_REFRESH_MS = 500;
@@ -118,14 +121,32 @@ export class SharedAvailability {
         if (!mine) this.#claimed.delete(record.key);
         tracker.adopt(record, now);
       }
-      for (const key of tracker.halfOpenKeys()) {
-        if (this.#claimed.has(key) || this.#pending.has(key)) continue;
-        if (await this.#store.claimProbe(key, this.instanceId, tracker.probeTimeoutMs)) {
-          this.#claimed.add(key);
-        }
-      }
+      await this.#elect(tracker);
     } catch (error) {
       this.#warn('read', error);
+    }
+  }
+
+  /**
+   * Runs the probe election for each half-open key, providers first. A model whose provider is
+   * down is claimed only by its provider's prober, so the two keys of one probe call never go
+   * to two instances that would each wait for the other.
+   */
+  async #elect(tracker: SharedTracker): Promise<void> {
+    const keys = tracker
+      .halfOpenKeys()
+      .sort((a, b) => Number(a.startsWith('model:')) - Number(b.startsWith('model:')));
+    for (const key of keys) {
+      if (this.#claimed.has(key) || this.#pending.has(key)) continue;
+      if (key.startsWith('model:')) {
+        const provider = key.slice('model:'.length).split(':')[0] ?? '';
+        const providerKey = `provider:${provider}`;
+        if (tracker.state({ provider }) !== 'available' && !this.#claimed.has(providerKey))
+          continue;
+      }
+      if (await this.#store.claimProbe(key, this.instanceId, tracker.probeTimeoutMs)) {
+        this.#claimed.add(key);
+      }
     }
   }
 
