@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     include: ['test/**/*.test.ts'],
+    // PostgreSQL for the shared-availability tests: YOURTOOL_TEST_POSTGRES_URL, the default URL, or an embedded one
+    globalSetup: ['@yourtool/testkit/postgres-setup'],
   },
 });

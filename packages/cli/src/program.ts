@@ -8,6 +8,7 @@ import { listSessions, sessionCost, showSession } from './commands/sessions.js';
 import { deleteSessions, exportSessions, importSessions } from './commands/transfer.js';
 import { type CommandContext, commandContext, DEFAULT_STORE_URL } from './config.js';
 import { type CliIo, processIo, reportError } from './io.js';
+import { addSessionsPruneCommand } from './prune-command.js';
 
 declare const __CLI_VERSION__: string;
 
@@ -101,6 +102,7 @@ function addSessionsCommand(program: Command, context: CommandContext): void {
     .addOption(storeOption())
     .option('-y, --yes', 'do not ask (required when stdin is not a terminal)')
     .action((ids: string[], options) => deleteSessions(context, ids, options));
+  addSessionsPruneCommand(sessions, context);
 }
 
 /** The `yourtool` program, its commands writing through `context`. */

@@ -207,6 +207,14 @@ export {
   type TurnLeaseWrite,
 } from './session-store.js';
 export {
+  type SharedAvailabilityProvider,
+  type SharedAvailabilityRecord,
+  type SharedAvailabilityState,
+  type SharedAvailabilityStore,
+  type SharedUnavailableInput,
+  supportsSharedAvailability,
+} from './shared-availability.js';
+export {
   assertStreamInvariants,
   checkStreamInvariants,
   StreamInvariantError,

@@ -5,7 +5,9 @@ import {
   type LlmCallCompletedEvent,
   type LlmCallFailedEvent,
   parseModelId,
+  type SharedAvailabilityRecord,
 } from '@yourtool/core';
+import type { AvailabilityListener } from './availability-listener.js';
 
 /** Where a provider or a model stands. */
 export type AvailabilityState =
@@ -39,6 +41,13 @@ export interface AvailabilityOptions {
    * whose outcome was lost. Default 5 min.
    */
   probeTimeoutMs?: number;
+  /** Hears this tracker's own transitions (shared availability publishes them; decision 0183). */
+  listener?: AvailabilityListener;
+  /**
+   * Whether this instance may probe a key whose cooldown ended (shared availability: the one
+   * instance that won the store's election). Default: always.
+   */
+  probeGate?: (key: string) => boolean;
 }
 
 /** The verdict for one model. */
@@ -97,6 +106,8 @@ export class AvailabilityTracker {
   readonly #cooldown: number;
   readonly #maxCooldown: number;
   readonly #probeTimeout: number;
+  readonly #listener: AvailabilityListener | undefined;
+  readonly #gate: (key: string) => boolean;
 
   /** A tracker with the given thresholds and clock (every option has a default). */
   constructor(options: AvailabilityOptions = {}) {
@@ -106,6 +117,59 @@ export class AvailabilityTracker {
     this.#cooldown = options.cooldownMs ?? 30_000;
     this.#maxCooldown = options.maxCooldownMs ?? 600_000;
     this.#probeTimeout = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    this.#listener = options.listener;
+    this.#gate = options.probeGate ?? (() => true);
+  }
+
+  /** How long a probe may go without an outcome, in ms. */
+  get probeTimeoutMs(): number {
+    return this.#probeTimeout;
+  }
+
+  /**
+   * Takes another instance's verdict on a key (shared availability): its deadline, translated
+   * from the store's clock `storeNow` to this tracker's, never shortens a later local one.
+   */
+  adopt(record: SharedAvailabilityRecord, storeNow: number): void {
+    const now = this.#now();
+    if (record.state === 'available') {
+      const state = this.#keys.get(record.key);
+      if (state && state.state !== 'not_configured') {
+        state.state = 'available';
+        state.failures = [];
+        state.cooldown = this.#cooldown;
+      }
+      return;
+    }
+    const state = this.#key(record.key);
+    state.lastError = (record.lastError as ErrorClass | null) ?? state.lastError;
+    if (record.state === 'not_configured') {
+      state.state = 'not_configured';
+      return;
+    }
+    if (record.cooldownMs > 0) state.cooldown = record.cooldownMs;
+    const until = now + (record.until - storeNow);
+    if (record.state === 'probing') {
+      // this instance won the election: its tracker lets the probe through itself
+      if (this.#gate(record.key)) return;
+      state.state = 'probing';
+      state.probeStarted = now - (storeNow - record.probeStarted);
+      state.until = Math.min(until, now);
+      return;
+    }
+    if (state.state === 'unavailable' && state.until > until) return;
+    if (state.state === 'probing' && this.#gate(record.key)) return;
+    state.state = 'unavailable';
+    state.until = until;
+  }
+
+  /** Keys whose cooldown ended (half-open here), for the shared probe election. */
+  halfOpenKeys(): string[] {
+    const now = this.#now();
+    return [...this.#keys.keys()].filter((key) => {
+      const state = this.#settled(key);
+      return state?.state === 'unavailable' && now >= state.until;
+    });
   }
 
   /** Feeds every `llm.call_*` event of a bus into the tracker; returns the unsubscribe function. */
@@ -138,7 +202,7 @@ export class AvailabilityTracker {
     const now = this.#now();
     for (const key of [`provider:${provider}`, `model:${model}`]) {
       const state = this.#settled(key);
-      if (state?.state === 'unavailable' && now >= state.until) {
+      if (state?.state === 'unavailable' && now >= state.until && this.#gate(key)) {
         state.state = 'probing';
         state.probeStarted = now;
       }
@@ -157,6 +221,7 @@ export class AvailabilityTracker {
   /** Clears a provider's not-configured mark (new credentials). */
   markConfigured(provider: string): void {
     this.#keys.delete(`provider:${provider}`);
+    this.#listener?.configured(`provider:${provider}`);
   }
 
   #key(key: string): KeyState {
@@ -179,14 +244,15 @@ export class AvailabilityTracker {
   #settled(key: string): KeyState | undefined {
     const state = this.#keys.get(key);
     if (state?.state === 'probing' && this.#now() - state.probeStarted >= this.#probeTimeout)
-      this.#release(state);
+      this.#release(state, key);
     return state;
   }
 
   /** Ends a probe without a verdict on health: half-open again, cooldown unchanged. */
-  #release(state: KeyState): void {
+  #release(state: KeyState, key: string): void {
     state.state = 'unavailable';
     state.until = Math.min(state.until, this.#now());
+    this.#listener?.probeReleased(key);
   }
 
   #verdict(key: string, label: string): AvailabilityVerdict {
@@ -210,6 +276,14 @@ export class AvailabilityTracker {
       };
     }
     const now = this.#now();
+    if (now >= state.until && !this.#gate(key)) {
+      return {
+        ok: false,
+        probe: false,
+        state: 'probing',
+        reason: `${label} is being probed by another instance after failures`,
+      };
+    }
     if (now >= state.until) return { ok: true, probe: true, state: 'half_open', reason: null };
     const seconds = Math.ceil((state.until - now) / 1000);
     return {
@@ -224,6 +298,7 @@ export class AvailabilityTracker {
     for (const key of [`provider:${event.provider}`, `model:${event.model}`]) {
       const state = this.#keys.get(key);
       if (!state || state.state === 'not_configured') continue;
+      if (state.state === 'probing') this.#listener?.probeSucceeded(key);
       state.state = 'available';
       state.failures = [];
       state.cooldown = this.#cooldown;
@@ -239,6 +314,7 @@ export class AvailabilityTracker {
       const state = this.#key(providerKey);
       state.state = 'not_configured';
       state.lastError = 'auth';
+      this.#listener?.notConfigured(providerKey);
     } else if (PROVIDER_CLASSES.has(event.error_class)) {
       this.#count(providerKey, event.error_class);
     } else {
@@ -249,7 +325,7 @@ export class AvailabilityTracker {
   /** A call outcome that says nothing about this key's health ends its probe, if it had one. */
   #releaseProbe(key: string): void {
     const state = this.#keys.get(key);
-    if (state?.state === 'probing') this.#release(state);
+    if (state?.state === 'probing') this.#release(state, key);
   }
 
   #count(key: string, errorClass: ErrorClass): void {
@@ -263,6 +339,7 @@ export class AvailabilityTracker {
       state.state = 'unavailable';
       state.until = now + state.cooldown;
       state.failures = [];
+      this.#listener?.unavailable(key, state.cooldown, errorClass);
       return;
     }
     if (state.state === 'unavailable') return;
@@ -271,6 +348,7 @@ export class AvailabilityTracker {
       state.state = 'unavailable';
       state.until = now + state.cooldown;
       state.failures = [];
+      this.#listener?.unavailable(key, state.cooldown, errorClass);
     }
   }
 }

@@ -6,6 +6,7 @@
  */
 export type { AdapterFactory, ModelRegistryOptions } from './adapter-setup.js';
 export * from './availability.js';
+export type { AvailabilityListener } from './availability-listener.js';
 export { CAPABILITIES_NOT_DETECTED } from './candidate-check.js';
 export type { PrepareOptions, PrepareReport } from './capability-detection.js';
 export * from './check-routing-config.js';
@@ -17,3 +18,4 @@ export * from './requirements.js';
 export * from './route-types.js';
 export * from './router.js';
 export * from './routing-config.js';
+export * from './shared-availability.js';

@@ -42,5 +42,9 @@ export * from './config.js';
 export type { RuntimeMcpServers } from './mcp-servers.js';
 export { InvalidRuntimeOptionError } from './options.js';
 export * from './runtime.js';
-export type { ConfigSource, RuntimeOptions } from './runtime-options.js';
+export type {
+  ConfigSource,
+  RuntimeOptions,
+  SharedAvailabilitySetting,
+} from './runtime-options.js';
 export * from './stderr-logger.js';

@@ -69,6 +69,38 @@ function entriesProblem(
   return [`${name}.${bad}`, `${name}.${bad} must be ${what}, got ${shown(value[bad])}`];
 }
 
+/** `sharedAvailability`: a boolean, or `{ refreshMs?: whole ms ≥ 10, instanceId?: non-empty string }`. */
+function sharedAvailabilityProblem(v: unknown): [string, string] | null {
+  if (typeof v === 'boolean') return null;
+  if (!isObject(v)) {
+    return [
+      'sharedAvailability',
+      `sharedAvailability must be a boolean or an object, got ${shown(v)}`,
+    ];
+  }
+  const refresh = v.refreshMs;
+  if (refresh !== undefined && !(Number.isSafeInteger(refresh) && (refresh as number) >= 10)) {
+    return [
+      'sharedAvailability.refreshMs',
+      `sharedAvailability.refreshMs must be a whole number of ms, 10 or more, got ${shown(refresh)}`,
+    ];
+  }
+  const id = v.instanceId;
+  if (id !== undefined && (typeof id !== 'string' || id === '')) {
+    return [
+      'sharedAvailability.instanceId',
+      `sharedAvailability.instanceId must be a non-empty string, got ${shown(id)}`,
+    ];
+  }
+  const unknown = Object.keys(v).find((key) => key !== 'refreshMs' && key !== 'instanceId');
+  return unknown === undefined
+    ? null
+    : [
+        `sharedAvailability.${unknown}`,
+        `sharedAvailability.${unknown} is not an option (refreshMs, instanceId)`,
+      ];
+}
+
 const nonNegative = (v: unknown) =>
   v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
 
@@ -123,6 +155,7 @@ const OWN_CHECKS: {
       (e) => nonNegative(e) || typeof e === 'function',
       'a number of ms, 0 or more (random: a function)',
     ),
+  sharedAvailability: sharedAvailabilityProblem,
   availability: (v) =>
     entriesProblem(
       'availability',

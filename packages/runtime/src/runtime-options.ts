@@ -85,6 +85,13 @@ export interface RuntimeOptions {
   retry?: CallRunnerOptions['retry'];
   /** Availability tuning (failure threshold, cooldowns). */
   availability?: AvailabilityOptions;
+  /**
+   * Shares availability verdicts with the other instances on the same store (a `sqlite:` or
+   * `postgres://` store; decision 0183): an outage one instance finds is seen by the others
+   * within `refreshMs` (default 500), and one instance probes a provider whose cooldown ended.
+   * Default off: each process keeps its own verdicts.
+   */
+  sharedAvailability?: boolean | SharedAvailabilitySetting;
   /** Model calls one turn may make. Default 8. */
   maxSteps?: number;
   /** `max_output_tokens` of each call. Default 4096. */
@@ -131,4 +138,12 @@ export interface RuntimeOptions {
    * its exact cost after. The ledger defaults to the store's; `define` sets budgets at start.
    */
   budgets?: RuntimeBudgetOptions;
+}
+
+/** What `createRuntime`'s `sharedAvailability` option takes besides `true`. */
+export interface SharedAvailabilitySetting {
+  /** How often each instance reads the others' verdicts, in ms. Default 500. */
+  refreshMs?: number;
+  /** This instance's name in the probe election. Default a random UUID. */
+  instanceId?: string;
 }

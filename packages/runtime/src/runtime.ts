@@ -12,7 +12,7 @@ import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { defaultPriceTable, type PriceTable } from '@yourtool/pricing';
 import {
   type AdapterFactory,
-  AvailabilityTracker,
+  type AvailabilityTracker,
   checkRoutingConfig,
   ModelRegistry,
   type RegistryConfig,
@@ -32,6 +32,7 @@ import {
 import { checkRuntimeOptions } from './options.js';
 import type { ConfigSource, RuntimeOptions } from './runtime-options.js';
 import { RuntimeSetupError } from './setup-error.js';
+import { availabilityOf } from './shared-availability.js';
 import { createStderrLogger } from './stderr-logger.js';
 
 export { RuntimeSetupError } from './setup-error.js';
@@ -136,14 +137,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const routing = routingOf(options, registryConfig, registry, env);
 
   const bus = createEventBus();
-  const availability = new AvailabilityTracker(options.availability);
-  availability.connect(bus);
-  const router = new Router({ registry, availability, bus, config: routing, logger });
-  const pricing = options.pricing ?? defaultPriceTable();
   const store =
     typeof options.store === 'string'
       ? await openStoreUrl(options.store, logger)
       : (options.store ?? new MemorySessionStore());
+  const { tracker: availability, shared } = await availabilityOf(options, store, logger).catch(
+    async (error: unknown) => {
+      // a store this call opened is this call's to close when setup fails
+      if (typeof options.store === 'string') await store.close();
+      throw error;
+    },
+  );
+  availability.connect(bus);
+  const router = new Router({ registry, availability, bus, config: routing, logger });
+  const pricing = options.pricing ?? defaultPriceTable();
   const tools =
     options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
   const mcp = await startMcpServers(mcpConfigs, {
@@ -188,6 +195,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     mcp,
     refreshTools: () => registerChangedTools(mcp, tools, logger),
     close: async () => {
+      await shared?.close();
       await mcp?.close();
       await registry.close();
       await store.close();

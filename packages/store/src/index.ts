@@ -26,6 +26,7 @@ export type { IterateMessagesOptions } from './message-reads.js';
 export type { MigrationReport } from './migrate.js';
 export { storeMigrationProvider, storeMigrations } from './migrations.js';
 export { type OpenStoreOptions, openStore } from './open.js';
+export type { PrunedRows, PruneOptions, PruneReport } from './retention-policy.js';
 export {
   canonicalJson,
   parseSessionLines,
@@ -34,6 +35,7 @@ export {
   sessionToLines,
 } from './session-lines.js';
 export type { ListSessionsOptions } from './sessions.js';
+export { SqlAvailabilityStore } from './shared-availability.js';
 export { SqlSessionStore } from './store.js';
 export type {
   DeletedSession,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { toolApprovalsMigration } from './approvals-migration.js';
+import { availabilityMigration } from './availability-migration.js';
 import { budgetsMigration, sessionOwnersMigration } from './budgets-migration.js';
 import type { StoreDialect } from './database.js';
 
@@ -42,6 +43,7 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
     '0004_tool_approvals': toolApprovalsMigration(micros),
     '0005_budgets': budgetsMigration(),
     '0006_session_owners': sessionOwnersMigration(),
+    '0007_shared_availability': availabilityMigration(micros),
   };
 }
 

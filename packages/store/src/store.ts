@@ -9,6 +9,7 @@ import type {
   SessionRecord,
   SessionStats,
   SessionStore,
+  SharedAvailabilityProvider,
   ToolCallRecord,
   ToolIdMap,
   TurnLease,
@@ -25,8 +26,11 @@ import type { IterateMessagesOptions } from './message-reads.js';
 import * as reads from './message-reads.js';
 import * as writes from './message-writes.js';
 import { type MigrationReport, migrate } from './migrate.js';
+import { pruneSessions } from './retention.js';
+import type { PruneOptions, PruneReport } from './retention-policy.js';
 import type { ListSessionsOptions } from './sessions.js';
 import * as sessions from './sessions.js';
+import { SqlAvailabilityStore } from './shared-availability.js';
 import { sessionStats } from './stats.js';
 import * as toolCalls from './tool-calls.js';
 import type { DeletedSession, ImportSessionOptions, SessionExport } from './transfer.js';
@@ -51,7 +55,7 @@ type Operation = {
  * message reads and writes, tool calls, migrations) to one private wrapper, the single place
  * that checks the store is open and turns driver failures into `StoreError`s.
  */
-export class SqlSessionStore implements SessionStore, TurnLeaseStore {
+export class SqlSessionStore implements SessionStore, TurnLeaseStore, SharedAvailabilityProvider {
   /** `sqlite` or `postgres`. */
   readonly dialect: StoreDialect;
   /** The URL the store was opened with, password redacted. */
@@ -319,6 +323,22 @@ export class SqlSessionStore implements SessionStore, TurnLeaseStore {
   /** Releases a session's turn lease; `false` when `lease.id` did not hold it (no change). */
   async releaseTurnLease(sessionId: string, lease: TurnLease): Promise<boolean> {
     return this.#run('releaseTurnLease', (ctx) => leases.releaseTurnLease(ctx, sessionId, lease));
+  }
+
+  /**
+   * Removes the sessions that expired under a retention policy (decision 0184): idle longer than
+   * `olderThanMs`, or their tags' age, with every row of theirs (messages, tool calls, tool
+   * approvals, `session:<id>` budget rows), in transactions of `batchSize` sessions. A session
+   * a turn holds (a live turn lease) or writes to meanwhile is left alone. `dryRun` only counts.
+   * @throws InvalidStoreInputError naming a bad option.
+   */
+  async pruneSessions(options: PruneOptions): Promise<PruneReport> {
+    return this.#run('pruneSessions', (ctx) => pruneSessions(ctx, options));
+  }
+
+  /** Availability verdicts shared through this database (decision 0183; migration 0007). */
+  sharedAvailability(): SqlAvailabilityStore {
+    return new SqlAvailabilityStore(this.#context.db as unknown as Kysely<unknown>, this.dialect);
   }
 
   /** Closes the database (the pool, for PostgreSQL). Later calls throw. Idempotent. */

@@ -247,6 +247,7 @@ describe.each([
         '0004_tool_approvals',
         '0005_budgets',
         '0006_session_owners',
+        '0007_shared_availability',
       ],
     });
     expect(await fixture.fingerprint(url)).toBe(before);

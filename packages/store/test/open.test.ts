@@ -121,6 +121,7 @@ describe('opening stores', () => {
         '0004_tool_approvals',
         '0005_budgets',
         '0006_session_owners',
+        '0007_shared_availability',
       ]);
       await expect(bare.createSession({ workspace_path: '/w' })).resolves.toMatchObject({
         workspace_path: '/w',

@@ -824,8 +824,9 @@ describe.each(targets())('store on $name', ({ make }) => {
         .filter((t) => t.schema === store.schema || store.schema === undefined)
         .map((t) => t.name)
         .sort();
-      // the canonical tables, the tool approvals of decision 0177, the budgets of decision 0181
+      // the canonical tables, tool approvals (0177), budgets (0181), shared availability (0183)
       expect(tables).toEqual([
+        'availability',
         'budget_reservations',
         'budget_windows',
         'budgets',
