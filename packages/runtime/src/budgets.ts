@@ -27,6 +27,18 @@ export function runtimeBudgetsProblem(value: unknown): [string, string] | null {
 }
 
 /**
+ * The `budgets` option with models.yaml's `budgets:` added to its `define` (the option's own
+ * definitions last, so they win for a scope in both); undefined when neither sets budgets.
+ */
+export function withConfigBudgets(
+  option: RuntimeBudgetOptions | undefined,
+  fromConfig: BudgetDefinition[],
+): RuntimeBudgetOptions | undefined {
+  if (fromConfig.length === 0) return option;
+  return { ...option, define: [...fromConfig, ...(option?.define ?? [])] };
+}
+
+/**
  * Resolves the runtime's budgets: finds the ledger (the given one, or the store's) and sets the
  * `define`d budgets on it. Returns the session manager's option.
  */

@@ -28,21 +28,29 @@ type Servers = Record<string, Record<string, unknown>>;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A models document with its own sections (`mcp_servers:`, `budgets:`) taken out. */
+export interface ModelsDocumentParts {
+  models: unknown;
+  mcpServers: unknown;
+  budgets: unknown;
+}
+
 /**
- * Takes `mcp_servers:` out of a models document (YAML text or a parsed value), so the router
- * reads the rest as before. Text that does not parse is left for the router to report.
+ * Takes `mcp_servers:` and `budgets:` out of a models document (YAML text or a parsed value),
+ * so the router reads the rest as before. Text that does not parse is left for the router to
+ * report.
  */
-export function splitModelsDocument(input: unknown): { models: unknown; mcpServers: unknown } {
+export function splitModelsDocument(input: unknown): ModelsDocumentParts {
+  const none = { models: input, mcpServers: undefined, budgets: undefined };
   let value = input;
   if (typeof input === 'string') {
     const document = parseDocument(input);
-    if (document.errors.length > 0) return { models: input, mcpServers: undefined };
+    if (document.errors.length > 0) return none;
     value = document.toJS({ maxAliasCount: 100 });
   }
-  if (!isObject(value) || !('mcp_servers' in value))
-    return { models: input, mcpServers: undefined };
-  const { mcp_servers, ...models } = value;
-  return { models, mcpServers: mcp_servers };
+  if (!isObject(value) || !('mcp_servers' in value || 'budgets' in value)) return none;
+  const { mcp_servers, budgets, ...models } = value;
+  return { models, mcpServers: mcp_servers, budgets };
 }
 
 /** The servers of the `mcpServers` option: a map of servers, or YAML text / `{ file }` of a document. */

@@ -21,7 +21,8 @@ import {
 } from '@yourtool/router';
 import { SessionManager, type SessionManagerOptions, ToolRegistry } from '@yourtool/session';
 import { KNOWN_ADAPTER_PACKAGES, loadFactory } from './adapter-packages.js';
-import { setUpBudgets } from './budgets.js';
+import { readConfigBudgets } from './budget-config.js';
+import { setUpBudgets, withConfigBudgets } from './budgets.js';
 import { type Env, readModelsConfig, readRoutingConfig } from './config.js';
 import {
   collectMcpServers,
@@ -132,7 +133,11 @@ function configuredKeys(config: RegistryConfig, env: Env): string[] {
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkRuntimeOptions(options);
   const env = options.env ?? process.env;
-  const { registryConfig, registry, logger, mcpServers } = await buildRegistry(options, env);
+  const { registryConfig, registry, logger, mcpServers, budgets } = await buildRegistry(
+    options,
+    env,
+  );
+  const budgetOptions = withConfigBudgets(options.budgets, readConfigBudgets(budgets));
   const mcpConfigs = collectMcpServers(mcpServers, options.mcpServers, env);
   const routing = routingOf(options, registryConfig, registry, env);
 
@@ -173,7 +178,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tools,
     logger,
     ...managerOptions(options),
-    ...(options.budgets ? { budgets: await setUpBudgets(options.budgets, store) } : {}),
+    ...(budgetOptions ? { budgets: await setUpBudgets(budgetOptions, store) } : {}),
   });
 
   const sessionStats = (sessionId: string): Promise<SessionStats> =>
@@ -215,9 +220,10 @@ async function buildRegistry(
   registry: ModelRegistry;
   logger: Logger;
   mcpServers: unknown;
+  budgets: unknown;
 }> {
   const source = readSource(options.models, 'models');
-  const { models: modelsInput, mcpServers } = splitModelsDocument(source.input);
+  const { models: modelsInput, mcpServers, budgets } = splitModelsDocument(source.input);
   const models = { input: modelsInput, name: source.name };
   const adapterTypes = [
     ...new Set([...Object.keys(KNOWN_ADAPTER_PACKAGES), ...Object.keys(options.factories ?? {})]),
@@ -238,7 +244,7 @@ async function buildRegistry(
     logger,
     ...(options.retry ? { retry: options.retry } : {}),
   });
-  return { registryConfig, registry, logger, mcpServers };
+  return { registryConfig, registry, logger, mcpServers, budgets };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from '@yourtool/conformance';
 import { BudgetExceededError } from '@yourtool/core';
 import { MemorySessionStore } from '@yourtool/core/memory-store';
+import { SqlBudgetLedger, type SqlSessionStore } from '@yourtool/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, RuntimeSetupError } from '../src/index.js';
 
@@ -70,5 +71,55 @@ describe('createRuntime budgets', () => {
     }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(RuntimeSetupError);
     expect(failure).toMatchObject({ code: 'budgets_ledger_missing' });
+  });
+
+  it('reads a budgets: section of models.yaml into the store ledger', async () => {
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), 'rt-budget-')), 's.db')}`;
+    const runtime = await createRuntime({
+      models: `${MODELS(server.url)}
+budgets:
+  - { scope: user:ann, limit_micros: 5, window: { kind: day } }
+  - { scope: global, limit_micros: '2000000', soft_limit_micros: 1000000 }
+`,
+      routing: 'global_default: sonnet',
+      store,
+      logger: false,
+    });
+    opened.push(runtime);
+    const ledger = new SqlBudgetLedger(runtime.store as SqlSessionStore);
+    const states = await ledger.listBudgets();
+    expect(states.map((s) => [s.scope, s.limit_micros, s.soft_limit_micros])).toEqual(
+      expect.arrayContaining([
+        ['user:ann', 5n, null],
+        ['global', 2_000_000n, 1_000_000n],
+      ]),
+    );
+    expect(states).toHaveLength(2);
+    const session = await runtime.sessions.createSession({ workspace_path: '/w', user: 'ann' });
+    const failure = await runtime.sessions
+      .sendAndWait(session.id, 'hello')
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ scope: 'user:ann', limitMicros: 5n });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['budgets: { scope: global }', 'models.yaml budgets: must be a list'],
+    ['budgets: [{ limit_micros: 5 }]', 'models.yaml budgets[0].scope'],
+    ['budgets: [{ scope: global, limit_micros: 1.5 }]', 'models.yaml budgets[0].limit_micros'],
+    [
+      'budgets: [{ scope: global, limit_micros: 5, window: { kind: week } }]',
+      'models.yaml budgets[0].window.kind',
+    ],
+    ['budgets: [{ scope: global, limit_micros: 5, limit: 3 }]', 'models.yaml budgets[0].limit'],
+  ])('refuses %s naming the path', async (section, message) => {
+    const failure = await createRuntime({
+      models: `${MODELS(server.url)}\n${section}\n`,
+      routing: 'global_default: sonnet',
+      store: new MemorySessionStore(),
+      logger: false,
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(RuntimeSetupError);
+    expect((failure as Error).message).toContain(message);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type BudgetAdmission,
   type BudgetEventScope,
   BudgetExceededError,
   type BudgetState,
@@ -73,26 +74,14 @@ export async function admitCall(call: ModelCall, requestId: string): Promise<voi
       await budgets.ledger.settle(requestId, 0n);
       throw new UnpricedModelError(decision.model, covering.scope);
     }
-    settings.bus?.emit({
-      type: 'budget.reserved',
-      ...base,
-      amount_usd: microsToUsd(estimate ?? 0n),
-      budgets: admission.reserved.map(eventScope),
-      timestamp: nowTimestamp(),
-    });
-    for (const crossed of admission.soft_limit_crossed) {
-      settings.bus?.emit({
-        type: 'budget.soft_limit_crossed',
-        request_id: requestId,
-        session_id: base.session_id,
-        scope: crossed.scope,
-        soft_limit_usd: microsToUsd(crossed.soft_limit_micros ?? 0n),
-        budget: eventScope(crossed),
-        timestamp: nowTimestamp(),
-      });
-    }
+    reportAdmission(call, { ...base, estimate }, admission);
   } catch (error) {
     if (error instanceof BudgetExceededError || error instanceof UnpricedModelError) {
+      call.turn.telemetry?.budget('refused', {
+        'yourtool.budget.request_id': requestId,
+        'yourtool.budget.scope': error.scope,
+        'yourtool.budget.reason': error instanceof BudgetExceededError ? 'exceeded' : 'unpriced',
+      });
       settings.bus?.emit({
         type: 'budget.refused',
         ...base,
@@ -122,6 +111,10 @@ export async function settleCall(
   const actual = cost === null ? 0n : usdToMicros(cost);
   const settled = await budgets.ledger.settle(requestId, actual);
   if (!settled) return;
+  call.turn.telemetry?.budget('settled', {
+    'yourtool.budget.request_id': requestId,
+    'yourtool.budget.actual_usd': microsToUsd(actual),
+  });
   settings.bus?.emit({
     type: 'budget.settled',
     request_id: requestId,
@@ -131,6 +124,45 @@ export async function settleCall(
     budgets: settled.settled.map(eventScope),
     timestamp: nowTimestamp(),
   });
+}
+
+/** Reports an admitted call: `budget.reserved`, and `budget.soft_limit_crossed` per crossing. */
+function reportAdmission(
+  call: ModelCall,
+  base: { request_id: string; session_id: string; model: string; estimate: bigint | null },
+  admission: BudgetAdmission,
+): void {
+  const { settings } = call.turn.manager;
+  const { estimate, ...ids } = base;
+  const requestId = ids.request_id;
+  call.turn.telemetry?.budget('reserved', {
+    'yourtool.budget.request_id': requestId,
+    'yourtool.budget.amount_usd': microsToUsd(estimate ?? 0n),
+    'yourtool.budget.scopes': admission.reserved.map((b) => b.scope).join(','),
+  });
+  settings.bus?.emit({
+    type: 'budget.reserved',
+    ...ids,
+    amount_usd: microsToUsd(estimate ?? 0n),
+    budgets: admission.reserved.map(eventScope),
+    timestamp: nowTimestamp(),
+  });
+  for (const crossed of admission.soft_limit_crossed) {
+    call.turn.telemetry?.budget('soft_limit_crossed', {
+      'yourtool.budget.request_id': requestId,
+      'yourtool.budget.scope': crossed.scope,
+      'yourtool.budget.soft_limit_usd': microsToUsd(crossed.soft_limit_micros ?? 0n),
+    });
+    settings.bus?.emit({
+      type: 'budget.soft_limit_crossed',
+      request_id: requestId,
+      session_id: ids.session_id,
+      scope: crossed.scope,
+      soft_limit_usd: microsToUsd(crossed.soft_limit_micros ?? 0n),
+      budget: eventScope(crossed),
+      timestamp: nowTimestamp(),
+    });
+  }
 }
 
 function eventScope(state: BudgetState): BudgetEventScope {

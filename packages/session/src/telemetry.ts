@@ -36,6 +36,9 @@ export const SESSION_SCOPE = '@yourtool/session';
 
 export type { SessionTelemetryOptions, ToolOutcome, TurnModel };
 
+/** The budget events a turn's span records. */
+export type BudgetTelemetryKind = 'reserved' | 'settled' | 'refused' | 'soft_limit_crossed';
+
 /** Outcomes that are someone's decision rather than a failure: the span status stays unset. */
 const DECIDED: ReadonlySet<ToolOutcome> = new Set(['refused', 'not_run', 'cancelled']);
 
@@ -166,6 +169,14 @@ export class TurnTelemetry {
       'yourtool.fallback.to_model': to.model,
       [ATTR.errorType]: error.error_class,
     });
+  }
+
+  /**
+   * A budget event of one of the turn's calls (decision 0181): a `yourtool.budget.<kind>` event
+   * on the turn span (the call's own span opens only once the call is admitted).
+   */
+  budget(kind: BudgetTelemetryKind, attributes: Record<string, string | number>): void {
+    this.#span.addEvent(`yourtool.budget.${kind}`, attributes);
   }
 
   /**

@@ -134,4 +134,24 @@ describe('session budgets', () => {
     expect((await collect(allowed.manager.send(other.id, 'hello'))).error).toBeUndefined();
     expect(server.requests).toHaveLength(1);
   });
+
+  it('a consumer that stops reading part-way still settles its reservation', async () => {
+    const h = await harness();
+    await h.ledger.setBudget({ scope: 'global', limit_micros: 1_000_000n });
+    server.enqueue(...requireFixture(anthropic, 'text-stream'));
+    const session = await h.manager.createSession({ workspace_path: '/w' });
+    let seen = 0;
+    for await (const event of h.manager.send(session.id, 'hello')) {
+      seen += 1;
+      // leaves at the first streamed delta without cancelling: the turn's early finish drives
+      // the call to its end, which settles
+      if (event.type === 'text.delta') break;
+    }
+    expect(seen).toBeGreaterThan(0);
+    const types = h.events.map((e) => e.type);
+    expect(types).toContain('budget.reserved');
+    expect(types).toContain('budget.settled');
+    const [state] = await h.ledger.listBudgets();
+    expect(state?.reserved_micros).toBe(0n);
+  });
 });

@@ -15,7 +15,7 @@ import {
 import { OpenAIAdapter } from '@yourtool/openai';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
-import { openStore, type SqlSessionStore } from '@yourtool/store';
+import { openStore, SqlBudgetLedger, type SqlSessionStore } from '@yourtool/store';
 import { type InstalledOtel, installOtel, parentOf, spanText } from '@yourtool/testkit/otel';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -611,5 +611,40 @@ describe('without an SDK', () => {
     expect(otel.spans()).toEqual([]);
     // metrics do not depend on sampling
     expect((await otel.histogram('gen_ai.client.operation.duration')).length).toBe(3);
+  });
+});
+
+/** Budget reservations, settlements, refusals and soft-limit crossings on the turn span (0181). */
+describe('budget telemetry', () => {
+  it('records each budget event of a call on the turn span', async () => {
+    const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'otel-b-')), 's.db')}`);
+    const ledger = new SqlBudgetLedger(store);
+    const { manager } = await harness({ manager: { store, budgets: { ledger } } });
+    stores.push(store);
+    await ledger.setBudget({ scope: 'global', limit_micros: 1_000_000n, soft_limit_micros: 1n });
+    await ledger.setBudget({ scope: 'tenant:acme', limit_micros: 10n });
+    server.enqueue(...fixture(anthropic, 'text-stream'));
+    const session = await manager.createSession({ workspace_path: '/w' });
+    expect((await collect(manager.send(session.id, 'hello'))).error).toBeUndefined();
+    const refusedSession = await manager.createSession({ workspace_path: '/w', tenant: 'acme' });
+    expect((await collect(manager.send(refusedSession.id, 'hello'))).error).toBeDefined();
+
+    const turns = byName(otel?.spans() ?? [], 'invoke_agent');
+    expect(turns).toHaveLength(2);
+    const names = (span: ReadableSpan | undefined) =>
+      (span?.events ?? []).map((e) => e.name).filter((n) => n.startsWith('yourtool.budget.'));
+    expect(names(turns[0])).toEqual([
+      'yourtool.budget.reserved',
+      'yourtool.budget.soft_limit_crossed',
+      'yourtool.budget.settled',
+    ]);
+    expect(names(turns[1])).toEqual(['yourtool.budget.refused']);
+    const refused = turns[1]?.events.find((e) => e.name === 'yourtool.budget.refused');
+    expect(refused?.attributes).toMatchObject({
+      'yourtool.budget.scope': 'tenant:acme',
+      'yourtool.budget.reason': 'exceeded',
+    });
+    const settled = turns[0]?.events.find((e) => e.name === 'yourtool.budget.settled');
+    expect(settled?.attributes?.['yourtool.budget.actual_usd']).toMatch(/^\d+\.\d+$/);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type CreateSessionInput,
   CURRENT_SCHEMA_VERSION,
   type Message,
   type SessionRecord,
@@ -27,6 +28,7 @@ import {
   uniqueViolationTable,
 } from './message-input.js';
 import { rowToSession } from './rows.js';
+import { checkOwner, type OwnerColumns } from './session-owner.js';
 import type { SessionExport } from './transfer.js';
 
 // A session export going into the store: every field checked before anything is written, then
@@ -36,13 +38,14 @@ const TOOL_CALL_STATUSES: readonly string[] = ['pending', 'succeeded', 'failed',
 
 /** A session import, checked and turned into rows, ready to write. */
 export interface CheckedImport {
-  // the owner columns (decision 0182) are not part of the session lines format yet
+  // the owner columns (decision 0182) travel in the session record, set only when exported
   session: Omit<
     SessionsTable,
     'revision' | 'turn_lease_id' | 'turn_lease_expires_at' | 'user_id' | 'tenant_id' | 'tags_json'
-  > & {
-    revision: number;
-  };
+  > &
+    OwnerColumns & {
+      revision: number;
+    };
   messages: CheckedMessage[];
   toolCalls: ToolCallsTable[];
 }
@@ -94,6 +97,9 @@ function checkSessionRow(input: unknown, issues: StoreInputIssue[]): CheckedImpo
       message: `must be an integer from 1 to ${CURRENT_SCHEMA_VERSION}`,
     });
   }
+  const ownerIssues: StoreInputIssue[] = [];
+  const owner = checkOwner(session as unknown as CreateSessionInput, ownerIssues);
+  for (const issue of ownerIssues) issues.push({ ...issue, path: `session.${issue.path}` });
   const activeModel = checkModel(session.active_model, 'session.active_model', issues);
   checkTextColumn(activeModel, 'session.active_model', issues);
   return {
@@ -107,6 +113,7 @@ function checkSessionRow(input: unknown, issues: StoreInputIssue[]): CheckedImpo
     updated_at: micros(session.updated_at, 'session.updated_at', issues),
     // the import is one write to the session's messages
     revision: 1,
+    ...owner,
   };
 }
 

@@ -173,6 +173,36 @@ describe.each(targets())('sessions in and out on $name', ({ make }) => {
     expect((await empty.getSession(id))?.revision).toBe(2);
   });
 
+  it('carries the user, tenant and tags through session lines and back', async () => {
+    const owned = await store.createSession({
+      workspace_path: '/w',
+      user: 'ann',
+      tenant: 'acme',
+      tags: ['agent:triage', 'beta'],
+    });
+    await store.appendMessage(userText(owned.id, 'hello'));
+    const lines = sessionToLines(await store.exportSession(owned.id));
+    const [record] = lines.split('\n');
+    expect(JSON.parse(record ?? '{}').session).toMatchObject({
+      user: 'ann',
+      tenant: 'acme',
+      tags: ['agent:triage', 'beta'],
+    });
+    const [parsed] = parseSessionLines(lines);
+    await empty.importSession(parsed as NonNullable<typeof parsed>);
+    expect(await empty.getSession(owned.id)).toMatchObject({
+      user: 'ann',
+      tenant: 'acme',
+      tags: ['agent:triage', 'beta'],
+    });
+    expect(sessionToLines(await empty.exportSession(owned.id))).toBe(lines);
+    const bad = { ...(parsed as NonNullable<typeof parsed>) };
+    bad.session = { ...bad.session, id: 'ses_owner_bad', tags: ['ok', ''] } as typeof bad.session;
+    const failure = await empty.importSession(bad).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(InvalidStoreInputError);
+    expect((failure as Error).message).toContain('session.tags[1]');
+  });
+
   it('refuses an import whose session is stored already, writing nothing', async () => {
     const id = await richSession(store);
     const exported = await store.exportSession(id);
