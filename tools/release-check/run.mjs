@@ -24,6 +24,9 @@
 //  4c. in another runs exactly the @yourtool/mcp README's install line and its twenty lines: a
 //     Claude turn calling a tool of a stdio MCP server (the mcp package's test server, on the
 //     SDK npm installed) through the runtime's mcp_servers, against the loopback server;
+//  4d. in another installs @yourtool/ai-sdk, @yourtool/anthropic, @yourtool/core and `ai`: our
+//     Anthropic adapter as an AI SDK model answers generateText from a loopback Messages API, and
+//     the package's three entry points load from CommonJS (ai-sdk-user.mjs);
 //  5. installs examples/third-party-adapter against the published core and conformance, type
 //     checks it and runs its conformance suite;
 //  6. publishes a core patch release, upgrades, and checks `npm ls @yourtool/core` shows one copy.
@@ -49,6 +52,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { checkAdapterImports } from './adapter-imports.mjs';
+import { checkAiSdkUser } from './ai-sdk-user.mjs';
 import { checkVertexPeer } from './vertex-peer.mjs';
 
 const VERDACCIO_VERSION = '6.10.4';
@@ -852,6 +856,11 @@ async function main() {
   );
   await runtimeLoopback.close();
   runtimeLoopback = null;
+
+  if (!excluded.has('@yourtool/ai-sdk')) {
+    step('an AI SDK user: @yourtool/ai-sdk and ai from the registry, generateText on our adapter');
+    await checkAiSdkUser({ work, npmEnv, run, note, fail });
+  }
 
   step('a third-party adapter: examples/third-party-adapter on the published core + conformance');
   const thirdParty = join(work, 'third-party-adapter');
