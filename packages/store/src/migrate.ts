@@ -17,7 +17,7 @@ export async function migrate(ctx: StoreContext): Promise<MigrationReport> {
   if (ctx.dialect === 'postgres') {
     await createSchema(ctx);
     // PostgreSQL: kysely runs the migrations in a transaction under an advisory lock.
-    return run(ctx.db);
+    return withOtherSchemaDropRetry(ctx, () => run(ctx.db));
   }
   // SQLite: kysely takes no lock there, so several processes opening a new file at once
   // would race. One IMMEDIATE transaction makes the whole migration atomic and serialized.
@@ -45,6 +45,47 @@ async function migrateToLatest(
   }
   return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
+
+/** How often a migration is tried again when another schema was dropped under it. */
+const OTHER_SCHEMA_DROP_ATTEMPTS = 3;
+
+/**
+ * Runs `migration`, again (at most {@link OTHER_SCHEMA_DROP_ATTEMPTS} times in all) when it
+ * failed only because another schema of the database was dropped meanwhile: kysely's migrator
+ * lists tables across every schema (`has_schema_privilege` per namespace), which fails with
+ * 3F000 when a schema disappears during the query, as in a database shared with other tenants.
+ */
+async function withOtherSchemaDropRetry<T>(ctx: StoreContext, migration: () => Promise<T>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migration();
+    } catch (error) {
+      if (attempt >= OTHER_SCHEMA_DROP_ATTEMPTS || !otherSchemaDropped(error, ctx.schema)) {
+        throw error;
+      }
+    }
+  }
+}
+
+/** Whether `error` (or its cause) is PostgreSQL's 3F000 for a schema other than `own`. */
+function otherSchemaDropped(error: unknown, own: string | undefined): boolean {
+  for (
+    let e: unknown = error;
+    e instanceof Error || isRecord(e);
+    e = (e as { cause?: unknown }).cause
+  ) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === '3F000' && typeof message === 'string') {
+      const named = /schema "([^"]+)" does not exist/.exec(message)?.[1];
+      return named !== undefined && named !== (own ?? 'public');
+    }
+    if (e === (e as { cause?: unknown }).cause) break;
+  }
+  return false;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 /** PostgreSQL: creates the store's schema unless it is there. */
 async function createSchema(ctx: StoreContext): Promise<void> {
