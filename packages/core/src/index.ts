@@ -226,6 +226,7 @@ export {
   withStructuredOutput,
 } from './structured-output-plan.js';
 export {
+  type ParsedOutputText,
   readStructuredOutput,
   type StructuredOutputRead,
 } from './structured-output-read.js';

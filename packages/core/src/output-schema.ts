@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { YourtoolError } from './errors.js';
 import { formatPath } from './parse.js';
+import { SchemaCompiler } from './schema-compiler.js';
 
 /** One reason a value does not fit an output schema. */
 export interface OutputIssue {
@@ -76,7 +77,10 @@ export class OutputSchemaError extends YourtoolError {
   }
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+/** The compiled output schemas of this process (bounded; see {@link SchemaCompiler}). */
+const compiler = new SchemaCompiler(
+  new Ajv2020({ allErrors: true, strict: false, validateFormats: false }),
+);
 
 function pathOfPointer(pointer: string): string {
   const parts = pointer
@@ -105,9 +109,9 @@ function withoutDialect(schema: Record<string, unknown>): Record<string, unknown
 
 function resolveJsonSchema(input: JsonSchemaObject): ResolvedOutputSchema {
   const jsonSchema = withoutDialect(structuredClone(input) as Record<string, unknown>);
-  let check: ReturnType<typeof ajv.compile>;
+  let check: ReturnType<typeof compiler.compile>;
   try {
-    check = ajv.compile(jsonSchema);
+    check = compiler.compile(jsonSchema);
   } catch (error) {
     throw new OutputSchemaError(`not a valid JSON Schema: ${(error as Error).message}`, {
       cause: error,

@@ -5,6 +5,19 @@ import { unwrapOutputValue } from './output-wrapper.js';
 import type { CanonicalResponse } from './schemas/adapter.js';
 import type { StructuredOutputPlan } from './structured-output-plan.js';
 
+/**
+ * The reply's JSON already parsed while it streamed (a {@link PartialJsonParser} fed every text
+ * delta of the reply, which read it whole): reading a native reply uses `value` instead of
+ * parsing the reply's text again when that text has `length` characters. (A tool call's input
+ * is parsed by the adapter already.)
+ */
+export interface ParsedOutputText {
+  /** How many characters of JSON text the parser read. */
+  length: number;
+  /** What it read: equal to `JSON.parse` of that text. */
+  value: unknown;
+}
+
 /** An object read from a reply, with the JSON text it came from. */
 export interface StructuredOutputRead<T> {
   /** The parsed, validated object. */
@@ -24,8 +37,16 @@ function replyText(response: Pick<CanonicalResponse, 'content'>): string {
     .join('');
 }
 
-function nativeSource(response: Pick<CanonicalResponse, 'content'>): Source {
+function nativeSource(
+  response: Pick<CanonicalResponse, 'content'>,
+  parsed: ParsedOutputText | undefined,
+): Source {
   const text = replyText(response);
+  // the reply's text is the deltas the parser read, joined: its length is the check, since
+  // comparing the two texts would first copy each out of its many pieces
+  if (parsed !== undefined && parsed.length === text.length) {
+    return { ok: true, raw: parsed.value, text };
+  }
   if (text.trim() === '') {
     return {
       ok: false,
@@ -63,12 +84,14 @@ function toolSource(response: Pick<CanonicalResponse, 'content'>, toolName: stri
  * a missing tool call, or a value that breaks the schema (each issue with its path and rule;
  * `cut` when the reply stopped at max_tokens). A non-object schema's `{ value }` wrapper is
  * removed first, and a `null` sent for an optional property that does not take null (a strict
- * projection's optional-to-nullable) is read as absent.
+ * projection's optional-to-nullable) is read as absent. `parsed`, the reply's JSON as a stream
+ * parser read it, spares parsing the text again.
  */
 export function readStructuredOutput<T>(
   response: Pick<CanonicalResponse, 'content' | 'stop_reason' | 'refusal' | 'request_id'>,
   schema: ResolvedOutputSchema<T>,
   plan: StructuredOutputPlan,
+  parsed?: ParsedOutputText,
 ): StructuredOutputRead<T> {
   const base = { stop_reason: response.stop_reason, request_id: response.request_id };
   if (response.stop_reason === 'refusal' || (response.refusal ?? '') !== '') {
@@ -81,7 +104,7 @@ export function readStructuredOutput<T>(
     });
   }
   const source =
-    plan.mode === 'tool' ? toolSource(response, plan.toolName) : nativeSource(response);
+    plan.mode === 'tool' ? toolSource(response, plan.toolName) : nativeSource(response, parsed);
   if (!source.ok) {
     throw new OutputValidationError({ ...base, text: source.text, issues: [source.issue] });
   }

@@ -1,6 +1,7 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import { YourtoolError } from './errors.js';
 import { issuesFromZod, type ParseIssue } from './parse.js';
+import { SchemaCompiler } from './schema-compiler.js';
 import {
   type ToolDefinition,
   type ToolDefinitionInput,
@@ -260,8 +261,10 @@ export function validateToolDefinition(definition: ToolDefinitionInput | unknown
 /** Result of validating a tool input against its definition's schema. */
 export type ToolInputValidation = { ok: true } | { ok: false; issues: ParseIssue[] };
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-const compiled = new WeakMap<object, ValidateFunction>();
+/** The compiled tool input schemas of this process (bounded; see {@link SchemaCompiler}). */
+const compiler = new SchemaCompiler(
+  new Ajv({ allErrors: true, strict: false, validateFormats: false }),
+);
 
 function issueFromAjv(error: ErrorObject): ParseIssue {
   const pointer = error.instancePath
@@ -282,17 +285,13 @@ function issueFromAjv(error: ErrorObject): ParseIssue {
 
 /**
  * Validates a tool call's input against the tool's `input_schema` (with ajv; `format` is an
- * annotation and not enforced). Compiled validators are cached per schema object.
+ * annotation and not enforced). Compiled validators are kept per schema text, a bounded number.
  */
 export function validateToolInput(
   definition: Pick<ToolDefinition, 'input_schema'>,
   input: unknown,
 ): ToolInputValidation {
-  let validate = compiled.get(definition.input_schema);
-  if (!validate) {
-    validate = ajv.compile(definition.input_schema);
-    compiled.set(definition.input_schema, validate);
-  }
+  const validate = compiler.compile(definition.input_schema);
   if (validate(input)) return { ok: true };
   return { ok: false, issues: (validate.errors ?? []).map(issueFromAjv) };
 }

@@ -377,4 +377,23 @@ describe('dropProjectedNulls', () => {
     expect(read.value).toEqual({ name: 'Ada', age: 1 });
     expect(dropProjectedNulls(schema, { name: null })).toEqual({ name: null });
   });
+
+  it('copies only what changed, and keeps the key order and a `__proto__` member', () => {
+    const untouched = { name: 'a', pets: [{ age: 2 }, { age: 3 }] };
+    expect(dropProjectedNulls(schema, untouched)).toBe(untouched);
+    const value = JSON.parse(
+      '{"name":"a","__proto__":1,"nick":null,"pets":[{"age":1},{"age":null}]}',
+    );
+    const dropped = dropProjectedNulls(schema, value) as Record<string, unknown>;
+    expect(Object.keys(dropped)).toEqual(['name', '__proto__', 'pets']);
+    expect(Object.getPrototypeOf(dropped)).toBe(Object.prototype);
+    expect((dropped.pets as unknown[])[0]).toBe(value.pets[0]);
+    expect((dropped.pets as unknown[])[1]).toEqual({});
+  });
+
+  it('returns the value itself when the schema has no optional property', () => {
+    const strict = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const value = { a: null };
+    expect(dropProjectedNulls(strict, value)).toBe(value);
+  });
 });

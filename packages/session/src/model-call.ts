@@ -34,6 +34,7 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
     complete: undefined,
     status: 'complete',
     plan: output?.plan(call.decision) ?? null,
+    parsed: null,
   };
   let error: AdapterError | null = null;
   // a call its budgets cannot admit is not sent (decision 0181)
@@ -122,7 +123,10 @@ async function* streamCall(
   const iterator = stream[Symbol.asyncIterator]();
   for (;;) {
     const next = yield* pump(iterator.next(), turn.queue);
-    if (next.done) return;
+    if (next.done) {
+      streamed.parsed = partials?.parsed() ?? null;
+      return;
+    }
     if (!streamed.row) {
       streamed.started = Date.now();
       const row = new PartialRow(turn.log, {

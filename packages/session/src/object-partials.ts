@@ -1,4 +1,9 @@
-import { PartialJsonParser, type StreamEvent, type StructuredOutputPlan } from '@yourtool/core';
+import {
+  type ParsedOutputText,
+  PartialJsonParser,
+  type StreamEvent,
+  type StructuredOutputPlan,
+} from '@yourtool/core';
 import { needsObjectWrapper, OUTPUT_WRAPPER_KEY } from '@yourtool/core/adapter';
 import type { SessionEvent } from './events.js';
 
@@ -21,6 +26,8 @@ export class ObjectPartials {
   #toolBlock: number | null = null;
   /** The value the last event carried. */
   #value: unknown;
+  /** How many characters of JSON text were fed. */
+  #length = 0;
 
   constructor(
     plan: StructuredOutputPlan,
@@ -36,8 +43,19 @@ export class ObjectPartials {
   take(event: StreamEvent): ObjectPartialEvent | null {
     const text = this.#jsonDelta(event);
     if (text === null) return null;
+    this.#length += text.length;
     if (this.#parser.feed(text)) this.#value = this.#unwrapped(this.#parser.value);
-    return { type: 'object.partial', ...this.#where, text, value: this.#value };
+    const { step, attempt, model } = this.#where;
+    return { type: 'object.partial', step, attempt, model, text, value: this.#value };
+  }
+
+  /**
+   * The JSON the stream gave, parsed, when it was read whole: reading the reply then need not
+   * parse it again. Null when the text is not (yet) one whole JSON value.
+   */
+  parsed(): ParsedOutputText | null {
+    if (!this.#parser.complete || this.#parser.error) return null;
+    return { length: this.#length, value: this.#parser.value };
   }
 
   /** A wrapped value's content; undefined while the wrapper's key has not begun. */

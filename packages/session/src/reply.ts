@@ -4,6 +4,7 @@ import {
   type MessageCompleteEvent,
   type MessageStatus,
   newToolUseId,
+  type ParsedOutputText,
   type StructuredOutputPlan,
   type TokenUsage,
 } from '@yourtool/core';
@@ -32,6 +33,8 @@ export interface StreamedReply {
   status: MessageStatus;
   /** How the call asks for the turn's object; null when the turn asks for none. */
   plan: StructuredOutputPlan | null;
+  /** The object's JSON as the stream's parser read it whole; null if it did not. */
+  parsed: ParsedOutputText | null;
 }
 
 /** A stored reply: the caller's copy of the message, and the error it ends the turn with. */
@@ -77,7 +80,7 @@ export async function storeReply(
   };
   const object =
     answer && status === 'complete' && streamed.plan && output?.answers(answer, streamed.plan)
-      ? output.read(answer, streamed.plan)
+      ? output.read(answer, streamed.plan, streamed.parsed)
       : null;
   const reply: Message = {
     ...partial,

@@ -3,6 +3,7 @@ import {
   type MessageMetadata,
   type OutputIssue,
   OutputValidationError,
+  type ParsedOutputText,
   planStructuredOutput,
   type ResolvedOutputSchema,
   readStructuredOutput,
@@ -119,12 +120,19 @@ export class TurnOutput {
     return !(reply.stop_reason === 'tool_use' && uses.length > 0);
   }
 
-  /** Reads a finished reply (the next attempt): the object, or why there is none. */
-  read(reply: ReplyForObject, plan: StructuredOutputPlan): ObjectRead {
+  /**
+   * Reads a finished reply (the next attempt): the object, or why there is none. `parsed` is
+   * the reply's JSON as the stream's parser read it, which spares parsing it again.
+   */
+  read(
+    reply: ReplyForObject,
+    plan: StructuredOutputPlan,
+    parsed: ParsedOutputText | null = null,
+  ): ObjectRead {
     this.attempts++;
     const base = { mode: plan.mode, attempt: this.attempts };
     try {
-      const { value } = readStructuredOutput(reply, this.schema, plan);
+      const { value } = readStructuredOutput(reply, this.schema, plan, parsed ?? undefined);
       return { ok: true, value, plan, record: { ...base, valid: true } };
     } catch (error) {
       if (!(error instanceof OutputValidationError)) throw error;
