@@ -116,6 +116,7 @@ const MANAGER_OPTIONS = [
   'historyRecovery',
   'toolResults',
   'partialRowAfterMs',
+  'keptHistoryBytes',
   'turnLease',
   'telemetry',
 ] as const satisfies ReadonlyArray<keyof RuntimeOptions>;

@@ -122,6 +122,13 @@ export interface RuntimeOptions {
    */
   partialRowAfterMs?: number;
   /**
+   * How much heap the session histories kept between turns may take together, in bytes: the
+   * least recently used are dropped first and loaded from the store on their next turn; a
+   * running turn's history is not dropped. A whole number, 0 or more; 0 keeps none (every turn
+   * loads its session). Default 64 MiB, several thousand typical sessions (decision 0186).
+   */
+  keptHistoryBytes?: number;
+  /**
    * The turn lease on a stored session (stores that support it: SQLite, PostgreSQL, memory):
    * how long it lives without a heartbeat and how often the heartbeat renews it. Default 30 s
    * and 10 s (decision 0156).

@@ -286,6 +286,9 @@ function managerOptions(
     ...(options.partialRowAfterMs !== undefined
       ? { partialRowAfterMs: options.partialRowAfterMs }
       : {}),
+    ...(options.keptHistoryBytes !== undefined
+      ? { keptHistoryBytes: options.keptHistoryBytes }
+      : {}),
     ...(options.turnLease ? { turnLease: options.turnLease } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   };

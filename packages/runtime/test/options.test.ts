@@ -62,6 +62,12 @@ const CASES: Array<[string, keyof RuntimeOptions, unknown, string]> = [
   ['maxOutputTokens', 'maxOutputTokens', 2.5, '1 or more (got 2.5)'],
   ['compaction', 'compaction', 'summarize', 'compaction must be a CompactionHook'],
   ['partialRowAfterMs', 'partialRowAfterMs', -1, 'partialRowAfterMs'],
+  [
+    'keptHistoryBytes',
+    'keptHistoryBytes',
+    '64MiB',
+    'keptHistoryBytes must be a whole number of bytes, 0 or more (got the string "64MiB")',
+  ],
   // passed on to the session manager, which checks it
   ['turnLease', 'turnLease', 30, 'turnLease must be an object'],
   ['logger', 'logger', true, 'logger must be a Logger'],

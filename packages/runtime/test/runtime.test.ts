@@ -135,6 +135,26 @@ describe('createRuntime', () => {
     expect((await runtime.sessionStats(session.id)).message_count).toBe(2);
   });
 
+  it('hands keptHistoryBytes to the session manager: 0 keeps no history, the default keeps it', async () => {
+    const kept = async (options: { keptHistoryBytes?: number }) => {
+      const runtime = await createRuntime({
+        models: MODELS,
+        store: new MemorySessionStore(),
+        env: env(),
+        ...options,
+      });
+      opened.push(runtime);
+      server.enqueue(...fixture('text-stream', anthropicFixtures));
+      const session = await runtime.sessions.createSession({ workspace_path: '/w' });
+      await runtime.sessions.sendAndWait(session.id, 'Say hello.');
+      return runtime.sessions.keptHistories;
+    };
+    expect(await kept({ keptHistoryBytes: 0 })).toEqual({ sessions: 0, bytes: 0 });
+    const byDefault = await kept({});
+    expect(byDefault.sessions).toBe(1);
+    expect(byDefault.bytes).toBeGreaterThan(0);
+  });
+
   it('names a missing environment variable and never quotes a key', async () => {
     const error = await createRuntime({
       models: MODELS,

@@ -12,6 +12,7 @@ import {
 } from '@yourtool/core';
 import { conversationOf, extendConversation } from './conversation.js';
 import { errorText } from './errors.js';
+import { estimatedListsBytes, estimatedMessagesBytes } from './history-size.js';
 
 /** A session's history as the manager last loaded and wrote it. */
 interface KnownHistory {
@@ -24,6 +25,18 @@ interface KnownHistory {
   toolIdMap: ToolIdMap;
   /** The session's figures over `messages`. */
   stats: SessionStats;
+  /** Estimated heap bytes of `messages` alone, each message walked once when it joined. */
+  messageBytes: number;
+  /** Estimated heap bytes of the whole entry: `messageBytes` and the lists around them. */
+  bytes: number;
+}
+
+/** How much a {@link HistoryCache} keeps. */
+export interface HistoryCacheLimits {
+  /** Estimated heap bytes all kept histories may take together; 0 keeps none. */
+  readonly bytes: number;
+  /** Histories kept at most (`keptSessions`); Infinity for no count bound, 0 keeps none. */
+  readonly sessions: number;
 }
 
 /**
@@ -60,20 +73,90 @@ export interface LoadedHistory {
  * The histories a manager keeps between turns, so a turn reads one session row and no message
  * rows. A kept history is used while the store's `revision` is the one it describes; another
  * writer, a repricing, a store without revisions or a failed write makes the next turn load
- * the session again. The least recently used history is dropped first (see
- * docs/decisions/0103).
+ * the session again (docs/decisions/0103). What is kept is bounded by its estimated heap bytes
+ * (and optionally a count): the least recently used histories are dropped first, but never the
+ * history of a session whose turn is running ({@link hold}), which the turn's end brings up to
+ * date (docs/decisions/0186).
  */
 export class HistoryCache {
   readonly #store: SessionStore;
   readonly #logger: Logger;
-  readonly #keep: number;
+  readonly #limits: HistoryCacheLimits;
   /** By session id; the map's order is the eviction order, most recently used last. */
   readonly #known = new Map<string, KnownHistory>();
+  /** Sessions whose turn is running in this manager: their histories are not dropped. */
+  readonly #held = new Set<string>();
+  /** The sum of the kept histories' `bytes`. */
+  #bytes = 0;
 
-  constructor(store: SessionStore, logger: Logger, keep: number) {
+  constructor(store: SessionStore, logger: Logger, limits: HistoryCacheLimits) {
     this.#store = store;
     this.#logger = logger;
-    this.#keep = keep;
+    this.#limits = limits;
+  }
+
+  /** The estimated heap bytes of the histories kept now (what the byte budget bounds). */
+  get keptBytes(): number {
+    return this.#bytes;
+  }
+
+  /** How many histories are kept now. */
+  get keptSessions(): number {
+    return this.#known.size;
+  }
+
+  /** The estimated heap bytes of a session's kept history, or null when none is kept. */
+  keptBytesOf(sessionId: string): number | null {
+    return this.#known.get(sessionId)?.bytes ?? null;
+  }
+
+  /**
+   * Keeps the session's history (once loaded) while its turn runs, whatever the budget: a
+   * history dropped mid-turn would miss the turn's writes and be loaded again next turn. One
+   * turn per session runs in a manager, so a set is enough; {@link release} ends the hold.
+   */
+  hold(sessionId: string): void {
+    this.#held.add(sessionId);
+  }
+
+  /** Ends {@link hold} (after the turn's writes were settled) and drops what is over budget. */
+  release(sessionId: string): void {
+    this.#held.delete(sessionId);
+    this.#trim();
+  }
+
+  /** Keeps `known` as the most recently used history, then drops what is over budget. */
+  #remember(sessionId: string, known: KnownHistory): void {
+    this.#forget(sessionId);
+    this.#known.set(sessionId, known);
+    this.#bytes += known.bytes;
+    this.#trim();
+  }
+
+  /** Drops the session's kept history, if any. */
+  #forget(sessionId: string): void {
+    const known = this.#known.get(sessionId);
+    if (!known) return;
+    this.#known.delete(sessionId);
+    this.#bytes -= known.bytes;
+  }
+
+  /** Drops the least recently used histories not held until within both limits. */
+  #trim(): void {
+    const { bytes, sessions } = this.#limits;
+    for (const [id, known] of this.#known) {
+      if (this.#bytes <= bytes && this.#known.size <= sessions) return;
+      if (this.#held.has(id)) continue;
+      this.#known.delete(id);
+      this.#bytes -= known.bytes;
+    }
+  }
+
+  /** Sets a kept entry's `bytes` anew (its messages or lists changed) and the total with it. */
+  #resize(known: KnownHistory): void {
+    const before = known.bytes;
+    known.bytes = entryBytes(known);
+    this.#bytes += known.bytes - before;
   }
 
   /**
@@ -89,7 +172,7 @@ export class HistoryCache {
       this.#known.set(session.id, known);
       return known;
     }
-    this.#known.delete(session.id);
+    this.#forget(session.id);
     const loaded = await this.#store.loadMessages(session.id);
     for (const error of loaded.errors) {
       this.#logger.warn(
@@ -101,20 +184,22 @@ export class HistoryCache {
     const messages = loaded.messages.map((m) => sealMessage(m));
     const conversation = conversationOf(messages);
     // a history with unreadable rows is loaded (and warned about) every turn until repaired
-    const keep = session.revision !== undefined && loaded.errors.length === 0 && this.#keep > 0;
+    const { bytes, sessions } = this.#limits;
+    const keep =
+      session.revision !== undefined && loaded.errors.length === 0 && bytes > 0 && sessions > 0;
     const revision = keep ? await this.#revisionStill(session) : null;
     if (revision !== null) {
-      this.#known.set(session.id, {
+      const known: KnownHistory = {
         revision,
         messages,
         conversation,
         toolIdMap,
         stats: sessionStatsOf(messages),
-      });
-      for (const oldest of this.#known.keys()) {
-        if (this.#known.size <= this.#keep) break;
-        this.#known.delete(oldest);
-      }
+        messageBytes: estimatedMessagesBytes(messages),
+        bytes: 0,
+      };
+      known.bytes = entryBytes(known);
+      this.#remember(session.id, known);
     }
     return { messages, conversation, toolIdMap, revision };
   }
@@ -137,7 +222,7 @@ export class HistoryCache {
     const known = this.#known.get(sessionId);
     if (!known) return;
     if (writes.failed || writes.start !== known.revision) {
-      this.#known.delete(sessionId);
+      this.#forget(sessionId);
       return;
     }
     if (writes.count === 0) return;
@@ -155,6 +240,9 @@ export class HistoryCache {
       known.stats = combineStats(known.stats, sessionStatsOf(added));
     }
     known.revision += writes.count;
+    known.messageBytes += estimatedMessagesBytes(added);
+    this.#resize(known);
+    this.#trim();
   }
 
   /**
@@ -176,7 +264,7 @@ export class HistoryCache {
       if (known) {
         const now = await this.#store.getSession(sessionId);
         if (now?.revision === known.revision) return costOf(known.stats);
-        this.#known.delete(sessionId);
+        this.#forget(sessionId);
       }
       const stats = this.#store.sessionStats
         ? await this.#store.sessionStats(sessionId)
@@ -190,6 +278,14 @@ export class HistoryCache {
       return null;
     }
   }
+}
+
+/** A kept entry's estimated heap bytes: its messages, and the lists around them as they are now. */
+function entryBytes(known: KnownHistory): number {
+  const { messages, conversation, toolIdMap } = known;
+  return (
+    known.messageBytes + estimatedListsBytes(messages.length, conversation.length, toolIdMap.size)
+  );
 }
 
 /** The store's load order: `created_at`, then id. */

@@ -24,6 +24,7 @@ export type {
   ConfirmationRequest,
   ConfirmHook,
   HistoryRecovery,
+  KeptHistories,
   OutputRepairPolicy,
   SendOptions,
   SessionManagerOptions,

@@ -14,7 +14,7 @@ import type { SessionEvent, TurnResult } from './events.js';
 import { HistoryCache } from './history-cache.js';
 import { checkUserInput } from './input-check.js';
 import { LastCuts } from './last-cuts.js';
-import type { SendOptions, SessionManagerOptions } from './options.js';
+import type { KeptHistories, SendOptions, SessionManagerOptions } from './options.js';
 import { RouterPreparation } from './prepare.js';
 import type { ToolRegistry } from './tools.js';
 import { runTurn } from './turn.js';
@@ -57,7 +57,10 @@ export class SessionManager {
     const settings = resolveManagerOptions(options);
     this.#context = {
       settings,
-      histories: new HistoryCache(settings.store, settings.logger, settings.keptSessions),
+      histories: new HistoryCache(settings.store, settings.logger, {
+        bytes: settings.keptHistoryBytes,
+        sessions: settings.keptSessions,
+      }),
       preparation: new RouterPreparation(settings.router, settings.logger),
       cuts: new LastCuts(),
       sealedToolUseIds: new SealedPrefixMemo(() => new Set<string>()),
@@ -67,6 +70,15 @@ export class SessionManager {
   /** The tool registry. */
   get tools(): ToolRegistry {
     return this.#context.settings.tools;
+  }
+
+  /**
+   * The histories the manager keeps between turns now: how many, and their estimated heap
+   * bytes, which `keptHistoryBytes` bounds (decision 0186). For metrics and capacity checks.
+   */
+  get keptHistories(): KeptHistories {
+    const { histories } = this.#context;
+    return { sessions: histories.keptSessions, bytes: histories.keptBytes };
   }
 
   /** Creates a session. */
@@ -237,6 +249,8 @@ export class SessionManager {
       }),
     };
     this.#active.set(sessionId, turn);
+    // the session's kept history stays while the turn runs, so its writes can join it
+    histories.hold(sessionId);
     try {
       yield* runTurn(this.#context, turn, { sessionId, input, options });
       return true;
@@ -248,6 +262,7 @@ export class SessionManager {
       turn.confirmations.clear();
       options.signal?.removeEventListener('abort', onAbort);
       histories.settle(sessionId, turn.log);
+      histories.release(sessionId);
       await turn.log.end();
       this.#active.delete(sessionId);
     }

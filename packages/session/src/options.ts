@@ -97,9 +97,21 @@ export interface SessionManagerOptions {
    */
   toolResults?: ToolResultLimits;
   /**
-   * How many sessions' histories the manager keeps between turns, the least recently used
-   * dropped first; a dropped session is loaded from the store on its next turn. Default 64; 0
-   * keeps none (every turn loads its session, as a stateless server would).
+   * How much heap the histories the manager keeps between turns may take together, in bytes
+   * (each history's size estimated once per message as it joins, decision 0186): the least
+   * recently used are dropped first, and a dropped session is loaded from the store on its
+   * next turn. The history of a session whose turn is running is not dropped before the turn
+   * ends. A whole number of bytes, 0 or more; 0 keeps none (every turn loads its session, as a
+   * stateless server would). Default 64 MiB (67,108,864): at 3 to 14 KB a typical history,
+   * several thousand sessions stay kept, a small share of Node's default heap limit.
+   */
+  keptHistoryBytes?: number;
+  /**
+   * At most how many sessions' histories the manager keeps between turns, besides the
+   * `keptHistoryBytes` budget: a whole number, 0 or more; 0 keeps none. Default: no count
+   * bound (until decision 0186 it was 64, and the only bound).
+   * @deprecated Bound what is kept by memory with `keptHistoryBytes`; a count keeps as many
+   * large histories as small ones. Still honoured when given.
    */
   keptSessions?: number;
   /**
@@ -126,6 +138,14 @@ export interface SessionManagerOptions {
    * and settles its exact cost after; a call a budget cannot admit throws `BudgetExceededError`.
    */
   budgets?: SessionBudgetOptions;
+}
+
+/** The histories a manager keeps between turns ({@link SessionManager.keptHistories}). */
+export interface KeptHistories {
+  /** How many sessions' histories are kept. */
+  readonly sessions: number;
+  /** Their estimated heap bytes together, as `keptHistoryBytes` bounds them. */
+  readonly bytes: number;
 }
 
 /** What a turn does when its history no longer fits any model (see `historyRecovery`). */

@@ -39,6 +39,9 @@ export interface ManagerSettings {
   readonly compaction: CompactionHook | undefined;
   readonly historyRecovery: HistoryRecovery;
   readonly toolResults: ResolvedToolResultLimits;
+  /** Estimated heap bytes the kept histories may take together. */
+  readonly keptHistoryBytes: number;
+  /** Histories kept at most; Infinity when `keptSessions` was not given. */
   readonly keptSessions: number;
   readonly partialRowAfterMs: number;
   readonly logger: Logger;
@@ -51,8 +54,11 @@ export interface ManagerSettings {
 const DEFAULT_MAX_STEPS = 8;
 /** `max_output_tokens` of a call unless told otherwise. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
-/** Sessions whose histories a manager keeps between turns unless told otherwise. */
-const DEFAULT_KEPT_SESSIONS = 64;
+/**
+ * Heap bytes the kept histories may take unless told otherwise: 64 MiB holds several thousand
+ * typical histories (3 to 14 KB each), a small share of Node's default heap (decision 0186).
+ */
+const DEFAULT_KEPT_HISTORY_BYTES = 64 * 1024 * 1024;
 /** How long a reply streams before its `partial` row is stored, unless told otherwise. */
 const DEFAULT_PARTIAL_ROW_AFTER_MS = 1000;
 /** Tokens one tool result may take in a request unless told otherwise (decision 0155). */
@@ -246,6 +252,7 @@ const CHECKS: { [K in keyof SessionManagerOptions]-?: (value: unknown) => string
       ? null
       : `historyRecovery must be ${HISTORY_RECOVERIES.map((r) => `'${r}'`).join(' or ')}, got ${shown(v)}`,
   toolResults: toolResultsProblem,
+  keptHistoryBytes: (v) => wholeNumberProblem('keptHistoryBytes', v, 0, 'bytes'),
   keptSessions: (v) => wholeNumberProblem('keptSessions', v, 0, 'sessions'),
   partialRowAfterMs: (v) =>
     wholeNumberProblem('partialRowAfterMs', v, 0, 'milliseconds') ??
@@ -325,7 +332,8 @@ export function resolveManagerOptions(options: unknown): ManagerSettings {
       maxShareOfContext: given.toolResults?.maxShareOfContext ?? DEFAULT_TOOL_RESULTS_SHARE,
       perTool: { ...given.toolResults?.perTool },
     },
-    keptSessions: given.keptSessions ?? DEFAULT_KEPT_SESSIONS,
+    keptHistoryBytes: given.keptHistoryBytes ?? DEFAULT_KEPT_HISTORY_BYTES,
+    keptSessions: given.keptSessions ?? Number.POSITIVE_INFINITY,
     partialRowAfterMs: given.partialRowAfterMs ?? DEFAULT_PARTIAL_ROW_AFTER_MS,
     logger: given.logger ?? silentLogger,
     telemetry: given.telemetry,

@@ -82,6 +82,7 @@ const CASES: Array<[string, keyof SessionManagerOptions, unknown, string]> = [
   ['maxOutputTokens', 'maxOutputTokens', Number.NaN, 'got NaN'],
   ['compaction', 'compaction', { strategy: 'drop' }, 'compaction must be a CompactionHook'],
   ['keptSessions', 'keptSessions', '64', 'keptSessions must be a whole number of sessions'],
+  ['keptHistoryBytes', 'keptHistoryBytes', -1, 'keptHistoryBytes must be a whole number of bytes'],
   ['logger', 'logger', {}, 'logger must be a Logger'],
   ['logger.info', 'logger', { warn: () => {}, info: 'yes' }, 'logger.info must be a function'],
 ];
@@ -135,6 +136,7 @@ describe('SessionManager options', () => {
       maxOutputTokens: 1,
       compaction: dropOldestTurns(),
       keptSessions: 0,
+      keptHistoryBytes: 0,
       logger: console,
     });
     expect(manager.tools).toBeInstanceOf(ToolRegistry);
