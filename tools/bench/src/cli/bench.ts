@@ -21,8 +21,13 @@ export const CLI_COMMANDS = ['help', 'sessions-list'] as const;
 /** One of {@link CLI_COMMANDS}. */
 export type CliCommand = (typeof CLI_COMMANDS)[number];
 
-/** The built `yourtool` command (`pnpm build` first). */
-const BIN = fileURLToPath(new URL('../../../../packages/cli/dist/bin.js', import.meta.url));
+/**
+ * The built `yourtool` command (`pnpm build` first), or `$YOURTOOL_BENCH_CLI_BIN` (another
+ * checkout's build, to time a before and an after the same way).
+ */
+const BIN =
+  process.env.YOURTOOL_BENCH_CLI_BIN ??
+  fileURLToPath(new URL('../../../../packages/cli/dist/bin.js', import.meta.url));
 
 /** The environment of both sides: this one without NODE_OPTIONS (no tsx, no inspector). */
 function childEnv(): NodeJS.ProcessEnv {
