@@ -1,13 +1,9 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { deleteBudget, listBudgets, listReservations, setBudget } from './commands/budgets.js';
-import { type CommandContext, DEFAULT_STORE_URL } from './config.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import { jsonOption, storeOption } from './command-options.js';
+import type { RunWithContext } from './lazy-context.js';
 
-const storeOption = () =>
-  new Option(
-    '--store <url>',
-    `session store: sqlite:<file> or postgres://... (default $YOURTOOL_STORE, else ${DEFAULT_STORE_URL})`,
-  );
-const jsonOption = () => new Option('--json', 'print JSON instead of text');
+// the command's module (the store's budget ledger) is imported when an action runs
+const budgetsModule = () => import('./commands/budgets.js');
 
 function count(value: string): number {
   const n = Number(value);
@@ -18,7 +14,7 @@ function count(value: string): number {
 }
 
 /** Registers `yourtool budgets` (list, reservations, set, delete): spend budgets, decision 0181. */
-export function addBudgetsCommand(program: Command, context: CommandContext): void {
+export function addBudgetsCommand(program: Command, run: RunWithContext): void {
   const budgets = program
     .command('budgets')
     .description('spend budgets: limits, spent, reserved and left; reservations and settlements');
@@ -27,14 +23,14 @@ export function addBudgetsCommand(program: Command, context: CommandContext): vo
     .description('every budget in its current window')
     .addOption(storeOption())
     .addOption(jsonOption())
-    .action((options) => listBudgets(context, options));
+    .action((options) => run(async (c) => (await budgetsModule()).listBudgets(c, options)));
   budgets
     .command('reservations')
     .description('the latest reservations of model calls and what each settled at')
     .addOption(storeOption())
     .option('--limit <n>', 'how many (default 50)', count)
     .addOption(jsonOption())
-    .action((options) => listReservations(context, options));
+    .action((options) => run(async (c) => (await budgetsModule()).listReservations(c, options)));
   budgets
     .command('set')
     .description(
@@ -45,11 +41,15 @@ export function addBudgetsCommand(program: Command, context: CommandContext): vo
     .option('--soft <usd>', 'soft limit in dollars: crossing it only warns')
     .option('--window <window>', 'day, month, or a period such as 3600s (default: all time)')
     .addOption(storeOption())
-    .action((scope: string, options) => setBudget(context, scope, options));
+    .action((scope: string, options) =>
+      run(async (c) => (await budgetsModule()).setBudget(c, scope, options)),
+    );
   budgets
     .command('delete')
     .description('remove a budget and its windows')
     .argument('<scope>', 'what the budget covers')
     .addOption(storeOption())
-    .action((scope: string, options) => deleteBudget(context, scope, options));
+    .action((scope: string, options) =>
+      run(async (c) => (await budgetsModule()).deleteBudget(c, scope, options)),
+    );
 }

@@ -1,44 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import type { Logger, SessionStore } from '@yourtool/core';
+import { resolve } from 'node:path';
+import type { SessionStore } from '@yourtool/core';
 import {
   createRuntime,
   type Runtime,
   type RuntimeOptions,
   readModelsConfig,
 } from '@yourtool/runtime';
-import { parseStoreUrl } from '@yourtool/store';
-import { CliError, type CliIo, Secrets } from './io.js';
-import { cliLogger, DetectionFailures } from './logger.js';
-
-/** What every command gets: the CLI's streams, the secrets to keep out of them, one logger. */
-export interface CommandContext {
-  io: CliIo;
-  secrets: Secrets;
-  /**
-   * Warnings and errors of the libraries as one readable line each on stderr
-   * (`warning: <message> (<field>: <value>)`), secrets redacted; failed capability detections
-   * are kept in `detection` instead.
-   */
-  logger: Logger;
-  /** Models whose capabilities could not be detected, shown where a model is asked for. */
-  detection: DetectionFailures;
-}
-
-/** A context on `io`, with a stderr logger that redacts every secret the command learns. */
-export function commandContext(io: CliIo): CommandContext {
-  const secrets = new Secrets();
-  const detection = new DetectionFailures();
-  const logger = cliLogger(
-    (line) => io.stderr.write(line),
-    (text) => secrets.redact(text),
-    detection,
-  );
-  return { io, secrets, logger, detection };
-}
-
-/** The store URL used when neither `--store` nor `YOURTOOL_STORE` names one. */
-export const DEFAULT_STORE_URL = 'sqlite:./yourtool.db';
+import type { CommandContext } from './context.js';
+import { CliError, type CliIo } from './io.js';
 
 /** Options every command that reads models.yaml takes. */
 export interface ModelOptions {
@@ -46,17 +16,6 @@ export interface ModelOptions {
   models?: string;
   /** routing.yaml (default `$YOURTOOL_ROUTING`, else `./routing.yaml` when there is one). */
   routing?: string;
-}
-
-/**
- * The store URL a command uses: `--store`, else `$YOURTOOL_STORE`, else
- * {@link DEFAULT_STORE_URL}; a relative SQLite path is taken from `io.cwd`.
- */
-export function storeUrlOf(option: string | undefined, io: CliIo): string {
-  const url = option ?? io.env.YOURTOOL_STORE ?? DEFAULT_STORE_URL;
-  const location = parseStoreUrl(url);
-  if (location.dialect !== 'sqlite' || location.filename === ':memory:') return url;
-  return isAbsolute(location.filename) ? url : `sqlite:${resolve(io.cwd, location.filename)}`;
 }
 
 function readText(path: string, what: string): string {

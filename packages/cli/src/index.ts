@@ -9,14 +9,11 @@
 
 export { type ChatOptions, chat } from './chat/repl.js';
 export { workspaceTools } from './chat/tools.js';
+export { DEFAULT_STORE_URL } from './command-options.js';
 export { type ModelReport, modelReports } from './commands/models.js';
 export type { ReplayOptions, ReplayReport, ReplySide } from './commands/replay.js';
-export {
-  type CommandContext,
-  commandContext,
-  DEFAULT_STORE_URL,
-  type ModelOptions,
-} from './config.js';
+export type { ModelOptions } from './config.js';
+export { type CommandContext, commandContext } from './context.js';
 export { CliError, type CliIo, type InputStream, type OutputStream, processIo } from './io.js';
 export { DetectionFailures } from './logger.js';
 export { buildProgram, CLI_VERSION, runCli } from './program.js';

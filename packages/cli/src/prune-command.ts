@@ -1,15 +1,9 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { pruneSessionsCommand } from './commands/prune.js';
-import { type CommandContext, DEFAULT_STORE_URL } from './config.js';
-
-const storeOption = () =>
-  new Option(
-    '--store <url>',
-    `session store: sqlite:<file> or postgres://... (default $YOURTOOL_STORE, else ${DEFAULT_STORE_URL})`,
-  );
+import { type Command, InvalidArgumentError } from 'commander';
+import { storeOption } from './command-options.js';
+import type { RunWithContext } from './lazy-context.js';
 
 /** Registers `yourtool sessions prune` under `sessions`: retention, decision 0184. */
-export function addSessionsPruneCommand(sessions: Command, context: CommandContext): void {
+export function addSessionsPruneCommand(sessions: Command, run: RunWithContext): void {
   sessions
     .command('prune')
     .description(
@@ -30,5 +24,7 @@ export function addSessionsPruneCommand(sessions: Command, context: CommandConte
     })
     .addOption(storeOption())
     .option('--json', 'print the report as JSON')
-    .action((options) => pruneSessionsCommand(context, options));
+    .action((options) =>
+      run(async (c) => (await import('./commands/prune.js')).pruneSessionsCommand(c, options)),
+    );
 }

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import {
   NotAStoreError,
   openStore,
@@ -6,12 +7,24 @@ import {
   StoreNotFoundError,
   StoreSchemaVersionError,
 } from '@yourtool/store';
-import type { CommandContext } from './config.js';
-import { CliError } from './io.js';
+import { DEFAULT_STORE_URL } from './command-options.js';
+import type { CommandContext } from './context.js';
+import { CliError, type CliIo } from './io.js';
 
 // How each command opens its store (docs/decisions/0150): commands that read open only an
 // existing store at the current schema and change nothing; `chat` and `sessions import` create
 // or upgrade one only when given `--create`.
+
+/**
+ * The store URL a command uses: `--store`, else `$YOURTOOL_STORE`, else
+ * {@link DEFAULT_STORE_URL}; a relative SQLite path is taken from `io.cwd`.
+ */
+export function storeUrlOf(option: string | undefined, io: CliIo): string {
+  const url = option ?? io.env.YOURTOOL_STORE ?? DEFAULT_STORE_URL;
+  const location = parseStoreUrl(url);
+  if (location.dialect !== 'sqlite' || location.filename === ':memory:') return url;
+  return isAbsolute(location.filename) ? url : `sqlite:${resolve(io.cwd, location.filename)}`;
+}
 
 /** How a command opens its store. */
 export interface StoreUse {

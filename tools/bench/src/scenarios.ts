@@ -1,4 +1,5 @@
 import { BUDGET_CONCURRENCY, budgetsScenario } from './budgets/bench.js';
+import { CLI_COMMANDS, cliScenario } from './cli/bench.js';
 import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
 import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
@@ -145,4 +146,16 @@ export const SCENARIOS: Scenario[] = [
     memoryReps: 3,
     run: (options) => telemetryTurnScenario(100, options),
   },
+  // `yourtool --help` and `yourtool sessions list` as whole processes against `node -e ''`
+  ...CLI_COMMANDS.map(
+    (command): Scenario => ({
+      id: `cli/${command}`,
+      mode: 'interleaved',
+      // whole processes of 20-300 ms on a shared machine: many pairs
+      reps: 31,
+      warmup: 3,
+      memoryReps: 1,
+      run: (options) => cliScenario(command, options),
+    }),
+  ),
 ];

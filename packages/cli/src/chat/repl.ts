@@ -8,11 +8,12 @@ import {
 import type { Runtime } from '@yourtool/runtime';
 import { type ConfirmHook, parseUserInput } from '@yourtool/session';
 import type { SqlSessionStore } from '@yourtool/store';
-import { type CommandContext, type ModelOptions, openCliRuntime, storeUrlOf } from '../config.js';
+import { type ModelOptions, openCliRuntime } from '../config.js';
+import type { CommandContext } from '../context.js';
 import { money, oneLine } from '../format.js';
 import { CliError } from '../io.js';
 import { readSchemaFile } from '../objects.js';
-import { openCliStore } from '../stores.js';
+import { openCliStore, storeUrlOf } from '../stores.js';
 import { LineReader } from './lines.js';
 import { Screen, TurnRenderer } from './render.js';
 import { workspaceTools } from './tools.js';

@@ -6,7 +6,7 @@ import {
   usdToMicros,
 } from '@yourtool/core';
 import { SqlBudgetLedger } from '@yourtool/store';
-import type { CommandContext } from '../config.js';
+import type { CommandContext } from '../context.js';
 import { table } from '../format.js';
 import { CliError } from '../io.js';
 import { withStore } from './sessions.js';

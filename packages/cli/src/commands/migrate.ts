@@ -1,5 +1,5 @@
-import { type CommandContext, storeUrlOf } from '../config.js';
-import { migrateStore } from '../stores.js';
+import type { CommandContext } from '../context.js';
+import { migrateStore, storeUrlOf } from '../stores.js';
 
 /**
  * `yourtool sessions migrate`: brings the store to the current schema, the one step that

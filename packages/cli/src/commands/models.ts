@@ -2,7 +2,8 @@ import type { AdapterCapabilities } from '@yourtool/core';
 import { findModelPrice, type PriceTable } from '@yourtool/pricing';
 import type { RegisteredModel } from '@yourtool/router';
 import type { Runtime } from '@yourtool/runtime';
-import { type CommandContext, type ModelOptions, openCliRuntime } from '../config.js';
+import { type ModelOptions, openCliRuntime } from '../config.js';
+import type { CommandContext } from '../context.js';
 import { table } from '../format.js';
 import { withProgress } from '../progress.js';
 

@@ -1,5 +1,5 @@
 import type { PruneReport } from '@yourtool/store';
-import type { CommandContext } from '../config.js';
+import type { CommandContext } from '../context.js';
 import { CliError } from '../io.js';
 import { withStore } from './sessions.js';
 

@@ -1,10 +1,10 @@
 import { type Message, type SessionRecord, sumDecimalStrings } from '@yourtool/core';
 import type { SqlSessionStore } from '@yourtool/store';
-import { type CommandContext, storeUrlOf } from '../config.js';
+import type { CommandContext } from '../context.js';
 import { describeBlock, money, oneLine, shortTime, table } from '../format.js';
 import { CliError } from '../io.js';
 import { withProgress } from '../progress.js';
-import { openCliStore, READS, type StoreUse } from '../stores.js';
+import { openCliStore, READS, type StoreUse, storeUrlOf } from '../stores.js';
 
 /** Options of `sessions list`. */
 export interface ListOptions {

@@ -8,7 +8,7 @@ import {
   type SqlSessionStore,
   sessionToLines,
 } from '@yourtool/store';
-import type { CommandContext } from '../config.js';
+import type { CommandContext } from '../context.js';
 import { CliError, type InputStream } from '../io.js';
 import { startProgress } from '../progress.js';
 import { requireSession, withStore } from './sessions.js';
