@@ -6,8 +6,8 @@
  */
 import { type ContentBlock, createMessage, type ToolIdMap } from '@yourtool/core';
 import type OpenAI from 'openai';
+import { encodeOpenAIMessages } from './codec/chat-history.js';
 import { decodeOpenAIMessage } from './codec/message.js';
-import { encodeOpenAIMessages } from './codec/request.js';
 
 export * from './codec/index.js';
 

@@ -1,6 +1,7 @@
 import type { AdapterConfigInput } from '@yourtool/core';
 import { type AdapterContext, WireAdapter, type WireCall } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
+import { OpenAIChatWireMemory } from './codec/chat-wire-memory.js';
 import { OPENAI, toOpenAIChatParams } from './codec/request.js';
 import type { OpenAIStreamItem } from './codec/stream.js';
 import { type OpenAIReasoningEffort, openAIModelInfo, temperatureRefusal } from './models.js';
@@ -50,6 +51,8 @@ export class OpenAIChatCompletionsAdapter extends WireAdapter<
  */
 export function openAIChatCompletionsParts(context: AdapterContext): ChatCompletionsParts {
   const options = context.parseOptions(OpenAIConfigOptionsSchema);
+  // what the codec remembers between requests, owned by the adapter (decisions 0165, 0191)
+  const memory = new OpenAIChatWireMemory();
   return chatCompletionsParts(
     context,
     {
@@ -61,7 +64,8 @@ export function openAIChatCompletionsParts(context: AdapterContext): ChatComplet
         organization: options.organization ?? null,
         project: options.project ?? null,
       },
-      encode: (call) => encodeOpenAIChat(context, options, call),
+      encode: (call) => encodeOpenAIChat(context, options, call, memory),
+      memory,
     },
     {
       defaultModel: DEFAULT_OPENAI_MODEL,
@@ -79,6 +83,7 @@ function encodeOpenAIChat(
   context: AdapterContext,
   configured: OpenAIConfigOptions,
   call: WireCall,
+  memory: OpenAIChatWireMemory,
 ): ChatCompletionsEncoding {
   const { request, wireName, logger } = call;
   const info = openAIModelInfo(wireName);
@@ -113,5 +118,6 @@ function encodeOpenAIChat(
     stopSequences: info.stopSequences,
     reasoningEffort,
     strictStructuredOutput: configured.strict_structured_output ?? true,
+    wireMemory: memory,
   });
 }

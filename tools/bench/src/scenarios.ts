@@ -3,6 +3,7 @@ import { CLI_COMMANDS, cliScenario } from './cli/bench.js';
 import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
 import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
+import { SEND_PROVIDERS, SEND_SIZES, sendScenario } from './send/bench.js';
 import { STORE_OPS, type StoreDb, storeScenario } from './store/bench.js';
 import { ACCUMULATOR_PROVIDERS, type AccumulatorProvider } from './streaming/accumulators.js';
 import { googleStreamingScenario } from './streaming/google.js';
@@ -128,6 +129,19 @@ export const SCENARIOS: Scenario[] = [
       memoryReps: 3,
       run: (options) => turnScenario(size, options),
     }),
+  ),
+  // an adapter's call on a long history it sent before, against its raw SDK sending the same body
+  ...SEND_PROVIDERS.flatMap((provider) =>
+    SEND_SIZES.map(
+      (size): Scenario => ({
+        id: `send/${provider}/${size}`,
+        mode: 'interleaved',
+        reps: 15,
+        warmup: 4,
+        memoryReps: 3,
+        run: (options) => sendScenario(provider, size, options),
+      }),
+    ),
   ),
   // OpenTelemetry on (an SDK with in-memory exporters registered) against off, one process
   {

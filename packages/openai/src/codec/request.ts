@@ -1,16 +1,11 @@
 import {
   type AdapterCapabilities,
   type CanonicalRequest,
-  type ImageBlock,
   type Logger,
   type Message,
-  OPENAI_TOOL_ID_RULES,
-  type RedactedThinkingBlock,
   silentLogger,
-  type ThinkingBlock,
   type ToolIdMap,
   type ToolIdRules,
-  type ToolResultBlock,
 } from '@yourtool/core';
 import {
   createToolNamer,
@@ -20,11 +15,13 @@ import {
   type PreparedHistory,
   type PrepareHistoryOptions,
   prepareHistory,
-  reportDroppedBlock,
   STRICT_TOOL_NAME_RULES,
   type ToolNameRules,
 } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
+import { encodeOpenAIMessages } from './chat-history.js';
+import type { OpenAIChatMessage, ReasoningBlock } from './chat-messages.js';
+import type { OpenAIChatWireMemory } from './chat-wire-memory.js';
 import { nothingToSendError } from './nothing-to-send.js';
 import { jsonSchemaFormat } from './output-format.js';
 import { chatToolsParams } from './tools-param.js';
@@ -32,23 +29,8 @@ import { chatToolsParams } from './tools-param.js';
 /** The adapter name, which is also the provider key of OpenAI models. */
 export const OPENAI = 'openai';
 
-/**
- * What a tool result marked `is_error` starts with on the wire. Chat Completions tool messages
- * have no error flag, so the error is stated in the text the model reads (decision 0040).
- */
-export const OPENAI_TOOL_ERROR_PREFIX = '[tool error] ';
-
-/** Text of a tool message whose result had no text (only images, or nothing). */
-export const OPENAI_EMPTY_TOOL_RESULT_TEXT = '(no text output)';
-
 /** Chat Completions parameters without `stream` (set by the caller). */
 export type OpenAIChatParams = Omit<OpenAI.ChatCompletionCreateParamsNonStreaming, 'stream'>;
-
-/** A wire message of Chat Completions. */
-export type OpenAIChatMessage = OpenAI.ChatCompletionMessageParam;
-
-/** Reasoning blocks a codec may put back on an assistant message (OpenRouter does). */
-export type ReasoningBlock = ThinkingBlock | RedactedThinkingBlock;
 
 /** What the Chat Completions codec needs besides the request (`historyMemo`: decision 0165). */
 export interface OpenAIChatEncodeOptions {
@@ -90,6 +72,12 @@ export interface OpenAIChatEncodeOptions {
    * `STRICT_TOOL_NAME_RULES` (1-64 of `[a-zA-Z0-9_-]`, OpenAI's rule).
    */
   toolNameRules?: ToolNameRules;
+  /**
+   * The adapter's wire memory (decisions 0165, 0191): each sealed message's wire messages and
+   * their JSON are remembered in it, and `params.messages`' JSON is recorded for the request
+   * body writer. Without it, every message is encoded afresh.
+   */
+  wireMemory?: OpenAIChatWireMemory;
 }
 
 /** The wire parameters for a request, and what was changed to make them valid. */
@@ -101,180 +89,6 @@ export interface OpenAIChatEncoding {
   stopSequencesSent: boolean;
   dropped: DroppedBlock[];
   repairs: HistoryRepair[];
-}
-
-/** Encodes an image as a Chat Completions `image_url` part (base64 becomes a data URL). */
-export function encodeOpenAIImage(image: ImageBlock): OpenAI.ChatCompletionContentPartImage {
-  const url =
-    image.source.kind === 'base64'
-      ? `data:${image.media_type};base64,${image.source.data}`
-      : image.source.data;
-  return { type: 'image_url', image_url: { url } };
-}
-
-/** The text a tool result puts in its `role: tool` message. */
-export function toolResultText(block: ToolResultBlock): string {
-  const text = block.content
-    .flatMap((inner) => (inner.type === 'text' ? [inner.text] : []))
-    .join('\n');
-  const body = text === '' ? OPENAI_EMPTY_TOOL_RESULT_TEXT : text;
-  return block.is_error ? `${OPENAI_TOOL_ERROR_PREFIX}${body}` : body;
-}
-
-/** What encoding the messages of one request shares. */
-export interface OpenAIMessageEncodeContext {
-  /** Provider key for the tool id map and log entries. */
-  provider: string;
-  toolIdMap: ToolIdMap;
-  logger: Logger;
-  /** See {@link OpenAIChatEncodeOptions.encodeReasoning}. */
-  encodeReasoning: OpenAIChatEncodeOptions['encodeReasoning'];
-  /** Collects the blocks dropped while encoding. */
-  dropped: DroppedBlock[];
-  /** See {@link OpenAIChatEncodeOptions.toolIdRules}. Default `OPENAI_TOOL_ID_RULES`. */
-  toolIdRules?: ToolIdRules;
-  /**
-   * The name a canonical tool name goes out under (see core's `createToolNamer`). Default: the
-   * canonical name as it is.
-   */
-  toolName?: (name: string) => string;
-}
-
-const providerToolId = (context: OpenAIMessageEncodeContext, canonicalId: string) =>
-  context.toolIdMap.toProviderId(
-    context.provider,
-    canonicalId,
-    context.toolIdRules ?? OPENAI_TOOL_ID_RULES,
-  );
-
-function encodeUser(message: Message): OpenAI.ChatCompletionUserMessageParam {
-  const parts: OpenAI.ChatCompletionContentPart[] = [];
-  for (const block of message.content) {
-    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    else if (block.type === 'image') parts.push(encodeOpenAIImage(block));
-  }
-  const [only] = parts;
-  if (parts.length === 1 && only?.type === 'text') return { role: 'user', content: only.text };
-  return { role: 'user', content: parts };
-}
-
-function encodeAssistant(
-  message: Message,
-  context: OpenAIMessageEncodeContext,
-): OpenAI.ChatCompletionAssistantMessageParam | null {
-  const texts: string[] = [];
-  const toolCalls: OpenAI.ChatCompletionMessageFunctionToolCall[] = [];
-  const reasoning: ReasoningBlock[] = [];
-  message.content.forEach((block, index) => {
-    switch (block.type) {
-      case 'text':
-        texts.push(block.text);
-        return;
-      case 'tool_use':
-        toolCalls.push({
-          id: providerToolId(context, block.id),
-          type: 'function',
-          function: {
-            name: context.toolName ? context.toolName(block.name) : block.name,
-            arguments: JSON.stringify(block.input),
-          },
-        });
-        return;
-      case 'thinking':
-      case 'redacted_thinking':
-        if (context.encodeReasoning) reasoning.push(block);
-        else {
-          context.dropped.push(
-            reportDroppedBlock(context.logger, message, {
-              block_type: block.type,
-              adapter: context.provider,
-              reason: 'Chat Completions has no field for reasoning in an assistant message',
-              block_index: index,
-            }),
-          );
-        }
-        return;
-      default:
-        // prepareHistory keeps only text, tool_use and thinking in assistant messages
-        return;
-    }
-  });
-  const content = texts.join('\n\n');
-  if (content === '' && toolCalls.length === 0) {
-    reasoning.forEach((block) => {
-      context.dropped.push(
-        reportDroppedBlock(context.logger, message, {
-          block_type: block.type,
-          adapter: context.provider,
-          reason: 'an assistant turn holding only reasoning cannot be sent',
-        }),
-      );
-    });
-    return null;
-  }
-  return {
-    role: 'assistant',
-    content: content === '' ? null : content,
-    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    ...(reasoning.length > 0 && context.encodeReasoning
-      ? context.encodeReasoning(reasoning, message)
-      : {}),
-  };
-}
-
-/**
- * Turns prepared canonical messages (as `prepareHistory` leaves them) into Chat Completions
- * messages: the system text as a leading `role: system` message; USER as `user` (images as
- * `image_url` parts); ASSISTANT as `assistant` with `tool_calls[]` whose `arguments` are JSON
- * strings; each TOOL message as a `role: tool` message answering its call's provider id. Images
- * inside tool results cannot go in a tool message, so they follow the run of tool messages in
- * one user message, each group introduced by the call id it belongs to.
- */
-export function encodeOpenAIMessages(
-  system: string | null,
-  messages: readonly Message[],
-  context: OpenAIMessageEncodeContext,
-): OpenAIChatMessage[] {
-  const out: OpenAIChatMessage[] = [];
-  if (system !== null) out.push({ role: 'system', content: system });
-  let pendingImages: OpenAI.ChatCompletionContentPart[] = [];
-  const flushImages = () => {
-    if (pendingImages.length > 0) out.push({ role: 'user', content: pendingImages });
-    pendingImages = [];
-  };
-  for (const message of messages) {
-    if (message.role !== 'tool') flushImages();
-    switch (message.role) {
-      case 'user':
-        out.push(encodeUser(message));
-        break;
-      case 'assistant': {
-        const encoded = encodeAssistant(message, context);
-        if (encoded) out.push(encoded);
-        break;
-      }
-      case 'tool':
-        for (const block of message.content) {
-          if (block.type !== 'tool_result') continue;
-          const id = providerToolId(context, block.tool_use_id);
-          out.push({ role: 'tool', tool_call_id: id, content: toolResultText(block) });
-          const images = block.content.filter((inner) => inner.type === 'image');
-          if (images.length > 0) {
-            pendingImages.push({
-              type: 'text',
-              text: `Image output of tool call ${id}:`,
-            });
-            for (const image of images) pendingImages.push(encodeOpenAIImage(image));
-          }
-        }
-        break;
-      case 'system':
-        // hoisted by prepareHistory
-        break;
-    }
-  }
-  flushImages();
-  return out;
 }
 
 /**
@@ -299,15 +113,20 @@ function encodeChatHistory(
     },
     options.historyMemo,
   );
-  const messages = encodeOpenAIMessages(prepared.system, prepared.messages, {
-    provider,
-    toolIdMap: options.toolIdMap,
-    logger,
-    encodeReasoning: options.encodeReasoning,
-    dropped: prepared.dropped,
-    toolName,
-    ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
-  });
+  const messages = encodeOpenAIMessages(
+    prepared.system,
+    prepared.messages,
+    {
+      provider,
+      toolIdMap: options.toolIdMap,
+      logger,
+      encodeReasoning: options.encodeReasoning,
+      dropped: prepared.dropped,
+      toolName,
+      ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
+    },
+    options.wireMemory,
+  );
   if (!messages.some((m) => m.role !== 'system')) {
     throw nothingToSendError(
       { adapter: provider, model: request.model },

@@ -10,7 +10,7 @@ import type {
 } from '@yourtool/core';
 import { type DroppedBlock, reportDroppedBlock } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
-import { OPENAI_EMPTY_TOOL_RESULT_TEXT, OPENAI_TOOL_ERROR_PREFIX } from '../codec/request.js';
+import { OPENAI_EMPTY_TOOL_RESULT_TEXT, OPENAI_TOOL_ERROR_PREFIX } from '../codec/chat-messages.js';
 
 /**
  * Tool call ids of the Responses API (`call_id`): at most 64 characters of `[a-zA-Z0-9_-]`.

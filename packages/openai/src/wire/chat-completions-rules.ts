@@ -1,6 +1,7 @@
 import type { CallRunnerOptions } from '@yourtool/core';
 import type { WireCall } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
+import type { OpenAIChatWireMemory } from '../codec/chat-wire-memory.js';
 import type { ToOpenAIAdapterErrorOptions } from '../codec/errors.js';
 import type { OpenAIChatEncoding } from '../codec/request.js';
 import type { OpenAIResponseDecoding } from '../codec/response.js';
@@ -55,4 +56,11 @@ export interface ChatCompletionsRules {
    * timeout, logger, fetch); default `new OpenAI(options)`. Azure builds its `AzureOpenAI`.
    */
   createClient?(options: ChatCompletionsClientOptions): OpenAI;
+  /**
+   * The adapter's wire memory, which `encode` hands to `toOpenAIChatParams` (decisions 0165,
+   * 0191). With it, the transport writes the body itself (the remembered messages' JSON copied,
+   * not serialized again) and sends it as it is through the SDK client's `post`; ignored with
+   * `createClient` (a client such as Azure's reads the body as an object).
+   */
+  memory?: OpenAIChatWireMemory;
 }

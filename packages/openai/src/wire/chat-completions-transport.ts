@@ -1,11 +1,15 @@
 import type { AdapterError, CanonicalRequest } from '@yourtool/core';
 import type { AdapterContext, WireAttempt, WireTransport } from '@yourtool/core/adapter';
 import OpenAI from 'openai';
+import { chatRequestBody } from '../codec/chat-body.js';
 import { toOpenAIAdapterError } from '../codec/errors.js';
 import { OPENAI_STREAM_END, type OpenAIStreamItem } from '../codec/stream.js';
 import { openAIStreamBody } from '../codec/stream-body.js';
 import { LazyOpenAIClient } from '../sdk-client.js';
 import type { ChatCompletionsEncoding, ChatCompletionsRules } from './chat-completions-rules.js';
+
+/** A request body given as JSON text: the SDK sends it as it is, with this type. */
+const JSON_BODY = { 'content-type': 'application/json' } as const;
 
 /**
  * The transport part every Chat Completions adapter shares, on the official `openai` SDK (its
@@ -28,13 +32,11 @@ export class ChatCompletionsTransport
   }
 
   /** A non-streaming `chat.completions.create`. */
-  send(encoding: ChatCompletionsEncoding, attempt: WireAttempt) {
-    return this.#client
-      .get()
-      .chat.completions.create(
-        { ...encoding.params, ...encoding.extraBody, stream: false },
-        { signal: attempt.signal },
-      );
+  send(encoding: ChatCompletionsEncoding, attempt: WireAttempt): Promise<OpenAI.ChatCompletion> {
+    const body = { ...encoding.params, ...encoding.extraBody, stream: false as const };
+    const written = this.#written<OpenAI.ChatCompletion>(body, false, attempt.signal);
+    if (written) return written;
+    return this.#client.get().chat.completions.create(body, { signal: attempt.signal });
   }
 
   /**
@@ -43,19 +45,33 @@ export class ChatCompletionsTransport
    * the end marker follows the last chunk (decision 0147).
    */
   async open(encoding: ChatCompletionsEncoding, attempt: WireAttempt) {
-    const response = await this.#client
-      .get()
-      .chat.completions.create(
-        {
-          ...encoding.params,
-          ...encoding.extraBody,
-          stream: true as const,
-          ...(encoding.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
-        },
-        { signal: attempt.signal },
-      )
-      .asResponse();
+    const body = {
+      ...encoding.params,
+      ...encoding.extraBody,
+      stream: true as const,
+      ...(encoding.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
+    };
+    const response = await (
+      this.#written(body, true, attempt.signal) ??
+      this.#client.get().chat.completions.create(body, { signal: attempt.signal })
+    ).asResponse();
     return openAIStreamBody<OpenAIStreamItem>(response, () => OPENAI_STREAM_END);
+  }
+
+  /**
+   * The request sent with the body written here (decision 0191): the SDK client's own request
+   * pipeline (headers, auth, timeout, abort, status errors) with a JSON text body it sends as
+   * it is. Null when the adapter keeps no wire memory or builds its own client.
+   */
+  #written<Reply>(body: Record<string, unknown>, stream: boolean, signal: AbortSignal) {
+    const memory = this.#rules.memory;
+    if (memory === undefined || this.#rules.createClient !== undefined) return null;
+    return this.#client.get().post<Reply>('/chat/completions', {
+      body: chatRequestBody(body, memory),
+      headers: JSON_BODY,
+      stream,
+      signal,
+    });
   }
 
   /** The SDK's errors (and OpenAI-style error bodies) as `AdapterError`s, secrets redacted. */

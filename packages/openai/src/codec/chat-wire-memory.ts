@@ -1,0 +1,169 @@
+import { isSealedMessage, type Message, type ToolIdMap } from '@yourtool/core';
+import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
+import type OpenAI from 'openai';
+import { encodeChatMessageParts, type OpenAIMessageEncodeContext } from './chat-messages.js';
+
+/** One message's remembered Chat Completions form. */
+export interface ChatMessageForm {
+  /** Its wire messages (frozen when kept: every request carrying the message shares them). */
+  messages: readonly OpenAI.ChatCompletionMessageParam[];
+  /** Image parts of its tool results, for the user message after the run of tool messages. */
+  images: readonly OpenAI.ChatCompletionContentPart[];
+  /** The JSON of `messages`, joined by commas (`''` when there are none). */
+  json: string;
+  /** The JSON of `images`, joined by commas (`''` when there are none). */
+  imagesJson: string;
+}
+
+/** A remembered form, and the `ToolIdMap` it was encoded under. */
+interface Remembered {
+  context: ToolIdMap;
+  form: ChatMessageForm;
+}
+
+/** A messages array's JSON, and the messages it held when the JSON was written. */
+interface WrittenMessages {
+  messages: readonly OpenAI.ChatCompletionMessageParam[];
+  json: string;
+}
+
+/** Whether `value` and everything in it is frozen (so can never change). */
+function deepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (!Object.isFrozen(value)) return false;
+  for (const inner of Object.values(value)) if (!deepFrozen(inner)) return false;
+  return true;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) deepFreeze(inner);
+}
+
+/** Whether every tool id the message went out with is the link the map records (so stays). */
+function idsRecorded(message: Message, context: OpenAIMessageEncodeContext): boolean {
+  const { toolIdMap, provider } = context;
+  return message.content.every((block) => {
+    const id =
+      block.type === 'tool_use'
+        ? block.id
+        : block.type === 'tool_result'
+          ? block.tool_use_id
+          : null;
+    if (id === null) return true;
+    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
+    const recorded = toolIdMap.getProviderId(provider, id);
+    return (
+      recorded !== undefined &&
+      toolIdMap.toProviderId(provider, id, context.toolIdRules) === recorded
+    );
+  });
+}
+
+/**
+ * A message's Chat Completions form. One to keep (`kept`) must come out the same on every
+ * request under the same `ToolIdMap`: it is not kept (used once) when encoding it logged
+ * anything (a tool name renamed, a block dropped: each a WARN per request), when it carries
+ * reasoning the provider encodes itself, or when a tool id it sent is not recorded in the map.
+ */
+export function encodeChatForm(
+  message: Message,
+  context: OpenAIMessageEncodeContext,
+  kept: boolean,
+): EncodedWireForm<ChatMessageForm> {
+  let renamed = false;
+  const namer = context.toolName;
+  const watched: OpenAIMessageEncodeContext = kept
+    ? {
+        ...context,
+        toolName: (name) => {
+          const wire = namer ? namer(name) : name;
+          if (wire !== name) renamed = true;
+          return wire;
+        },
+      }
+    : context;
+  const droppedBefore = context.dropped.length;
+  const { messages, images } = encodeChatMessageParts(message, watched);
+  const form: ChatMessageForm = {
+    messages,
+    images,
+    json: messages.map((m) => JSON.stringify(m)).join(','),
+    imagesJson: images.map((part) => JSON.stringify(part)).join(','),
+  };
+  const reasoning =
+    context.encodeReasoning !== undefined &&
+    message.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+  const reusable =
+    kept &&
+    !renamed &&
+    !reasoning &&
+    context.dropped.length === droppedBefore &&
+    idsRecorded(message, context);
+  if (reusable) deepFreeze(form);
+  return { form, reusable };
+}
+
+/**
+ * Everything the Chat Completions codec remembers between requests (decisions 0165, 0191),
+ * held by its owner instead of the codec's modules: OpenAI's Chat Completions adapter makes one
+ * and hands it to `toOpenAIChatParams` (as `wireMemory`) and to its transport's body writer.
+ * Without one, every request is encoded afresh: the same parameters and bytes, only slower
+ * for a long session.
+ *
+ * Lifetime: the owner's. Bound: nothing held strongly by key: each sealed message's form
+ * weakly by the message (one per message), each rebuilt tool message's weakly by its tool
+ * result block (one per block), each encoded messages array's JSON weakly by the
+ * array (so for as long as the parameters live). One memory serves one encoder (one provider
+ * key, one tool id rule); never share it with another.
+ */
+export class OpenAIChatWireMemory {
+  /** Each sealed message's wire form, under the `ToolIdMap` it was encoded with. */
+  readonly forms = new SealedWireForms<ChatMessageForm>();
+  /** Forms of tool messages `prepareHistory` rebuilt, by their one (deep-frozen) tool result. */
+  readonly #results = new WeakMap<object, Remembered>();
+  readonly #written = new WeakMap<readonly OpenAI.ChatCompletionMessageParam[], WrittenMessages>();
+
+  /**
+   * The form of `message` under `toolIdMap`, remembered for a sealed message ({@link forms}) and
+   * for a tool message that `prepareHistory` rebuilt around one tool result of a sealed message:
+   * such a copy is never sealed, but its form depends only on that block, which is deep-frozen,
+   * so it is remembered by the block. Anything else is encoded for this request only.
+   */
+  form(
+    message: Message,
+    toolIdMap: ToolIdMap,
+    encode: (message: Message, kept: boolean) => EncodedWireForm<ChatMessageForm>,
+  ): ChatMessageForm {
+    const [block, more] = message.content;
+    if (message.role !== 'tool' || more !== undefined || !block || isSealedMessage(message)) {
+      return this.forms.get(message, toolIdMap, encode);
+    }
+    // a block remembered was deep-frozen then, so still is: checked only when not remembered
+    const known = this.#results.get(block);
+    if (known !== undefined && known.context === toolIdMap) return known.form;
+    if (!deepFrozen(block)) return encode(message, false).form;
+    const encoded = encode(message, true);
+    if (encoded.reusable) this.#results.set(block, { context: toolIdMap, form: encoded.form });
+    return encoded.form;
+  }
+
+  /** Records that `messages` (a request's `messages`) is written as `json`. */
+  markMessages(messages: readonly OpenAI.ChatCompletionMessageParam[], json: string): void {
+    this.#written.set(messages, { messages: messages.slice(), json });
+  }
+
+  /**
+   * The JSON recorded for `messages`, when the array still holds the same messages (a message
+   * put in or taken out since makes it unknown); else null.
+   */
+  messagesJson(messages: readonly OpenAI.ChatCompletionMessageParam[]): string | null {
+    const written = this.#written.get(messages);
+    if (written === undefined || written.messages.length !== messages.length) return null;
+    for (let i = 0; i < messages.length; i++) {
+      if (messages[i] !== written.messages[i]) return null;
+    }
+    return written.json;
+  }
+}
