@@ -10,6 +10,8 @@ export default defineConfig({
   },
   format: ['esm', 'cjs'],
   splitting: true,
+  // `import.meta.url` in the CommonJS build (load-ajv.ts loads ajv relative to core)
+  shims: true,
   dts: true,
   clean: true,
   sourcemap: true,

@@ -181,8 +181,20 @@ export class InflightCalls {
 const sealedRuns = new SealedPrefixMemo<null>(() => null);
 const countNothing = () => undefined;
 
-/** The request schema without its messages, for requests that carry sealed messages. */
-const RequestShellSchema = CanonicalRequestSchema.omit({ messages: true });
+/**
+ * The request schema without its messages, for requests that carry sealed messages (a
+ * session's): built on the first such request, not at import. This object is its owner.
+ */
+const requestSchemas = {
+  shell: undefined as
+    | ReturnType<typeof CanonicalRequestSchema.omit<{ messages: true }>>
+    | undefined,
+};
+/** The request shell schema, built on first use (see `requestSchemas`). */
+const requestShellSchema = () => {
+  requestSchemas.shell ??= CanonicalRequestSchema.omit({ messages: true });
+  return requestSchemas.shell;
+};
 /** The messages of a request. */
 const MessageListSchema = CanonicalRequestSchema.shape.messages;
 
@@ -221,7 +233,7 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
     // issues named by their place in the request
     const list = input as unknown[];
     const issues: ParseIssue[] = [];
-    const shell = RequestShellSchema.safeParse(request);
+    const shell = requestShellSchema().safeParse(request);
     if (!shell.success) issues.push(...issuesFromZod(shell.error));
     const places: number[] = [];
     const unsealed: unknown[] = [];

@@ -1,5 +1,6 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { YourtoolError } from './errors.js';
+import { newDraft2020Ajv } from './load-ajv.js';
 import { formatPath } from './parse.js';
 import { SchemaCompiler } from './schema-compiler.js';
 
@@ -77,10 +78,11 @@ export class OutputSchemaError extends YourtoolError {
   }
 }
 
-/** The compiled output schemas of this process (bounded; see {@link SchemaCompiler}). */
-const compiler = new SchemaCompiler(
-  new Ajv2020({ allErrors: true, strict: false, validateFormats: false }),
-);
+/**
+ * The compiled output schemas of this process (bounded; see {@link SchemaCompiler}). Its ajv
+ * instance, and ajv's modules, are built on the first compile, not at import.
+ */
+const compiler = new SchemaCompiler(newDraft2020Ajv);
 
 function pathOfPointer(pointer: string): string {
   const parts = pointer

@@ -14,14 +14,18 @@ export interface AjvLike {
  * of each schema once it is compiled.
  */
 export class SchemaCompiler {
-  readonly #ajv: AjvLike;
+  /** The Ajv instance, or what builds it on the first compile (so importing builds none). */
+  #ajv: AjvLike | (() => AjvLike);
   readonly #limit: number;
   readonly #byText = new Map<string, ValidateFunction>();
   /** The same checks by schema object, which spares serializing a schema seen before. */
   #byObject = new WeakMap<object, ValidateFunction>();
 
-  /** `limit` bounds how many compiled schemas are kept. */
-  constructor(ajv: AjvLike, limit = 256) {
+  /**
+   * `ajv`: the instance, or a function that builds it when the first schema is compiled.
+   * `limit` bounds how many compiled schemas are kept.
+   */
+  constructor(ajv: AjvLike | (() => AjvLike), limit = 256) {
     this.#ajv = ajv;
     this.#limit = limit;
   }
@@ -41,13 +45,19 @@ export class SchemaCompiler {
       // most recently used last
       this.#byText.delete(text);
     } else {
-      check = this.#ajv.compile(schema);
-      this.#ajv.removeSchema(schema);
+      const ajv = this.#instance();
+      check = ajv.compile(schema);
+      ajv.removeSchema(schema);
     }
     this.#byText.set(text, check);
     this.#byObject.set(schema, check);
     if (this.#byText.size > this.#limit) this.#evictOldest();
     return check;
+  }
+
+  #instance(): AjvLike {
+    if (typeof this.#ajv === 'function') this.#ajv = this.#ajv();
+    return this.#ajv;
   }
 
   #evictOldest(): void {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { YourtoolError } from './errors.js';
 import { newToolUseId } from './ids.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** Constraints a provider puts on tool call ids. */
 export interface ToolIdRules {
@@ -22,11 +23,13 @@ export const ANTHROPIC_TOOL_ID_RULES: ToolIdRules = { pattern: /^[a-zA-Z0-9_-]+$
 export const OPENAI_TOOL_ID_RULES: ToolIdRules = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 40 };
 
 /** One persisted link between a canonical tool use id and a provider's id for it. */
-export const ToolIdMapEntrySchema = z.object({
-  canonical_id: z.string().min(1),
-  provider: z.string().min(1),
-  provider_id: z.string().min(1),
-});
+export const ToolIdMapEntrySchema = lazySchema(() =>
+  z.object({
+    canonical_id: z.string().min(1),
+    provider: z.string().min(1),
+    provider_id: z.string().min(1),
+  }),
+);
 /** A tool id map entry. */
 export type ToolIdMapEntry = z.output<typeof ToolIdMapEntrySchema>;
 

@@ -1,5 +1,6 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { YourtoolError } from './errors.js';
+import { newDraft07Ajv } from './load-ajv.js';
 import { issuesFromZod, type ParseIssue } from './parse.js';
 import { SchemaCompiler } from './schema-compiler.js';
 import {
@@ -261,10 +262,11 @@ export function validateToolDefinition(definition: ToolDefinitionInput | unknown
 /** Result of validating a tool input against its definition's schema. */
 export type ToolInputValidation = { ok: true } | { ok: false; issues: ParseIssue[] };
 
-/** The compiled tool input schemas of this process (bounded; see {@link SchemaCompiler}). */
-const compiler = new SchemaCompiler(
-  new Ajv({ allErrors: true, strict: false, validateFormats: false }),
-);
+/**
+ * The compiled tool input schemas of this process (bounded; see {@link SchemaCompiler}). Its ajv
+ * instance, and ajv's modules, are built on the first validation, not at import.
+ */
+const compiler = new SchemaCompiler(newDraft07Ajv);
 
 function issueFromAjv(error: ErrorObject): ParseIssue {
   const pointer = error.instancePath

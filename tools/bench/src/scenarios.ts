@@ -1,6 +1,7 @@
 import { BUDGET_CONCURRENCY, budgetsScenario } from './budgets/bench.js';
 import { CLI_COMMANDS, cliScenario } from './cli/bench.js';
 import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
+import { COLD_PROVIDERS, coldScenario } from './cold/bench.js';
 import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
 import { SEND_PROVIDERS, SEND_SIZES, sendScenario } from './send/bench.js';
@@ -142,6 +143,17 @@ export const SCENARIOS: Scenario[] = [
         run: (options) => sendScenario(provider, size, options),
       }),
     ),
+  ),
+  // a fresh process per repetition: import plus the first stream, against the SDK alone
+  ...COLD_PROVIDERS.map(
+    (provider): Scenario => ({
+      id: `cold/${provider}`,
+      mode: 'interleaved',
+      reps: 9,
+      warmup: 1,
+      memoryReps: 1,
+      run: (options) => coldScenario(provider, options),
+    }),
   ),
   // OpenTelemetry on (an SDK with in-memory exporters registered) against off, one process
   {

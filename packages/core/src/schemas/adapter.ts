@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { ContentBlockSchema } from './content.js';
 import { DecimalStringSchema, MessageSchema } from './message.js';
 import { ToolDefinitionSchema } from './tool.js';
@@ -109,32 +110,34 @@ export type CanonicalRequest = z.output<typeof CanonicalRequestSchema>;
 export type CanonicalRequestInput = z.input<typeof CanonicalRequestSchema>;
 
 /** What an adapter returns for a completed call. The caller assembles the final Message. */
-export const CanonicalResponseSchema = z.object({
-  request_id: z.string(),
-  model: z.string(),
-  provider: z.string(),
-  content: z.array(ContentBlockSchema),
-  stop_reason: StopReasonSchema,
-  usage: TokenUsageSchema,
-  latency_ms: z.number().int().nonnegative(),
-  /** Adapter-private round-trip data for this reply, stored as `metadata.provider_raw`. */
-  provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
-  /**
-   * The provider's own id of this reply (Anthropic's `msg_...`, Chat Completions' `chatcmpl-...`,
-   * the Responses API's `resp_...`, Gemini's `responseId`), when it sends one: for matching a
-   * call with the provider's logs. Canonical, so nothing but the adapter reads `provider_raw`.
-   */
-  provider_response_id: z.string().nullable().optional(),
-  /**
-   * The model that answered, as a canonical id (`provider:name-the-provider-reported`), when the
-   * provider says; it differs from `model` behind routers, aliases and deployments.
-   */
-  served_model: z.string().nullable().optional(),
-  /**
-   * The provider's refusal explanation, when it sends one apart from the text (OpenAI's
-   * `refusal`). The same text is also in `content`, so a replay shows what the assistant said.
-   */
-  refusal: z.string().nullable().optional(),
-});
+export const CanonicalResponseSchema = lazySchema(() =>
+  z.object({
+    request_id: z.string(),
+    model: z.string(),
+    provider: z.string(),
+    content: z.array(ContentBlockSchema),
+    stop_reason: StopReasonSchema,
+    usage: TokenUsageSchema,
+    latency_ms: z.number().int().nonnegative(),
+    /** Adapter-private round-trip data for this reply, stored as `metadata.provider_raw`. */
+    provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
+    /**
+     * The provider's own id of this reply (Anthropic's `msg_...`, Chat Completions' `chatcmpl-...`,
+     * the Responses API's `resp_...`, Gemini's `responseId`), when it sends one: for matching a
+     * call with the provider's logs. Canonical, so nothing but the adapter reads `provider_raw`.
+     */
+    provider_response_id: z.string().nullable().optional(),
+    /**
+     * The model that answered, as a canonical id (`provider:name-the-provider-reported`), when the
+     * provider says; it differs from `model` behind routers, aliases and deployments.
+     */
+    served_model: z.string().nullable().optional(),
+    /**
+     * The provider's refusal explanation, when it sends one apart from the text (OpenAI's
+     * `refusal`). The same text is also in `content`, so a replay shows what the assistant said.
+     */
+    refusal: z.string().nullable().optional(),
+  }),
+);
 /** A canonical response. */
 export type CanonicalResponse = z.output<typeof CanonicalResponseSchema>;

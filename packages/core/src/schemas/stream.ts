@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { StopReasonSchema, TokenUsageSchema } from './adapter.js';
 import { ContentBlockSchema } from './content.js';
 
@@ -21,82 +22,98 @@ import { ContentBlockSchema } from './content.js';
 const blockIndex = z.number().int().nonnegative();
 
 /** First event of every stream. */
-export const MessageStartEventSchema = z.object({
-  type: z.literal('message.start'),
-  request_id: z.string(),
-  model: z.string(),
-  provider: z.string(),
-});
+export const MessageStartEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('message.start'),
+    request_id: z.string(),
+    model: z.string(),
+    provider: z.string(),
+  }),
+);
 
 /** A piece of assistant text for block `content_block_index`. */
-export const TextDeltaEventSchema = z.object({
-  type: z.literal('text.delta'),
-  content_block_index: blockIndex,
-  text: z.string(),
-});
+export const TextDeltaEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('text.delta'),
+    content_block_index: blockIndex,
+    text: z.string(),
+  }),
+);
 
 /**
  * A piece of thinking text. The last delta of a signed thinking block carries `signature`
  * (possibly with empty `text`).
  */
-export const ThinkingDeltaEventSchema = z.object({
-  type: z.literal('thinking.delta'),
-  content_block_index: blockIndex,
-  text: z.string(),
-  signature: z.string().optional(),
-});
+export const ThinkingDeltaEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('thinking.delta'),
+    content_block_index: blockIndex,
+    text: z.string(),
+    signature: z.string().optional(),
+  }),
+);
 
 /** A tool use begins. `tool_use_id` is canonical (`tu_<ulid>`). */
-export const ToolUseStartEventSchema = z.object({
-  type: z.literal('tool.use_start'),
-  content_block_index: blockIndex,
-  tool_use_id: z.string(),
-  tool_name: z.string(),
-});
+export const ToolUseStartEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('tool.use_start'),
+    content_block_index: blockIndex,
+    tool_use_id: z.string(),
+    tool_name: z.string(),
+  }),
+);
 
 /** A raw fragment of the tool input JSON, exactly as the provider sent it. */
-export const ToolUseInputDeltaEventSchema = z.object({
-  type: z.literal('tool.use_input_delta'),
-  content_block_index: blockIndex,
-  tool_use_id: z.string(),
-  partial_json: z.string(),
-});
+export const ToolUseInputDeltaEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('tool.use_input_delta'),
+    content_block_index: blockIndex,
+    tool_use_id: z.string(),
+    partial_json: z.string(),
+  }),
+);
 
 /** A tool use is complete; `final_input` is the parsed input (`{}` if nothing parsed). */
-export const ToolUseEndEventSchema = z.object({
-  type: z.literal('tool.use_end'),
-  content_block_index: blockIndex,
-  tool_use_id: z.string(),
-  final_input: z.record(z.string(), z.unknown()),
-});
+export const ToolUseEndEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('tool.use_end'),
+    content_block_index: blockIndex,
+    tool_use_id: z.string(),
+    final_input: z.record(z.string(), z.unknown()),
+  }),
+);
 
 /** Last event of every stream: the whole reply, why it stopped, and usage. */
-export const MessageCompleteEventSchema = z.object({
-  type: z.literal('message.complete'),
-  request_id: z.string(),
-  final_content: z.array(ContentBlockSchema),
-  stop_reason: StopReasonSchema,
-  usage: TokenUsageSchema,
-  latency_ms: z.number().int().nonnegative(),
-  provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
-  /** The provider's own id of the reply, when it sends one (see CanonicalResponse). */
-  provider_response_id: z.string().nullable().optional(),
-  /** The model that answered, as a canonical id, when the provider says (see CanonicalResponse). */
-  served_model: z.string().nullable().optional(),
-  /** The provider's refusal explanation, when it sends one (see CanonicalResponse). */
-  refusal: z.string().nullable().optional(),
-});
+export const MessageCompleteEventSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('message.complete'),
+    request_id: z.string(),
+    final_content: z.array(ContentBlockSchema),
+    stop_reason: StopReasonSchema,
+    usage: TokenUsageSchema,
+    latency_ms: z.number().int().nonnegative(),
+    provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
+    /** The provider's own id of the reply, when it sends one (see CanonicalResponse). */
+    provider_response_id: z.string().nullable().optional(),
+    /** The model that answered, as a canonical id, when the provider says (see CanonicalResponse). */
+    served_model: z.string().nullable().optional(),
+    /** The provider's refusal explanation, when it sends one (see CanonicalResponse). */
+    refusal: z.string().nullable().optional(),
+  }),
+);
 
 /** Every canonical stream event, discriminated by `type`. */
-export const StreamEventSchema = z.discriminatedUnion('type', [
-  MessageStartEventSchema,
-  TextDeltaEventSchema,
-  ThinkingDeltaEventSchema,
-  ToolUseStartEventSchema,
-  ToolUseInputDeltaEventSchema,
-  ToolUseEndEventSchema,
-  MessageCompleteEventSchema,
-]);
+export const StreamEventSchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    MessageStartEventSchema,
+    TextDeltaEventSchema,
+    ThinkingDeltaEventSchema,
+    ToolUseStartEventSchema,
+    ToolUseInputDeltaEventSchema,
+    ToolUseEndEventSchema,
+    MessageCompleteEventSchema,
+  ]),
+);
 
 /** `message.start` */
 export type MessageStartEvent = z.output<typeof MessageStartEventSchema>;
