@@ -135,6 +135,10 @@ export async function sessionOf(manager: ManagerContext, sessionId: string) {
   return session;
 }
 
+function unknownSession(sessionId: string): never {
+  throw new UnknownSessionError(sessionId);
+}
+
 /** The system prompt of a turn: its parts in order, empty ones left out, or null for none. */
 export function composeSystemPrompt(
   parts: readonly SystemPromptPart[],
@@ -154,12 +158,16 @@ export async function openTurn(
   manager: ManagerContext,
   active: ActiveTurn,
   request: TurnRequest,
-  telemetry: TurnTelemetry | null = null,
+  opened: { telemetry: TurnTelemetry | null; session?: Promise<SessionRecord | null> | undefined },
 ): Promise<TurnState> {
   const { settings } = manager;
+  const { telemetry } = opened;
   // a schema or repair policy it cannot use is refused before anything is read or stored
   const output = TurnOutput.open(request.options);
-  const session = await sessionOf(manager, request.sessionId);
+  // the session as the turn's telemetry read it just before, else read now
+  const session = opened.session
+    ? ((await opened.session) ?? unknownSession(request.sessionId))
+    : await sessionOf(manager, request.sessionId);
   // another turn holds the session (decision 0156): refused before loading and routing
   const held = session.turn_lease;
   if (held && held.expires_in_ms > 0 && held.id !== active.log.leaseId) {

@@ -1,4 +1,9 @@
-import { isCancelledError, type Message, OutputValidationError } from '@yourtool/core';
+import {
+  isCancelledError,
+  type Message,
+  OutputValidationError,
+  type SessionRecord,
+} from '@yourtool/core';
 import { sumCosts } from '@yourtool/pricing';
 import { compactionOf } from './compaction.js';
 import { errorText } from './errors.js';
@@ -28,8 +33,14 @@ export async function* runTurn(
   active: ActiveTurn,
   request: TurnRequest,
 ): AsyncGenerator<SessionEvent, void> {
+  // a traced turn reads its session before its span starts (to name the model); it is read once
+  let read: Promise<SessionRecord | null> | undefined;
+  const readSession = () => {
+    read ??= manager.settings.store.getSession(request.sessionId);
+    return read;
+  };
   const opening = TurnTelemetry.open(manager.settings, request.sessionId, request.input, () =>
-    knownTurnModel(manager, request),
+    knownTurnModel(manager, request, readSession),
   );
   const telemetry = opening instanceof Promise ? await opening : opening;
   // the turn's span (when traced) ends however the turn does: finished, thrown, left early
@@ -37,7 +48,7 @@ export async function* runTurn(
   let failure: unknown;
   let completed = false;
   try {
-    state = await openTurn(manager, active, request, telemetry);
+    state = await openTurn(manager, active, request, { telemetry, session: read });
     yield* routeAndStoreUser(state);
     yield* runSteps(state);
     completed = true;

@@ -172,6 +172,23 @@ export const SCENARIOS: Scenario[] = [
     memoryReps: 3,
     run: (options) => telemetryTurnScenario(100, options),
   },
+  // the same against the context manager alone, in use: what the tracing itself adds (0190)
+  {
+    id: 'telemetry/streaming-warm',
+    mode: 'interleaved',
+    reps: 9,
+    warmup: 3,
+    memoryReps: 3,
+    run: (options) => telemetryStreamingScenario(options, true),
+  },
+  {
+    id: 'telemetry/turn-100-warm',
+    mode: 'interleaved',
+    reps: 15,
+    warmup: 4,
+    memoryReps: 3,
+    run: (options) => telemetryTurnScenario(100, options, true),
+  },
   // `yourtool --help` and `yourtool sessions list` as whole processes against `node -e ''`
   ...CLI_COMMANDS.map(
     (command): Scenario => ({

@@ -32,23 +32,48 @@ import {
 } from '../streaming/bench.js';
 import { buildWireStream } from '../streaming/wire.js';
 import { MODEL, PROMPT, startServer as startTurnServer, textHistory } from '../turn/bench.js';
-import { exportedSpanNames, install, uninstall } from './sdk.js';
+import {
+  enterContextOnce,
+  exportedSpanNames,
+  install,
+  installContextManager,
+  uninstall,
+} from './sdk.js';
 
-/** Registers the SDK for our side, unregisters it for the baseline's. */
-async function switchTelemetry(variant: Variant): Promise<void> {
-  if (variant === 'ours') await install();
+/**
+ * Registers the SDK for our side, unregisters it for the baseline's. `warm`: both sides run with
+ * the context manager already in use (its promise hook on), the baseline with no tracer or meter
+ * provider: what the library's tracing adds in an application that runs OpenTelemetry.
+ */
+async function switchTelemetry(variant: Variant, warm: boolean): Promise<void> {
+  if (variant === 'ours') {
+    await install();
+    if (warm) enterContextOnce();
+  } else if (warm) await installContextManager();
   else await uninstall();
 }
 
+/** The `-warm` rows' title part and note. */
+const WARM_BASELINE =
+  'the same with only the AsyncLocalStorage context manager registered, in use (a context entered once, as the SDK itself does at its first export), and no tracer or meter provider';
+const WARM_NOTE =
+  "both sides pay the context manager's promise hook; the ratio is what the tracing itself adds (spans, attributes, metric points, the context entered per call)";
+
 /** What the telemetry scenarios' notes say about where the cost goes. */
 const CONTEXT_NOTE =
-  'most of the difference is the AsyncLocalStorage context manager: on Node 22 it hooks every promise once a context has been entered (the call span is active while its request is sent), as in any application with OpenTelemetry instrumentation';
+  "most of the difference is the AsyncLocalStorage context manager: on Node 22 it hooks every promise once a context has been entered (by the call span made active while its request is sent, and by the SDK itself at its first span export), as in any application with OpenTelemetry instrumentation; with `--experimental-async-context-frame` (Node 24's default) the hook is gone (decision 0190)";
 
 const SDK =
   'an OpenTelemetry SDK registered (in-memory span exporter, meter provider, context manager)';
 
-/** `telemetry/streaming`: the Anthropic adapter's long stream, traced against not traced. */
-export async function telemetryStreamingScenario(options: RunOptions): Promise<ScenarioResult> {
+/**
+ * `telemetry/streaming`: the Anthropic adapter's long stream, traced against not traced; `warm`
+ * is the `telemetry/streaming-warm` row (see {@link switchTelemetry}).
+ */
+export async function telemetryStreamingScenario(
+  options: RunOptions,
+  warm = false,
+): Promise<ScenarioResult> {
   const wire = buildWireStream('anthropic');
   const server = await startStreamServer();
   try {
@@ -71,7 +96,7 @@ export async function telemetryStreamingScenario(options: RunOptions): Promise<S
         baseline: stream,
       },
       async (variant) => {
-        await switchTelemetry(variant);
+        await switchTelemetry(variant, warm);
         await server.enqueue('anthropic');
       },
     );
@@ -89,13 +114,13 @@ export async function telemetryStreamingScenario(options: RunOptions): Promise<S
     }
     await uninstall();
     return {
-      id: 'telemetry/streaming',
+      id: warm ? 'telemetry/streaming-warm' : 'telemetry/streaming',
       group: 'telemetry',
       title: `the anthropic adapter's stream of ${wire.dataEvents.toLocaleString('en-US')} wire events with ${SDK}`,
-      baseline: 'the same stream with no OpenTelemetry SDK registered',
+      baseline: warm ? WARM_BASELINE : 'the same stream with no OpenTelemetry SDK registered',
       measurements,
       checks,
-      notes: [CONTEXT_NOTE],
+      notes: [warm ? WARM_NOTE : CONTEXT_NOTE],
       maxRssBytes: peakRss(),
     };
   } finally {
@@ -104,10 +129,14 @@ export async function telemetryStreamingScenario(options: RunOptions): Promise<S
   }
 }
 
-/** `telemetry/turn`: a session turn (one-word reply) on a stored session, traced against not. */
+/**
+ * `telemetry/turn`: a session turn (one-word reply) on a stored session, traced against not;
+ * `warm` is the `-warm` row (see {@link switchTelemetry}).
+ */
 export async function telemetryTurnScenario(
   size: number,
   options: RunOptions,
+  warm = false,
 ): Promise<ScenarioResult> {
   const server = await startTurnServer();
   const dir = mkdtempSync(join(tmpdir(), 'yourtool-otel-turn-'));
@@ -146,7 +175,7 @@ models:
         baseline: turn,
       },
       async (variant) => {
-        await switchTelemetry(variant);
+        await switchTelemetry(variant, warm);
         await server.enqueue();
       },
     );
@@ -164,10 +193,10 @@ models:
       );
     }
     return {
-      id: `telemetry/turn-${size}`,
+      id: `telemetry/turn-${size}${warm ? '-warm' : ''}`,
       group: 'telemetry',
       title: `one session turn on a stored SQLite session of ${size.toLocaleString('en')} text messages with ${SDK}`,
-      baseline: 'the same turn with no OpenTelemetry SDK registered',
+      baseline: warm ? WARM_BASELINE : 'the same turn with no OpenTelemetry SDK registered',
       measurements: [
         {
           metric: 'CPU ms per turn',
@@ -183,7 +212,7 @@ models:
         },
       ],
       checks,
-      notes: [CONTEXT_NOTE],
+      notes: [warm ? WARM_NOTE : CONTEXT_NOTE],
       maxRssBytes: peakRss(),
     };
   } finally {
