@@ -74,7 +74,13 @@ export async function appendPlainMessagePostgres(
       : 'hold' in lease
         ? 'hold'
         : 'release';
-  const held = !lease ? null : 'take' in lease ? lease.take : 'hold' in lease ? lease.hold : lease.release;
+  const held = !lease
+    ? null
+    : 'take' in lease
+      ? lease.take
+      : 'hold' in lease
+        ? lease.hold
+        : lease.release;
   const parameters = [
     row.session_id,
     nowEpochMicros(),
