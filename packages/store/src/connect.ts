@@ -8,11 +8,11 @@ import {
   type KyselyPlugin,
   PostgresDialect,
   type SqliteDatabase,
-  SqliteDialect,
 } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { InvalidStoreInputError, StoreConnectionError, StoreDependencyError } from './errors.js';
 import { AsyncLock, fileLock } from './lock.js';
+import { GatedSqliteDialect, SqliteGate } from './sqlite-gate.js';
 
 /** How hard SQLite works to keep committed transactions across crashes (PRAGMA synchronous). */
 export type SqliteSynchronous = 'normal' | 'full';
@@ -36,6 +36,8 @@ export interface Connection {
   db: Kysely<StoreDatabase>;
   /** SQLite: the lock writers of this file take first (see {@link fileLock}). */
   writeLock?: AsyncLock;
+  /** SQLite: who holds the one connection, kysely's queries and the direct path alike. */
+  gate?: SqliteGate;
   /**
    * SQLite without plugins: the connection `db` runs on, for the store's hot path to run
    * prepared statements on directly (plugins see every query, so with them it is absent).
@@ -43,6 +45,11 @@ export interface Connection {
   sqlite?: SqliteDatabase;
   /** PostgreSQL: the schema holding the tables. */
   schema?: string;
+  /**
+   * PostgreSQL without plugins: the hot path may send statements kysely did not build (plugins
+   * see every query, so with them it is false).
+   */
+  rawStatements?: boolean;
   /** Texts redacted from the messages of driver errors (the URL, its password). */
   secrets?: readonly string[];
 }
@@ -159,12 +166,14 @@ export async function connectSqlite(
   }
   const database = cachingStatements(sqlite);
   const plugins = options.plugins ?? [];
+  const gate = new SqliteGate();
   const db = new Kysely<StoreDatabase>({
-    dialect: new SqliteDialect({ database }),
+    dialect: new GatedSqliteDialect({ database }, gate),
     plugins,
   });
   return {
     db,
+    gate,
     writeLock: memory ? new AsyncLock() : fileLock(path),
     ...(plugins.length === 0 ? { sqlite: database } : {}),
   };
@@ -246,5 +255,6 @@ export async function connectPostgres(
     }),
     plugins: options.plugins ?? [],
   });
-  return { db, schema, secrets: options.secrets };
+  const rawStatements = (options.plugins ?? []).length === 0;
+  return { db, schema, secrets: options.secrets, rawStatements };
 }

@@ -39,6 +39,8 @@ export interface StoreContext {
   write<T>(section: Section<T>): Promise<T>;
   /** SQLite without plugins: synchronous statements for the hot path (see `sqlite-direct.ts`). */
   readonly direct: SqliteDirect | undefined;
+  /** PostgreSQL without plugins: a turn's plain append in one statement (`postgres-append.ts`). */
+  readonly postgresAppend: boolean;
 }
 
 /** Where a store is, for {@link storeContext}. */
@@ -51,14 +53,15 @@ export interface ContextTarget {
 
 /** The context of a store on `target.connection`. */
 export function storeContext({ dialect, url, connection, logger }: ContextTarget): StoreContext {
-  const { db, writeLock, sqlite } = connection;
+  const { db, writeLock, sqlite, gate } = connection;
   return {
     db,
     dialect,
     url,
     schema: connection.schema,
     logger,
-    direct: sqlite && writeLock ? sqliteDirect(db, sqlite, writeLock) : undefined,
+    direct: sqlite && writeLock && gate ? sqliteDirect(gate, sqlite, writeLock) : undefined,
+    postgresAppend: dialect === 'postgres' && connection.rawStatements === true,
     read(section) {
       if (dialect === 'postgres') {
         return db.transaction().setIsolationLevel('repeatable read').execute(section);

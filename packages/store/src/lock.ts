@@ -1,14 +1,27 @@
 /** Runs async sections one at a time, in call order. */
 export class AsyncLock {
   #tail: Promise<void> = Promise.resolve();
+  /** Sections started or queued and not settled yet. */
+  #pending = 0;
 
-  /** Runs `section` after every section queued before it has settled. */
+  /**
+   * Runs `section` after every section queued before it has settled: at once (synchronously)
+   * when none is pending, so a synchronous section on a free lock waits for nothing.
+   */
   run<T>(section: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(section);
-    this.#tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
+    let result: Promise<T>;
+    if (this.#pending === 0) {
+      try {
+        result = section();
+      } catch (error) {
+        result = Promise.reject(error);
+      }
+    } else result = this.#tail.then(section);
+    this.#pending++;
+    const settled = () => {
+      this.#pending--;
+    };
+    this.#tail = result.then(settled, settled);
     return result;
   }
 }

@@ -32,6 +32,7 @@ import {
   storedMessage,
   uniqueViolationTable,
 } from './message-input.js';
+import { appendPlainMessagePostgres } from './postgres-append.js';
 import { appendPlainMessage, isPlainMessage, TakeoverNeeded } from './sqlite-direct.js';
 import { insertToolCalls, recordAnswers, toolCallRows, toolCallStatusOf } from './tool-calls.js';
 
@@ -78,6 +79,13 @@ export async function appendMessages(
         if (error instanceof TakeoverNeeded) return null;
         throw error;
       });
+    if (revision !== null) {
+      reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
+      return checked;
+    }
+  } else if (ctx.postgresAppend && only && checked.length === 1 && isPlainMessage(only)) {
+    // the same on PostgreSQL: one statement; null when the kysely path must say why or take over
+    const revision = await appendPlainMessagePostgres(ctx.db, only, lease);
     if (revision !== null) {
       reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
       return checked;

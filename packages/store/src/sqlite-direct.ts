@@ -4,11 +4,12 @@ import {
   TurnLeaseLostError,
   type TurnLeaseWrite,
 } from '@yourtool/core';
-import type { Kysely, SqliteDatabase } from 'kysely';
-import type { SessionsTable, StoreDatabase } from './database.js';
+import type { SqliteDatabase } from 'kysely';
+import type { SessionsTable } from './database.js';
 import { DuplicateMessageError, SessionNotFoundError } from './errors.js';
 import type { AsyncLock } from './lock.js';
 import { type CheckedMessage, messageRow, uniqueViolationTable } from './message-input.js';
+import type { SqliteGate } from './sqlite-gate.js';
 
 // The hot path of a SQLite store, run on better-sqlite3's prepared statements directly: a turn
 // reads its session row and appends plain messages (no tool call rows, no answers to record),
@@ -37,19 +38,20 @@ export interface SqliteDirect {
   read<T>(section: (sqlite: SqliteDatabase) => T): Promise<T>;
   /**
    * Writes in one `BEGIN IMMEDIATE` transaction, after the file's other writers of this thread
-   * (the write lock) and while no other query of this store runs (kysely's connection).
+   * (the write lock) and while no other query of this store runs (the connection's gate): at
+   * once, synchronously, when both are free.
    */
   write<T>(section: (sqlite: SqliteDatabase) => T): Promise<T>;
 }
 
-/** Direct access to `sqlite`, the connection kysely's `db` runs on. */
+/** Direct access to `sqlite`, the connection kysely's `db` runs on behind `gate`. */
 export function sqliteDirect(
-  db: Kysely<StoreDatabase>,
+  gate: SqliteGate,
   sqlite: SqliteDatabase,
   writeLock: AsyncLock,
 ): SqliteDirect {
-  // kysely's single connection is held for the section: no kysely transaction is open on it
-  const exclusive = <T>(run: () => T) => db.connection().execute(async () => run());
+  // the connection is held for the section (at once when free): no kysely transaction is open
+  const exclusive = <T>(run: () => T) => gate.run(run);
   return {
     read: (section) => exclusive(() => section(sqlite)),
     write: (section) =>

@@ -20,11 +20,28 @@ interface PricedMetadata {
   usage?: { cost_usd?: unknown } | null;
 }
 
-/** The stats of each of `sessionIds` that has messages: two queries in all. */
-export async function statsFor(
-  ctx: StoreContext,
-  sessionIds: readonly string[],
-): Promise<Map<string, SessionStats>> {
+/** The rows stats are made of: message counts, and the priced messages in load order. */
+interface StatsRows {
+  counts: Array<{ session_id: string; n: number | string | bigint }>;
+  priced: Array<{ id: string; session_id: string; role: string; metadata_json: string }>;
+}
+
+// one session on SQLite without plugins: both statements prepared, in one synchronous section
+const COUNT_ONE = 'select "session_id", count(*) as "n" from "messages" where "session_id" = ?';
+const PRICED_ONE =
+  'select "id", "session_id", "role", "metadata_json" from "messages" where "session_id" = ? and "role" in (\'assistant\', \'system\') order by "created_at", "id"';
+
+/** The rows of {@link statsFor}: two statements. */
+async function statsRows(ctx: StoreContext, sessionIds: readonly string[]): Promise<StatsRows> {
+  const [only] = sessionIds;
+  if (ctx.direct && only !== undefined && sessionIds.length === 1) {
+    return ctx.direct.read((sqlite) => ({
+      counts: (sqlite.prepare(COUNT_ONE).all([only]) as StatsRows['counts']).filter(
+        (row) => row.session_id !== null,
+      ),
+      priced: sqlite.prepare(PRICED_ONE).all([only]) as StatsRows['priced'],
+    }));
+  }
   const counts = await ctx.db
     .selectFrom('messages')
     .select(['session_id', (eb) => eb.fn.countAll<number | string | bigint>().as('n')])
@@ -32,7 +49,7 @@ export async function statsFor(
     .groupBy('session_id')
     .execute();
   // usage is on assistant messages and on compaction summaries (system messages)
-  const assistants = await ctx.db
+  const priced = await ctx.db
     .selectFrom('messages')
     .select(['id', 'session_id', 'role', 'metadata_json'])
     .where('session_id', 'in', sessionIds)
@@ -40,6 +57,15 @@ export async function statsFor(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  return { counts, priced };
+}
+
+/** The stats of each of `sessionIds` that has messages: two queries in all. */
+export async function statsFor(
+  ctx: StoreContext,
+  sessionIds: readonly string[],
+): Promise<Map<string, SessionStats>> {
+  const { counts, priced: assistants } = await statsRows(ctx, sessionIds);
   const out = new Map<string, SessionStats>();
   for (const row of counts)
     out.set(row.session_id, { ...emptyStats(), message_count: Number(row.n) });
