@@ -1,5 +1,7 @@
 import { BUDGET_CONCURRENCY, budgetsScenario } from './budgets/bench.js';
 import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
+import { CONCURRENCY_RUNS, concurrencyScenario } from './concurrency/bench.js';
+import { CANCEL_SESSIONS, cancelScenario } from './concurrency/cancel.js';
 import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
 import { STORE_OPS, type StoreDb, storeScenario } from './store/bench.js';
@@ -144,5 +146,24 @@ export const SCENARIOS: Scenario[] = [
     warmup: 4,
     memoryReps: 3,
     run: (options) => telemetryTurnScenario(100, options),
+  },
+  // N sessions at once in one process against the raw SDK's N streams (issue 50)
+  ...CONCURRENCY_RUNS.map(
+    (run): Scenario => ({
+      id: `concurrency/${run.db}/${run.sessions}`,
+      mode: 'interleaved',
+      reps: run.reps,
+      warmup: run.warmup,
+      memoryReps: 1,
+      run: (options) => concurrencyScenario(run.db, run.sessions, options),
+    }),
+  ),
+  {
+    id: 'concurrency/cancel',
+    mode: 'interleaved',
+    reps: 5,
+    warmup: 1,
+    memoryReps: 1,
+    run: (options) => cancelScenario(CANCEL_SESSIONS, options),
   },
 ];

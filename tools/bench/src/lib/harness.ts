@@ -112,7 +112,7 @@ export interface Figure {
 /** What a scenario process reports. */
 export interface ScenarioResult {
   id: string;
-  group: 'streaming' | 'codec' | 'store' | 'router' | 'turn' | 'telemetry';
+  group: 'streaming' | 'codec' | 'store' | 'router' | 'turn' | 'telemetry' | 'concurrency';
   /** One line saying what runs. */
   title: string;
   /** What the baseline is. */
