@@ -33,9 +33,9 @@ export const CONCURRENCY_RUNS: ReadonlyArray<{
   { db: 'sqlite', sessions: 10, reps: 5, warmup: 1 },
   { db: 'sqlite', sessions: 100, reps: 5, warmup: 1 },
   { db: 'sqlite', sessions: 500, reps: 3, warmup: 0 },
-  { db: 'sqlite', sessions: 1000, reps: 3, warmup: 0 },
-  { db: 'postgres', sessions: 10, reps: 5, warmup: 1 },
-  { db: 'postgres', sessions: 100, reps: 5, warmup: 1 },
+  { db: 'sqlite', sessions: 1000, reps: 2, warmup: 0 },
+  { db: 'postgres', sessions: 10, reps: 3, warmup: 1 },
+  { db: 'postgres', sessions: 100, reps: 3, warmup: 1 },
 ];
 
 /** `YOURTOOL_BENCH_SESSIONS` replaces a scenario's session count (the id keeps its own). */
@@ -128,15 +128,20 @@ function statementNotes(probe: StatementFigures | null, perTurn: number[]): stri
   ];
 }
 
-/** Runs the scenario's timed runs, the sides alternating, then its checks. */
-export async function concurrencyScenario(
+/** What the timed runs of a scenario leave. */
+interface MeasuredRuns {
+  runs: Record<Variant, RunFigures[]>;
+  rows: number;
+  perTurn: number[];
+  statements: StatementFigures | null;
+}
+
+/** Sets up, runs the timed runs (the sides alternating) and the statement probe, closes. */
+async function measureRuns(
   db: ConcurrencyDb,
-  configured: number,
+  sessions: number,
   options: RunOptions,
-): Promise<ScenarioResult> {
-  const sessions = sessionsOverride(configured);
-  const id = `concurrency/${db}/${configured}`;
-  const start = markResources();
+): Promise<MeasuredRuns> {
   const setup = await setUpConcurrency(db, `conc${sessions}`);
   const counter = db === 'postgres' ? (await import('./sql-count.js')).countStatements() : null;
   const counted = () => counter?.count ?? 0;
@@ -163,6 +168,20 @@ export async function concurrencyScenario(
     counter?.stop();
     await setup.close();
   }
+  return { runs, rows, perTurn, statements };
+}
+
+/** Runs the scenario's timed runs, the sides alternating, then its checks. */
+export async function concurrencyScenario(
+  db: ConcurrencyDb,
+  configured: number,
+  options: RunOptions,
+): Promise<ScenarioResult> {
+  const sessions = sessionsOverride(configured);
+  const id = `concurrency/${db}/${configured}`;
+  const start = markResources();
+  // everything the runs used is unreachable once measureRuns returns: then the heap is checked
+  const { runs, rows, perTurn, statements } = await measureRuns(db, sessions, options);
   const resources = await checkResourcesBack(start);
   const checks = [
     `zero failed turns; ${sessions * (TURNS + 1) * DELTAS} text events a run on each side, every one the server sent`,

@@ -104,6 +104,7 @@ async function oursWave(setup: ConcurrencySetup, count: number, rep: number): Pr
       for (const id of ids) setup.manager.cancel(id);
     },
   );
+  await checkStreamsClosed(setup, count, 'ours');
   for (const id of ids) {
     const { messages } = await setup.store.loadMessages(id);
     const assistants = messages.filter((m) => m.role === 'assistant');
@@ -117,7 +118,7 @@ async function oursWave(setup: ConcurrencySetup, count: number, rep: number): Pr
 
 async function rawWave(setup: ConcurrencySetup, count: number, rep: number): Promise<WaveFigures> {
   const controllers = Array.from({ length: count }, () => new AbortController());
-  return wave(
+  const figures = await wave(
     count,
     (tracker) =>
       controllers.map(async (controller, session) => {
@@ -137,7 +138,8 @@ async function rawWave(setup: ConcurrencySetup, count: number, rep: number): Pro
           for await (const event of stream) {
             if (event.type === 'content_block_delta') onDelta();
           }
-          return false;
+          // the SDK's stream ends its iteration quietly when its request is aborted
+          return controller.signal.aborted;
         } catch {
           return controller.signal.aborted;
         }
@@ -146,6 +148,14 @@ async function rawWave(setup: ConcurrencySetup, count: number, rep: number): Pro
       for (const controller of controllers) controller.abort();
     },
   );
+  await checkStreamsClosed(setup, count, 'raw');
+  return figures;
+}
+
+/** Right after a wave: the server must see every stream closed before its end, none open. */
+async function checkStreamsClosed(setup: ConcurrencySetup, count: number, side: string) {
+  const aborted = await streamsClosed(setup);
+  check(aborted === count, `${side}: the server saw ${aborted} of ${count} streams closed early`);
 }
 
 /** Waits until the server has no stream open; returns how many it saw closed early. */
@@ -160,9 +170,11 @@ async function streamsClosed(setup: ConcurrencySetup): Promise<number> {
   throw new Error('sanity check failed: streams still open on the server 5 s after the cancel');
 }
 
-/** The cancel-wave scenario; see the module comment. */
-export async function cancelScenario(count: number, options: RunOptions): Promise<ScenarioResult> {
-  const start = markResources();
+/** Sets up, runs the waves (the sides alternating) and closes. */
+async function measureWaves(
+  count: number,
+  options: RunOptions,
+): Promise<Record<Variant, WaveFigures[]>> {
   const setup = await setUpConcurrency('sqlite', 'cancel');
   const runs: Record<Variant, WaveFigures[]> = { ours: [], baseline: [] };
   const variants: Variant[] = options.only === 'both' ? ['ours', 'baseline'] : [options.only];
@@ -173,17 +185,20 @@ export async function cancelScenario(count: number, options: RunOptions): Promis
         collectGarbage();
         const figures =
           variant === 'ours' ? await oursWave(setup, count, rep) : await rawWave(setup, count, rep);
-        const aborted = await streamsClosed(setup);
-        check(
-          aborted === count,
-          `${variant}: the server saw ${aborted} of ${count} streams closed early`,
-        );
         if (rep >= warmup) runs[variant].push(figures);
       }
     }
   } finally {
     await setup.close();
   }
+  return runs;
+}
+
+/** The cancel-wave scenario; see the module comment. */
+export async function cancelScenario(count: number, options: RunOptions): Promise<ScenarioResult> {
+  const start = markResources();
+  // everything the waves used is unreachable once measureWaves returns: then the heap is checked
+  const runs = await measureWaves(count, options);
   const resources = await checkResourcesBack(start);
   const metric = (name: string, field: keyof WaveFigures) => ({
     metric: name,
