@@ -30,8 +30,8 @@ export const CONCURRENCY_RUNS: ReadonlyArray<{
   reps: number;
   warmup: number;
 }> = [
-  { db: 'sqlite', sessions: 10, reps: 5, warmup: 1 },
-  { db: 'sqlite', sessions: 100, reps: 5, warmup: 1 },
+  { db: 'sqlite', sessions: 10, reps: 3, warmup: 1 },
+  { db: 'sqlite', sessions: 100, reps: 3, warmup: 1 },
   { db: 'sqlite', sessions: 500, reps: 3, warmup: 0 },
   { db: 'sqlite', sessions: 1000, reps: 2, warmup: 0 },
   { db: 'postgres', sessions: 10, reps: 3, warmup: 1 },

@@ -7,6 +7,10 @@ import { anthropicFormat, type MessageReply } from '@yourtool/wire-formats';
 
 /** Text deltas of every streamed reply. */
 export const DELTAS = 64;
+/** The turn number of the cancel wave's turns, whose replies are long enough to be cut. */
+export const CANCEL_TURN = 9;
+/** Text deltas of a cancel-wave reply (10 s at the server's pace: cancelled long before). */
+export const CANCEL_DELTAS = 512;
 /** The server's pause before each text delta, in ms. */
 export const DELTA_PACE_MS = 20;
 /** The tool every session calls in its third turn. */
@@ -77,11 +81,16 @@ function hash(text: string): number {
   return h;
 }
 
-/** The reply text of a request: {@link DELTAS} pieces of 8 characters, one per delta. */
+/** How many text deltas a request's reply streams. */
+export function deltasOf(key: RequestKey): number {
+  return key.turn === CANCEL_TURN ? CANCEL_DELTAS : DELTAS;
+}
+
+/** The reply text of a request: one piece of 8 characters per delta. */
 export function replyText(key: RequestKey): string {
-  const tag = (hash(keyString(key)) % 36 ** 5).toString(36).padStart(5, '0');
+  const tag = (hash(keyString(key)) % 36 ** 4).toString(36).padStart(4, '0');
   let text = '';
-  for (let i = 0; i < DELTAS; i++) text += `${tag}${String(i).padStart(2, '0')} `;
+  for (let i = 0; i < deltasOf(key); i++) text += `${tag}${String(i).padStart(3, '0')} `;
   return text;
 }
 
@@ -97,7 +106,7 @@ export function toolUseIdOf(key: RequestKey): string {
 
 /** The scripted reply of a request. */
 export function replyOf(key: RequestKey): MessageReply {
-  const text = { kind: 'text' as const, text: replyText(key), chunks: DELTAS };
+  const text = { kind: 'text' as const, text: replyText(key), chunks: deltasOf(key) };
   return {
     kind: 'message',
     blocks: callsTool(key)
@@ -112,7 +121,7 @@ export function replyOf(key: RequestKey): MessageReply {
           },
         ]
       : [text],
-    usage: { input_tokens: 200, output_tokens: DELTAS },
+    usage: { input_tokens: 200, output_tokens: deltasOf(key) },
     stopReason: callsTool(key) ? 'tool_use' : 'end_turn',
     chunkDelayMs: 0,
   };
