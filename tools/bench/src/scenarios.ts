@@ -2,6 +2,8 @@ import { BUDGET_CONCURRENCY, budgetsScenario } from './budgets/bench.js';
 import { CLI_COMMANDS, cliScenario } from './cli/bench.js';
 import { CODEC_TARGETS, codecScenario } from './codec/bench.js';
 import { COLD_PROVIDERS, coldScenario } from './cold/bench.js';
+import { CONCURRENCY_RUNS, concurrencyScenario } from './concurrency/bench.js';
+import { CANCEL_SESSIONS, cancelScenario } from './concurrency/cancel.js';
 import type { RunOptions, ScenarioResult } from './lib/harness.js';
 import { routerScenario } from './router/bench.js';
 import { SEND_PROVIDERS, SEND_SIZES, sendScenario } from './send/bench.js';
@@ -201,4 +203,23 @@ export const SCENARIOS: Scenario[] = [
       run: (options) => cliScenario(command, options),
     }),
   ),
+  // N sessions at once in one process against the raw SDK's N streams (issue 50)
+  ...CONCURRENCY_RUNS.map(
+    (run): Scenario => ({
+      id: `concurrency/${run.db}/${run.sessions}`,
+      mode: 'interleaved',
+      reps: run.reps,
+      warmup: run.warmup,
+      memoryReps: 1,
+      run: (options) => concurrencyScenario(run.db, run.sessions, options),
+    }),
+  ),
+  {
+    id: 'concurrency/cancel',
+    mode: 'interleaved',
+    reps: 5,
+    warmup: 1,
+    memoryReps: 1,
+    run: (options) => cancelScenario(CANCEL_SESSIONS, options),
+  },
 ];

@@ -112,7 +112,16 @@ export interface Figure {
 /** What a scenario process reports. */
 export interface ScenarioResult {
   id: string;
-  group: 'streaming' | 'codec' | 'store' | 'router' | 'turn' | 'telemetry' | 'cli' | 'cold';
+  group:
+    | 'streaming'
+    | 'codec'
+    | 'store'
+    | 'router'
+    | 'turn'
+    | 'telemetry'
+    | 'cli'
+    | 'cold'
+    | 'concurrency';
   /** One line saying what runs. */
   title: string;
   /** What the baseline is. */

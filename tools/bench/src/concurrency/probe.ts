@@ -1,0 +1,133 @@
+/**
+ * What one side's run measures: CPU per text event, time to first delta per request, the gaps
+ * between a stream's deltas, and the event loop's delay over the whole run and during the tool
+ * turn. One probe per run; nothing in it outlives the run.
+ */
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { keyString, type RequestKey } from './script.js';
+
+/** The figures of one run of one side, in ms (CPU per 1,000 events). */
+export interface RunFigures {
+  cpuMsPer1000Events: number;
+  events: number;
+  addedTtftP50: number;
+  addedTtftP99: number;
+  gapP99: number;
+  loopDelayP99: number;
+  toolTurnLoopDelayP99: number;
+  wallMs: number;
+}
+
+/** The `q` quantile (0–1) of `values`, nearest rank. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+}
+
+const histogramP99 = (h: IntervalHistogram) => h.percentile(99) / 1e6;
+
+/** One stream's deltas as the client sees them. */
+export interface StreamTracker {
+  /** Call on every text delta the caller receives. */
+  delta(): void;
+}
+
+/** Measures one side's run; see the module comment. */
+export class RunProbe {
+  #events = 0;
+  readonly #firstMs = new Map<string, number>();
+  readonly #gaps: number[] = [];
+  #cpu: NodeJS.CpuUsage = process.cpuUsage();
+  #started = 0;
+  readonly #loop = monitorEventLoopDelay({ resolution: 10 });
+  readonly #toolLoop = monitorEventLoopDelay({ resolution: 10 });
+
+  /** Starts the clocks (CPU, wall, event-loop delay). */
+  start(): void {
+    this.#cpu = process.cpuUsage();
+    this.#started = performance.now();
+    this.#loop.enable();
+  }
+
+  /** The tool turn starts / ends: its event-loop delay is kept apart too. */
+  toolTurn(running: boolean): void {
+    if (running) this.#toolLoop.enable();
+    else this.#toolLoop.disable();
+  }
+
+  /** A request about to be made at `startedAt` (performance.now()); returns its delta tracker. */
+  stream(key: RequestKey, startedAt: number): StreamTracker {
+    let last = -1;
+    const id = keyString(key);
+    return {
+      delta: () => {
+        const now = performance.now();
+        this.#events++;
+        if (last < 0) this.#firstMs.set(id, now - startedAt);
+        else this.#gaps.push(now - last);
+        last = now;
+      },
+    };
+  }
+
+  /** Text deltas received so far. */
+  get events(): number {
+    return this.#events;
+  }
+
+  /**
+   * Stops the clocks; the server's own time to each first delta (`serverFirstMs`, by key) is
+   * subtracted from the client's, request by request.
+   */
+  finish(serverFirstMs: Readonly<Record<string, number>>): RunFigures {
+    const wallMs = performance.now() - this.#started;
+    const used = process.cpuUsage(this.#cpu);
+    this.#loop.disable();
+    this.#toolLoop.disable();
+    const added: number[] = [];
+    for (const [id, client] of this.#firstMs) {
+      const server = serverFirstMs[id];
+      if (server !== undefined) added.push(client - server);
+    }
+    if (added.length !== this.#firstMs.size) {
+      throw new Error(
+        `sanity check failed: the server timed ${added.length} of ${this.#firstMs.size} first deltas`,
+      );
+    }
+    return {
+      cpuMsPer1000Events: ((used.user + used.system) / 1000 / this.#events) * 1000,
+      events: this.#events,
+      addedTtftP50: quantile(added, 0.5),
+      addedTtftP99: quantile(added, 0.99),
+      gapP99: quantile(this.#gaps, 0.99),
+      loopDelayP99: histogramP99(this.#loop),
+      toolTurnLoopDelayP99: histogramP99(this.#toolLoop),
+      wallMs,
+    };
+  }
+}
+
+/** Resolves every waiter at once when the `count`-th arrives (every session's tool finishing). */
+export class Barrier {
+  #waiting = 0;
+  #release: () => void = () => undefined;
+  readonly #all: Promise<void>;
+  /** performance.now() when the barrier opened. */
+  openedAt = 0;
+
+  constructor(readonly count: number) {
+    this.#all = new Promise((resolve) => {
+      this.#release = resolve;
+    });
+  }
+
+  /** Waits until all `count` have arrived. */
+  arrive(): Promise<void> {
+    if (++this.#waiting === this.count) {
+      this.openedAt = performance.now();
+      this.#release();
+    }
+    return this.#all;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * What a concurrency scenario process sets up once and closes at the end: the paced server
+ * process, the store (a fresh SQLite file, or a PostgreSQL schema of its own, dropped after),
+ * one `SessionManager` on it, and the raw SDK's client on the same server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { AnthropicAdapter } from '@yourtool/anthropic';
+import { defaultPriceTable } from '@yourtool/pricing';
+import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
+import { SessionManager, ToolRegistry } from '@yourtool/session';
+import { openStore, type SqlSessionStore } from '@yourtool/store';
+import pg from 'pg';
+import { postgresUrl } from '../store/bench.js';
+import { type PacedServer, startPacedServer } from './paced-server.js';
+import { Barrier } from './probe.js';
+import { type BarrierHolder, WIRE_MODEL, waitForAllTool } from './sides.js';
+
+/** Where the scenario's store lives. */
+export type ConcurrencyDb = 'sqlite' | 'postgres';
+
+/** Everything a concurrency scenario process runs on. */
+export interface ConcurrencySetup {
+  server: PacedServer;
+  store: SqlSessionStore;
+  manager: SessionManager;
+  registry: ModelRegistry;
+  client: Anthropic;
+  /** The current run's tool barrier, renewed by each run (the tool reads it from here). */
+  holder: BarrierHolder;
+  /** The temporary directory (SQLite file, workspace path). */
+  dir: string;
+  close(): Promise<void>;
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`drop schema if exists "${schema}" cascade`);
+  await admin.end();
+}
+
+/** Starts the server and opens the store, our manager and the raw client. */
+export async function setUpConcurrency(db: ConcurrencyDb, tag: string): Promise<ConcurrencySetup> {
+  const server = await startPacedServer();
+  const dir = mkdtempSync(join(tmpdir(), `yourtool-bench-${tag}-`));
+  const url = db === 'postgres' ? postgresUrl() : '';
+  const schema = `bench_${process.pid}_${tag}`;
+  const store =
+    db === 'sqlite'
+      ? await openStore(`sqlite:${join(dir, 'sessions.db')}`)
+      : await openStore(url, { schema });
+  const registry = ModelRegistry.fromYaml(
+    `
+adapters:
+  anthropic: { type: anthropic, api_key: bench-key, base_url: ${server.url}, max_retries: 0 }
+models:
+  anthropic:${WIRE_MODEL}: { adapter: anthropic, wire_name: ${WIRE_MODEL}, aliases: [sonnet] }
+`,
+    { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
+  );
+  const router = new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+  const holder: BarrierHolder = { barrier: new Barrier(0) };
+  const manager = new SessionManager({
+    store,
+    router,
+    pricing: defaultPriceTable(),
+    tools: new ToolRegistry([waitForAllTool(holder)]),
+  });
+  const client = new Anthropic({
+    apiKey: 'bench-key',
+    baseURL: server.url,
+    maxRetries: 0,
+    logLevel: 'off',
+  });
+  return {
+    server,
+    store,
+    manager,
+    registry,
+    client,
+    holder,
+    dir,
+    close: async () => {
+      await registry.close();
+      await store.close();
+      await server.close();
+      if (db === 'postgres') await dropSchema(url, schema);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
