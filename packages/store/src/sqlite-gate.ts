@@ -13,7 +13,13 @@ import {
 // again: with n queries queued, one release costs n wake-ups, a queue drains in n² of them.
 // Here the waiters queue first in, first out and a release hands the connection to exactly one;
 // and since better-sqlite3 is synchronous, a section of synchronous statements that finds the
-// connection free runs at once, with no promise to wait for at all.
+// connection free runs at once, with no promise to wait for at all. Synchronous statements
+// chained through promises never give the event loop a turn, though: after `sliceMs` of such
+// work the next holder waits for `setImmediate`, so sockets and timers are served between
+// slices (a thousand sessions storing their tool results at once blocked the loop for 1.2 s).
+
+/** How long sections may follow each other before the event loop gets a turn, by default. */
+export const DEFAULT_SLICE_MS = 10;
 
 /** Who holds a store's SQLite connection, and who waits for it, in arrival order. */
 export class SqliteGate {
@@ -21,6 +27,28 @@ export class SqliteGate {
   /** Waiters from `#head` on; the ones before it were woken already. */
   #waiters: Array<(() => void) | undefined> = [];
   #head = 0;
+  readonly #sliceMs: number;
+  /** When the present slice of back-to-back sections began; 0 once the loop had a turn. */
+  #sliceStart = 0;
+
+  /** `sliceMs`: how long sections may follow each other before the event loop gets a turn. */
+  constructor(sliceMs = DEFAULT_SLICE_MS) {
+    this.#sliceMs = sliceMs;
+  }
+
+  /** Whether the present slice is used up: the next holder should let the loop turn first. */
+  #sliceSpent(): boolean {
+    const now = performance.now();
+    if (this.#sliceStart === 0) {
+      this.#sliceStart = now;
+      // a turn of the loop reaching this ends the slice
+      setImmediate(() => {
+        this.#sliceStart = 0;
+      });
+      return false;
+    }
+    return now - this.#sliceStart >= this.#sliceMs;
+  }
 
   /** Whether nobody holds the connection (and so nobody waits for it). */
   get free(): boolean {
@@ -31,6 +59,7 @@ export class SqliteGate {
   acquire(): Promise<void> {
     if (!this.#held) {
       this.#held = true;
+      if (this.#sliceSpent()) return new Promise((resolve) => setImmediate(resolve));
       return Promise.resolve();
     }
     return new Promise((resolve) => this.#waiters.push(resolve));
@@ -46,7 +75,9 @@ export class SqliteGate {
         this.#waiters = this.#waiters.slice(this.#head);
         this.#head = 0;
       }
-      next?.(); // the connection stays held: it is the waiter's now
+      // the connection stays held: it is the waiter's now
+      if (this.#sliceSpent()) setImmediate(() => next?.());
+      else next?.();
       return;
     }
     this.#held = false;
@@ -56,10 +87,10 @@ export class SqliteGate {
 
   /**
    * Runs a synchronous `section` while holding the connection: at once when it is free (no
-   * transaction open, nobody waiting), else at its turn in the queue.
+   * transaction open, nobody waiting) and the slice is not spent, else at its turn in the queue.
    */
   run<T>(section: () => T): Promise<T> {
-    if (!this.#held) {
+    if (!this.#held && !this.#sliceSpent()) {
       try {
         return Promise.resolve(section());
       } catch (error) {

@@ -27,8 +27,35 @@ async function openTwice() {
 }
 
 describe('SqliteGate', () => {
+  it('gives the event loop a turn once sections have followed each other for a slice', async () => {
+    const gate = new SqliteGate(2);
+    let timerRan = false;
+    const ranBeforeTimer: number[] = [];
+    setTimeout(() => {
+      timerRan = true;
+    }, 0);
+    const busy = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end) {}
+    };
+    // 40 sections of 0.5 ms, chained through promises as a store's callers chain them
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        gate.run(() => {
+          busy(0.5);
+          if (!timerRan) ranBeforeTimer.push(i);
+        }),
+      ),
+    );
+    expect(timerRan).toBe(true);
+    // the timer ran between sections: not all 40 went before it, but at least a slice's worth
+    expect(ranBeforeTimer.length).toBeGreaterThanOrEqual(4);
+    expect(ranBeforeTimer.length).toBeLessThan(40);
+    expect(gate.free).toBe(true);
+  });
+
   it('hands the connection on in arrival order, one waiter per release', async () => {
-    const gate = new SqliteGate();
+    const gate = new SqliteGate(Number.POSITIVE_INFINITY); // no slicing: the order alone
     const order: number[] = [];
     await gate.acquire();
     const waiting = [1, 2, 3, 4].map((n) => gate.acquire().then(() => order.push(n)));
@@ -48,7 +75,7 @@ describe('SqliteGate', () => {
   });
 
   it('runs a synchronous section at once when free, at its turn when held', async () => {
-    const gate = new SqliteGate();
+    const gate = new SqliteGate(Number.POSITIVE_INFINITY); // no slicing: the order alone
     const order: string[] = [];
     const first = gate.run(() => order.push('free'));
     expect(order).toEqual(['free']); // ran before run() returned

@@ -179,7 +179,7 @@ export async function concurrencyScenario(
 ): Promise<ScenarioResult> {
   const sessions = sessionsOverride(configured);
   const id = `concurrency/${db}/${configured}`;
-  const start = markResources();
+  const start = await markResources();
   // everything the runs used is unreachable once measureRuns returns: then the heap is checked
   const { runs, rows, perTurn, statements } = await measureRuns(db, sessions, options);
   const resources = await checkResourcesBack(start);

@@ -196,7 +196,7 @@ async function measureWaves(
 
 /** The cancel-wave scenario; see the module comment. */
 export async function cancelScenario(count: number, options: RunOptions): Promise<ScenarioResult> {
-  const start = markResources();
+  const start = await markResources();
   // everything the waves used is unreachable once measureWaves returns: then the heap is checked
   const runs = await measureWaves(count, options);
   const resources = await checkResourcesBack(start);
