@@ -1,10 +1,10 @@
-import { writeHeapSnapshot } from 'node:v8';
 /**
  * The concurrency scenarios' sanity checks: every stored history against the server's script,
  * and descriptors and heap back near where they started once everything is closed.
  */
 import { readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writeHeapSnapshot } from 'node:v8';
 import type { Message, SessionStore } from '@yourtool/core';
 import { check, collectGarbage } from '../lib/harness.js';
 import { promptOf, replyText, TOOL_NAME, TOOL_TURN } from './script.js';
