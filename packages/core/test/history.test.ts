@@ -3,9 +3,11 @@ import {
   type AdapterCapabilities,
   type ContentBlock,
   createMemoryLogger,
+  isSealedMessage,
   MISSING_TOOL_RESULT_TEXT,
   prepareHistory,
   type ReplayTarget,
+  sealMessage,
   type TextBlock,
   UnrepresentableContentError,
 } from './exports.js';
@@ -191,6 +193,26 @@ describe('prepareHistory', () => {
       'tool_result_moved',
       'tool_result_moved',
     ]);
+  });
+
+  it('passes a stored TOOL message that answers its use as the same object, sealed or not', () => {
+    const reply = sealMessage(result('tu_1'));
+    const unsealed = result('tu_2');
+    const elsewhere = result('tu_3'); // its link names another use: a copy fixes it
+    const stray = { ...elsewhere, metadata: { ...elsewhere.metadata, parent_tool_use_id: 'x' } };
+    const history = [
+      msg('user', [t('read them')]),
+      msg('assistant', [use('tu_1'), use('tu_2'), use('tu_3')], completeAssistantMeta()),
+      reply,
+      unsealed,
+      stray,
+    ];
+    const prepared = prepareHistory(history, sonnet);
+    expect(prepared.messages[2]).toBe(reply);
+    expect(isSealedMessage(prepared.messages[2])).toBe(true);
+    expect(prepared.messages[3]).toBe(unsealed);
+    expect(prepared.messages[4]).not.toBe(stray);
+    expect(prepared.messages[4]?.metadata.parent_tool_use_id).toBe('tu_3');
   });
 
   it('splits foreign tool results held in user or multi-result messages', () => {
