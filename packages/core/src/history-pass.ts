@@ -1,4 +1,5 @@
 import { InvalidRequestError } from './errors.js';
+import { asToolReply } from './history-tool-reply.js';
 import type { HistoryRepair, PrepareHistoryOptions, ReplayTarget } from './history-types.js';
 import { type Logger, silentLogger } from './logger.js';
 import { type DroppedBlock, reportDroppedBlock } from './lossy.js';
@@ -331,7 +332,7 @@ export class HistoryPass {
             detail: `moved the result for ${block.id} to follow its tool use directly`,
           });
         }
-        out.push(asToolReply(found, block.id));
+        out.push(asToolReply(found.message, found.block, block.id));
       }
     }
     return out;
@@ -387,27 +388,4 @@ export class HistoryPass {
       retryable: false,
     });
   }
-}
-
-/**
- * The TOOL message carrying `found`'s result for `toolUseId`: the stored message itself when it
- * is one already (one block, this result, linked to the use), so a sealed message stays sealed
- * and adapters keep its wire form; else a copy shaped so.
- */
-function asToolReply(found: CollectedResult, toolUseId: string): Message {
-  const { message, block } = found;
-  if (
-    message.role === 'tool' &&
-    message.content.length === 1 &&
-    message.content[0] === block &&
-    message.metadata.parent_tool_use_id === toolUseId
-  ) {
-    return message;
-  }
-  return {
-    ...message,
-    role: 'tool',
-    content: [block],
-    metadata: { ...message.metadata, parent_tool_use_id: toolUseId },
-  };
 }
