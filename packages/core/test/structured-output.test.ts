@@ -347,6 +347,38 @@ describe('completeObject', () => {
   });
 });
 
+describe('readStructuredOutput with the value the stream parser read', () => {
+  const schema = resolveOutputSchema({
+    type: 'object',
+    properties: { n: { type: 'integer' } },
+    required: ['n'],
+  });
+  const text = '{"n": 1}';
+
+  it('takes the parsed value when it read the whole reply text, and still validates it', () => {
+    const value = { n: 1 };
+    const read = readStructuredOutput(reply([{ type: 'text', text }]), schema, native, {
+      length: text.length,
+      value,
+    });
+    expect(read.value).toBe(value);
+    expect(() =>
+      readStructuredOutput(reply([{ type: 'text', text }]), schema, native, {
+        length: text.length,
+        value: { n: 'one' },
+      }),
+    ).toThrow(OutputValidationError);
+  });
+
+  it('parses the text itself when the parser read another length', () => {
+    const read = readStructuredOutput(reply([{ type: 'text', text }]), schema, native, {
+      length: 3,
+      value: { n: 2 },
+    });
+    expect(read.value).toEqual({ n: 1 });
+  });
+});
+
 describe('dropProjectedNulls', () => {
   const schema = {
     type: 'object',

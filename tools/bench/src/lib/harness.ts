@@ -95,6 +95,24 @@ export interface Measurement {
   baseline: number[];
 }
 
+/** CPU and wall time per repetition, `per` naming one repetition (`turn`, `call`). */
+export function cpuAndWallMeasurements(timings: PairedTimings, per: string): Measurement[] {
+  return [
+    {
+      metric: `CPU ms per ${per}`,
+      higherIsBetter: false,
+      ours: timings.ours.map((t) => t.cpuMs),
+      baseline: timings.baseline.map((t) => t.cpuMs),
+    },
+    {
+      metric: `wall ms per ${per}`,
+      higherIsBetter: false,
+      ours: timings.ours.map((t) => t.wallMs),
+      baseline: timings.baseline.map((t) => t.wallMs),
+    },
+  ];
+}
+
 /** One reported figure: ours against its baseline. */
 export interface Figure {
   /** What is measured, e.g. "CPU ms per 1,000 events". */

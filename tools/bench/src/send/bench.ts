@@ -12,6 +12,7 @@ import { OpenAIAdapter } from '@yourtool/openai';
 import OpenAI from 'openai';
 import {
   check,
+  cpuAndWallMeasurements,
   interleave,
   peakRss,
   type RunOptions,
@@ -133,20 +134,7 @@ export async function sendScenario(
       group: 'turn',
       title: `${provider}: one call on a history of ${size.toLocaleString('en-US')} sealed messages the adapter sent before (one-word reply)`,
       baseline: 'the raw SDK sending the same request body',
-      measurements: [
-        {
-          metric: 'CPU ms per call',
-          higherIsBetter: false,
-          ours: timings.ours.map((t) => t.cpuMs),
-          baseline: timings.baseline.map((t) => t.cpuMs),
-        },
-        {
-          metric: 'wall ms per call',
-          higherIsBetter: false,
-          ours: timings.ours.map((t) => t.wallMs),
-          baseline: timings.baseline.map((t) => t.wallMs),
-        },
-      ],
+      measurements: [...cpuAndWallMeasurements(timings, 'call')],
       checks,
       notes: [],
       maxRssBytes: peakRss(),

@@ -18,6 +18,7 @@ import { SessionManager } from '@yourtool/session';
 import { openStore } from '@yourtool/store';
 import {
   check,
+  cpuAndWallMeasurements,
   interleave,
   peakRss,
   type RunOptions,
@@ -197,20 +198,7 @@ models:
       group: 'telemetry',
       title: `one session turn on a stored SQLite session of ${size.toLocaleString('en')} text messages with ${SDK}`,
       baseline: warm ? WARM_BASELINE : 'the same turn with no OpenTelemetry SDK registered',
-      measurements: [
-        {
-          metric: 'CPU ms per turn',
-          higherIsBetter: false,
-          ours: timings.ours.map((t) => t.cpuMs),
-          baseline: timings.baseline.map((t) => t.cpuMs),
-        },
-        {
-          metric: 'wall ms per turn',
-          higherIsBetter: false,
-          ours: timings.ours.map((t) => t.wallMs),
-          baseline: timings.baseline.map((t) => t.wallMs),
-        },
-      ],
+      measurements: [...cpuAndWallMeasurements(timings, 'turn')],
       checks,
       notes: [warm ? WARM_NOTE : CONTEXT_NOTE],
       maxRssBytes: peakRss(),

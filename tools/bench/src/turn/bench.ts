@@ -11,6 +11,7 @@ import { SessionManager } from '@yourtool/session';
 import { openStore } from '@yourtool/store';
 import {
   check,
+  cpuAndWallMeasurements,
   interleave,
   peakRss,
   type RunOptions,
@@ -230,18 +231,7 @@ models:
       title: `one session turn on a stored SQLite session of ${size.toLocaleString('en')} text messages (one-word reply)`,
       baseline: 'the raw Anthropic SDK streaming the same request body',
       measurements: [
-        {
-          metric: 'CPU ms per turn',
-          higherIsBetter: false,
-          ours: timings.ours.map((t) => t.cpuMs),
-          baseline: timings.baseline.map((t) => t.cpuMs),
-        },
-        {
-          metric: 'wall ms per turn',
-          higherIsBetter: false,
-          ours: timings.ours.map((t) => t.wallMs),
-          baseline: timings.baseline.map((t) => t.wallMs),
-        },
+        ...cpuAndWallMeasurements(timings, 'turn'),
         {
           metric: 'CPU ms per turn, each run after a forced full GC',
           higherIsBetter: false,
