@@ -5,22 +5,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type Attributes,
-  context,
-  metrics,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import {
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import { type Attributes, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { AnthropicAdapter } from '@yourtool/anthropic';
 import { type LoopbackServer, startLoopbackServer } from '@yourtool/conformance';
 import { createMemoryLogger } from '@yourtool/core';
@@ -28,14 +14,10 @@ import { OpenAIAdapter } from '@yourtool/openai';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { openStore } from '@yourtool/store';
+import { installOtel } from '@yourtool/testkit/otel';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SessionManager, ToolRegistry } from '../src/index.js';
 import { collect, fixturesOf, requireFixture, unavailable } from './helpers.js';
-
-class Reader extends MetricReader {
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -80,16 +62,7 @@ function listed(span: ReadableSpan, spans: ReadableSpan[]) {
 
 /** A tool loop on Claude, then a 503 (retried once) and a fallback to GPT-5, content captured. */
 async function tracedTurn() {
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-  const exporter = new InMemorySpanExporter();
-  const tracerProvider = new TracerProvider({
-    spanProcessors: [new SimpleSpanProcessor({ exporter })],
-  });
-  trace.setGlobalTracerProvider(tracerProvider);
-  const reader = new Reader();
-  const meterProvider = new MeterProvider({ readers: [reader] });
-  metrics.setGlobalMeterProvider(meterProvider);
+  const otel = installOtel();
   const store = await openStore(
     `sqlite:${join(mkdtempSync(join(tmpdir(), 'otel-list-')), 's.db')}`,
   );
@@ -147,27 +120,15 @@ models:
     const session = await manager.createSession({ workspace_path: '/w' });
     const { error } = await collect(manager.send(session.id, 'Summarize README.md'));
     expect(error).toBeUndefined();
-    const spans = exporter.getFinishedSpans();
-    const { resourceMetrics } = await reader.collect();
-    const points = resourceMetrics.scopeMetrics.flatMap((scope) =>
-      scope.metrics.flatMap((m) =>
-        m.dataPoints.map((p) => ({
-          scope: scope.scope.name,
-          name: m.descriptor.name,
-          unit: m.descriptor.unit,
-          attributes: keysOf(p.attributes),
-        })),
-      ),
-    );
+    const spans = otel.spans();
+    const points = (await otel.allMetricPoints()).map((p) => ({
+      ...p,
+      attributes: keysOf(p.attributes as Attributes),
+    }));
     return { spans, points };
   } finally {
     await store.close();
-    await tracerProvider.shutdown();
-    await meterProvider.shutdown();
-    trace.disable();
-    metrics.disable();
-    context.disable();
-    contextManager.disable();
+    await otel.uninstall();
   }
 }
 

@@ -28,13 +28,22 @@ export interface HistogramPoint {
   sum: number;
 }
 
+/** One metric point as a test sees it. */
+export interface MetricPoint {
+  /** The meter's (instrumentation scope's) name. */
+  scope: string;
+  name: string;
+  unit: string;
+  attributes: Record<string, unknown>;
+}
+
 /** An OpenTelemetry SDK registered globally with in-memory span and metric exporters. */
 export interface InstalledOtel {
   spans(): ReadableSpan[];
   /** The points of a histogram, by instrument name. */
   histogram(name: string): Promise<HistogramPoint[]>;
-  /** Every metric point's name and attributes, for content checks. */
-  allMetricPoints(): Promise<Array<{ name: string; attributes: Record<string, unknown> }>>;
+  /** Every metric point's instrument name, unit, meter (scope) name and attributes. */
+  allMetricPoints(): Promise<MetricPoint[]>;
   uninstall(): Promise<void>;
 }
 
@@ -51,10 +60,8 @@ export function installOtel(options: { sampler?: Sampler } = {}): InstalledOtel 
   const reader = new TestMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   metrics.setGlobalMeterProvider(meterProvider);
-  const collect = async () => {
-    const { resourceMetrics } = await reader.collect();
-    return resourceMetrics.scopeMetrics.flatMap((s) => s.metrics);
-  };
+  const collectScopes = async () => (await reader.collect()).resourceMetrics.scopeMetrics;
+  const collect = async () => (await collectScopes()).flatMap((s) => s.metrics);
   return {
     spans: () => exporter.getFinishedSpans(),
     histogram: async (name) =>
@@ -68,11 +75,15 @@ export function installOtel(options: { sampler?: Sampler } = {}): InstalledOtel 
           })),
         ),
     allMetricPoints: async () =>
-      (await collect()).flatMap((m) =>
-        (m.dataPoints as DataPoint<unknown>[]).map((p) => ({
-          name: m.descriptor.name,
-          attributes: { ...p.attributes },
-        })),
+      (await collectScopes()).flatMap((scope) =>
+        scope.metrics.flatMap((m) =>
+          (m.dataPoints as DataPoint<unknown>[]).map((p) => ({
+            scope: scope.scope.name,
+            name: m.descriptor.name,
+            unit: m.descriptor.unit,
+            attributes: { ...p.attributes },
+          })),
+        ),
       ),
     uninstall: async () => {
       await tracerProvider.shutdown();
