@@ -8,8 +8,6 @@ import {
   sealMessage,
   ToolIdMap,
 } from '@yourtool/core';
-import { OpenAIAdapter } from '@yourtool/openai';
-import OpenAI from 'openai';
 import {
   check,
   cpuAndWallMeasurements,
@@ -19,22 +17,21 @@ import {
   type ScenarioResult,
 } from '../lib/harness.js';
 import { buildSession } from '../lib/session.js';
+import type { SendContender, SendReply } from './contender.js';
+import { SEND_CONTENDERS } from './contenders/index.js';
 import type { SendServerCommand, SendServerReply } from './server.js';
 
 /** The history sizes measured: `send/<provider>/<N>`. */
 export const SEND_SIZES = [1_000, 5_000] as const;
-/** The adapters measured against their raw SDK. */
-export const SEND_PROVIDERS = ['openai-chat'] as const;
-/** One of {@link SEND_PROVIDERS}. */
-export type SendProvider = (typeof SEND_PROVIDERS)[number];
-
-const MODEL = 'openai:gpt-5';
+/** The adapters measured against their raw SDK (`contenders/`). */
+export const SEND_PROVIDERS: readonly string[] = SEND_CONTENDERS.map((c) => c.provider);
 
 /** Starts the one-word server process; returns its URL and the last body it received. */
-async function startServer() {
+async function startServer(cannedReplies: readonly SendReply[]) {
   const child = fork(new URL('./server.ts', import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, SEND_BENCH_REPLIES: JSON.stringify(cannedReplies) },
   });
   const replies: Array<(reply: SendServerReply) => void> = [];
   child.on('message', (reply: SendServerReply) => replies.shift()?.(reply));
@@ -59,10 +56,30 @@ async function startServer() {
 }
 
 /** A stored session's history as a session hands it to an adapter: sealed messages. */
-function sealedHistory(size: number): Message[] {
-  return buildSession({ sessionId: newSessionId(), messages: size, model: MODEL }).map((m) =>
+function sealedHistory(size: number, model: string): Message[] {
+  return buildSession({ sessionId: newSessionId(), messages: size, model }).map((m) =>
     sealMessage(m),
   );
+}
+
+/** The request of one call: the history plus a new user message, non-streaming. */
+function newRequest(contender: SendContender, history: readonly Message[]): CanonicalRequest {
+  return {
+    request_id: newRequestId(),
+    model: contender.model,
+    messages: [
+      ...history,
+      createMessage({
+        session_id: history[0]?.session_id ?? 'sess',
+        role: 'user',
+        content: [{ type: 'text', text: 'Reply with one word.' }],
+      }),
+    ],
+    max_output_tokens: 1024,
+    tools: [],
+    stop_sequences: [],
+    stream: false,
+  };
 }
 
 /**
@@ -71,55 +88,39 @@ function sealedHistory(size: number): Message[] {
  * session) plus a new user message, against the raw SDK sending the very body our adapter sent.
  */
 export async function sendScenario(
-  provider: SendProvider,
+  provider: string,
   size: number,
   options: RunOptions,
 ): Promise<ScenarioResult> {
-  const server = await startServer();
+  const contender = SEND_CONTENDERS.find((c) => c.provider === provider);
+  if (contender === undefined) throw new Error(`no send contender named ${provider}`);
+  const server = await startServer([contender.reply]);
   try {
-    const history = sealedHistory(size);
+    const history = sealedHistory(size, contender.model);
     // the session's tool id map, kept across its calls (what a session passes)
     const toolIdMap = new ToolIdMap();
-    const adapter = new OpenAIAdapter({ api_key: 'bench-key', base_url: `${server.url}/v1` });
-    const client = new OpenAI({ apiKey: 'bench-key', baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const request = (): CanonicalRequest => ({
-      request_id: newRequestId(),
-      model: MODEL,
-      messages: [
-        ...history,
-        createMessage({
-          session_id: history[0]?.session_id ?? 'sess',
-          role: 'user',
-          content: [{ type: 'text', text: 'Reply with one word.' }],
-        }),
-      ],
-      max_output_tokens: 1024,
-      tools: [],
-      stop_sequences: [],
-      stream: false,
-    });
+    const callers = contender.open(server.url);
+    const request = (): CanonicalRequest => newRequest(contender, history);
     // the adapter's first call on this history, untimed (as a session's earlier turn)
-    await adapter.complete(request(), { toolIdMap });
-    let body = JSON.parse(await server.lastBody()) as OpenAI.ChatCompletionCreateParamsNonStreaming;
-    const bodyMessages = body.messages.length;
-    check(bodyMessages >= size, `the body holds ${bodyMessages} messages`);
+    await callers.ours(request(), toolIdMap);
+    const bodyEntries = callers.entries(await server.lastBody());
+    check(bodyEntries >= size, `the body holds ${bodyEntries} history entries`);
     let oursText = '';
     let baselineText = '';
+    let baselineCall: () => Promise<string> = async () => '';
     const timings = await interleave(
       options,
       {
         ours: async () => {
-          const reply = await adapter.complete(request(), { toolIdMap });
-          oursText = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+          oursText = await callers.ours(request(), toolIdMap);
         },
         baseline: async () => {
-          const reply = await client.chat.completions.create(body);
-          baselineText = reply.choices[0]?.message.content ?? '';
+          baselineText = await baselineCall();
         },
       },
       async (variant) => {
         // the baseline sends what our adapter sent last
-        if (variant === 'baseline') body = JSON.parse(await server.lastBody());
+        if (variant === 'baseline') baselineCall = callers.baseline(await server.lastBody());
       },
       { forceGc: false },
     );
@@ -127,7 +128,7 @@ export async function sendScenario(
     if (timings.ours.length > 0) check(oursText === 'Done.', `our call read "${oursText}"`);
     if (timings.baseline.length > 0) {
       check(baselineText === 'Done.', `the raw SDK read "${baselineText}"`);
-      checks.push(`the raw SDK sent the body our adapter sent (${bodyMessages} messages)`);
+      checks.push(`the raw SDK sent the body our adapter sent (${bodyEntries} history entries)`);
     }
     return {
       id: `send/${provider}/${size}`,

@@ -1,32 +1,26 @@
 /**
  * The loopback server of the `send/<provider>/<N>` scenarios, in a process of its own so the
- * CPU time measured is the client's alone. Every POST is answered with a one-word reply of the
- * API its path names (non-streaming JSON); the last request's body is kept as text and sent to
- * the parent when asked over IPC (`{ lastBody: true }`), so the raw SDK baseline can send the
- * very bytes our adapter sent.
+ * CPU time measured is the client's alone. Every POST is answered with the canned reply whose
+ * path part its URL contains (the replies come from the parent, in `SEND_BENCH_REPLIES`); the
+ * last request's body is kept as text and sent to the parent when asked over IPC
+ * (`{ lastBody: true }`), so the raw SDK baseline can send the very bytes our adapter sent.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SendReply } from './contender.js';
 
 /** Messages the parent sends. */
 export type SendServerCommand = { lastBody: true } | { close: true };
 /** Messages the server sends. */
 export type SendServerReply = { ready: string } | { body: string | null; requests: number };
 
-/** A one-word Chat Completions reply. */
-const CHAT_REPLY = JSON.stringify({
-  id: 'chatcmpl-send-bench',
-  object: 'chat.completion',
-  created: 0,
-  model: 'gpt-5',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 120_000, completion_tokens: 2, total_tokens: 120_002 },
-});
+const replies = JSON.parse(process.env.SEND_BENCH_REPLIES ?? '[]') as SendReply[];
 
 /** The reply for a request path. */
 function replyFor(path: string): string {
-  if (path.endsWith('/chat/completions')) return CHAT_REPLY;
-  throw new Error(`the send bench server has no reply for ${path}`);
+  const reply = replies.find((r) => path.includes(r.path));
+  if (reply === undefined) throw new Error(`the send bench server has no reply for ${path}`);
+  return reply.body;
 }
 
 let lastBody: string | null = null;
