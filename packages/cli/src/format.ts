@@ -6,6 +6,11 @@ export function money(cost: string | null | undefined): string {
   return `$${cost}`;
 }
 
+/** A total cost, with how many messages had no price: `$0.0084 + 2 unpriced`. */
+export function costWithUnpriced(total: string, unpriced: number): string {
+  return unpriced > 0 ? `${money(total)} + ${unpriced} unpriced` : money(total);
+}
+
 /** A canonical timestamp (`2026-01-02T03:04:05.123456Z`) as `2026-01-02 03:04:05`. */
 export function shortTime(timestamp: string): string {
   return timestamp.replace('T', ' ').slice(0, 19);

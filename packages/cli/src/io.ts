@@ -1,23 +1,13 @@
 import { isYourtoolError } from '@yourtool/core';
 import { redactSecrets } from '@yourtool/core/adapter';
+import { CliError } from './cli-error.js';
 import type { CliIo } from './process-io.js';
 
+// CliError lives in a file of its own: commands that must load no @yourtool/core (the SQLite
+// `sessions list`, docs/decisions/0197) throw it too.
+export { CliError } from './cli-error.js';
+
 export { type CliIo, type InputStream, type OutputStream, processIo } from './process-io.js';
-
-/**
- * An error the user can fix (a missing file, a session that does not exist, a bad flag): printed
- * as one line on stderr, without a stack trace, and the command exits with `exitCode`.
- */
-export class CliError extends Error {
-  /** The process exit code (1 by default; 2 for usage errors). */
-  readonly exitCode: number;
-
-  constructor(message: string, exitCode = 1) {
-    super(message);
-    this.name = 'CliError';
-    this.exitCode = exitCode;
-  }
-}
 
 /** Values never printed: API keys from models.yaml and the environment, database passwords. */
 export class Secrets {

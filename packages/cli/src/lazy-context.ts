@@ -9,6 +9,20 @@ import type { CliIo } from './process-io.js';
 export type RunWithContext = (work: (context: CommandContext) => Promise<void>) => Promise<void>;
 
 /**
+ * What a command that needs the context only now and then gets: the streams, and the context on
+ * demand (the SQLite `sessions list` asks for it only to print a warning, docs/decisions/0197).
+ */
+export interface ContextOnDemand {
+  /** The command's streams, environment and working directory. */
+  readonly io: CliIo;
+  /** The command context, made (and its modules loaded) on the first call. */
+  context(): Promise<CommandContext>;
+}
+
+/** Runs a command's work with the context on demand. */
+export type RunOnDemand = (work: (on: ContextOnDemand) => Promise<void>) => Promise<void>;
+
+/**
  * The command context of one `runCli` call, made on first use: its module is imported then,
  * and the same context is given to every later use (the error report reads its secrets).
  */
@@ -28,4 +42,7 @@ export class LazyContext {
 
   /** {@link RunWithContext} on this context. */
   readonly run: RunWithContext = async (work) => work(await this.get());
+
+  /** {@link RunOnDemand} on this context: it is made only if the work asks for it. */
+  readonly runOnDemand: RunOnDemand = (work) => work({ io: this.#io, context: () => this.get() });
 }

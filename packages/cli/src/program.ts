@@ -9,7 +9,7 @@ import {
   storeOption,
 } from './command-options.js';
 import type { CommandContext } from './context.js';
-import { LazyContext, type RunWithContext } from './lazy-context.js';
+import { LazyContext, type RunOnDemand, type RunWithContext } from './lazy-context.js';
 import { type CliIo, processIo } from './process-io.js';
 import { addSessionsCommand } from './sessions-command.js';
 
@@ -22,7 +22,7 @@ declare const __CLI_VERSION__: string;
 /** The CLI's version (from its package.json, set at build time). */
 export const CLI_VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev';
 
-function defineProgram(io: CliIo, run: RunWithContext): Command {
+function defineProgram(io: CliIo, run: RunWithContext, onDemand: RunOnDemand): Command {
   const program = new Command('yourtool')
     .description('Chat on any model, look into session stores, compare models.')
     .version(CLI_VERSION, '-V, --version')
@@ -46,7 +46,7 @@ function defineProgram(io: CliIo, run: RunWithContext): Command {
     .option('--mcp <file>', 'MCP servers whose tools the model may call (YAML with mcp_servers:)')
     .option('--schema <file>', 'a JSON Schema file: every turn asks for an object of it')
     .action((options) => run(async (c) => (await import('./chat/repl.js')).chat(c, options)));
-  addSessionsCommand(program, run);
+  addSessionsCommand(program, run, onDemand);
   addBudgetsCommand(program, run);
   program
     .command('models')
@@ -82,7 +82,11 @@ function defineProgram(io: CliIo, run: RunWithContext): Command {
  * imported when the command runs.
  */
 export function buildProgram(context: CommandContext): Command {
-  return defineProgram(context.io, (work) => work(context));
+  return defineProgram(
+    context.io,
+    (work) => work(context),
+    (work) => work({ io: context.io, context: async () => context }),
+  );
 }
 
 /**
@@ -98,7 +102,7 @@ export function buildProgram(context: CommandContext): Command {
 export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): Promise<number> {
   const cliIo = { ...processIo(), ...io };
   const context = new LazyContext(cliIo);
-  const program = defineProgram(cliIo, context.run);
+  const program = defineProgram(cliIo, context.run, context.runOnDemand);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;

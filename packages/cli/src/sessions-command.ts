@@ -1,15 +1,21 @@
 import { type Command, Option } from 'commander';
 import { createOption, jsonOption, positiveInteger, storeOption } from './command-options.js';
-import type { RunWithContext } from './lazy-context.js';
+import type { RunOnDemand, RunWithContext } from './lazy-context.js';
 import { addSessionsPruneCommand } from './prune-command.js';
 
 // Each action imports its command's module when it runs (docs/decisions/0188): defining the
 // commands, and their help, loads no store, no kysely and no @yourtool/core.
 const sessionsModule = () => import('./commands/sessions.js');
+// `sessions list` on a SQLite file loads no kysely and no @yourtool/core either (decision 0197)
+const listModule = () => import('./commands/sessions-list.js');
 const transferModule = () => import('./commands/transfer.js');
 
 /** Registers `yourtool sessions` (list, show, cost, export, import, migrate, delete, prune). */
-export function addSessionsCommand(program: Command, run: RunWithContext): void {
+export function addSessionsCommand(
+  program: Command,
+  run: RunWithContext,
+  onDemand: RunOnDemand,
+): void {
   const sessions = program.command('sessions').description('look into a session store');
   sessions
     .command('list')
@@ -19,7 +25,7 @@ export function addSessionsCommand(program: Command, run: RunWithContext): void 
     .option('--all', 'every session')
     .option('--workspace <path>', 'only sessions of this workspace path')
     .addOption(jsonOption())
-    .action((options) => run(async (c) => (await sessionsModule()).listSessions(c, options)));
+    .action((options) => onDemand(async (on) => (await listModule()).listSessions(on, options)));
   sessions
     .command('show')
     .description("a session's messages")

@@ -1,4 +1,3 @@
-import { isAbsolute, resolve } from 'node:path';
 import {
   NotAStoreError,
   openStore,
@@ -7,24 +6,14 @@ import {
   StoreNotFoundError,
   StoreSchemaVersionError,
 } from '@yourtool/store';
-import { DEFAULT_STORE_URL } from './command-options.js';
 import type { CommandContext } from './context.js';
-import { CliError, type CliIo } from './io.js';
+import { CliError } from './io.js';
+
+export { storeUrlOf } from './store-url.js';
 
 // How each command opens its store (docs/decisions/0150): commands that read open only an
 // existing store at the current schema and change nothing; `chat` and `sessions import` create
 // or upgrade one only when given `--create`.
-
-/**
- * The store URL a command uses: `--store`, else `$YOURTOOL_STORE`, else
- * {@link DEFAULT_STORE_URL}; a relative SQLite path is taken from `io.cwd`.
- */
-export function storeUrlOf(option: string | undefined, io: CliIo): string {
-  const url = option ?? io.env.YOURTOOL_STORE ?? DEFAULT_STORE_URL;
-  const location = parseStoreUrl(url);
-  if (location.dialect !== 'sqlite' || location.filename === ':memory:') return url;
-  return isAbsolute(location.filename) ? url : `sqlite:${resolve(io.cwd, location.filename)}`;
-}
 
 /** How a command opens its store. */
 export interface StoreUse {
@@ -46,7 +35,7 @@ function storeFlag(url: string): string {
 }
 
 /** The store errors of opening with `create: false`, as the command's one line. */
-function refusal(error: unknown, url: string, use: StoreUse): unknown {
+export function refusal(error: unknown, url: string, use: StoreUse): unknown {
   const creates = use.creates;
   if (error instanceof StoreNotFoundError) {
     return new CliError(

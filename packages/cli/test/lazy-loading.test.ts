@@ -98,13 +98,21 @@ describe('what a command loads', () => {
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
   });
 
-  it('sessions list loads the store and its driver, but no runtime, adapter, SDK or pricing', async () => {
-    const { code, packages } = await packagesLoaded(['sessions', 'list', '--store', store]);
+  it('sessions list on a SQLite file loads the listing and its driver: no kysely, zod or core', async () => {
+    const { code, packages, urls } = await packagesLoaded(['sessions', 'list', '--store', store]);
     expect(code).toBe(0);
-    // the recorder sees what a command really loads: the store, kysely and SQLite's driver
-    for (const name of ['@yourtool/cli', '@yourtool/store', 'kysely', 'better-sqlite3']) {
+    // the recorder sees what a command really loads: the store's listing and SQLite's driver
+    for (const name of ['@yourtool/cli', '@yourtool/store', 'better-sqlite3']) {
       expect(packages).toContain(name);
     }
     expect(NOT_FOR_STORE_READS.filter((name) => packages.has(name))).toEqual([]);
+    // decision 0197: kysely (257 modules), zod (95) and core stay out of a SQLite listing
+    const heavy = ['kysely', 'zod', 'ajv', '@yourtool/core', 'pino', 'yaml'];
+    expect(heavy.filter((name) => packages.has(name))).toEqual([]);
+    expect(urls.filter((url) => url.includes('/packages/store/dist/'))).toEqual([
+      expect.stringMatching(/\/packages\/store\/dist\/listing\.js$/),
+    ]);
+    // ~40 with Node's own modules; the whole store's path loaded ~410
+    expect(urls.filter((url) => url !== '').length).toBeLessThan(80);
   });
 });

@@ -1,22 +1,9 @@
 import { type Message, type SessionRecord, sumDecimalStrings } from '@yourtool/core';
 import type { SqlSessionStore } from '@yourtool/store';
 import type { CommandContext } from '../context.js';
-import { describeBlock, money, oneLine, shortTime, table } from '../format.js';
+import { costWithUnpriced, describeBlock, money, oneLine, shortTime, table } from '../format.js';
 import { CliError } from '../io.js';
-import { withProgress } from '../progress.js';
 import { openCliStore, READS, type StoreUse, storeUrlOf } from '../stores.js';
-
-/** Options of `sessions list`. */
-export interface ListOptions {
-  store?: string;
-  /** Sessions shown, most recently updated first (default 50). */
-  limit?: number;
-  /** Every session (pages through the store). */
-  all?: boolean;
-  /** Only sessions of this workspace path. */
-  workspace?: string;
-  json?: boolean;
-}
 
 /**
  * Opens the command's store (by default as a command that reads: an existing store at the
@@ -41,57 +28,6 @@ export async function requireSession(store: SqlSessionStore, id: string): Promis
   const session = await store.getSession(id);
   if (!session) throw new CliError(`no session "${id}" in ${store.url}`);
   return session;
-}
-
-/** `yourtool sessions list`: sessions with their message count, cost and last model. */
-export async function listSessions(context: CommandContext, options: ListOptions): Promise<void> {
-  const limit = options.limit ?? 50;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
-    throw new CliError('--limit must be a whole number from 1 to 1000', 2);
-  }
-  await withStore(context, options.store, async (store) => {
-    const sessions: SessionRecord[] = [];
-    let cursor: string | undefined;
-    await withProgress(context.io.stderr, 'reading sessions', async () => {
-      do {
-        const page = await store.listSessions({
-          limit,
-          withStats: true,
-          ...(cursor === undefined ? {} : { cursor }),
-          ...(options.workspace === undefined ? {} : { workspace_path: options.workspace }),
-        });
-        sessions.push(...page.sessions);
-        cursor = page.next_cursor ?? undefined;
-      } while (options.all && cursor !== undefined);
-    });
-    const { stdout } = context.io;
-    if (options.json) {
-      stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
-      return;
-    }
-    if (sessions.length === 0) {
-      stdout.write('no sessions\n');
-      return;
-    }
-    const rows = sessions.map((s) => [
-      s.id,
-      shortTime(s.updated_at),
-      String(s.stats?.message_count ?? 0),
-      costWithUnpriced(s.stats?.total_cost_usd ?? '0', s.stats?.unpriced_messages ?? 0),
-      s.stats?.last_model ?? '-',
-      s.workspace_path,
-    ]);
-    stdout.write(
-      table(['SESSION', 'UPDATED (UTC)', 'MESSAGES', 'COST', 'LAST MODEL', 'WORKSPACE'], rows),
-    );
-    if (!options.all && cursor !== undefined) {
-      context.io.stderr.write(`(more sessions: --all, or --limit above ${limit})\n`);
-    }
-  });
-}
-
-function costWithUnpriced(total: string, unpriced: number): string {
-  return unpriced > 0 ? `${money(total)} + ${unpriced} unpriced` : money(total);
 }
 
 /** Options of `sessions show`. */
