@@ -114,7 +114,9 @@ export function encodeOllamaMessages(
 
 /** The wire names of a request's tool uses seen so far, by canonical tool use id. */
 export interface OllamaToolNames {
+  /** The wire name the tool use `toolUseId` went out with, if one was encoded before. */
   get(toolUseId: string): string | undefined;
+  /** Records the wire name of the tool use `toolUseId` (a later one replaces it). */
   set(toolUseId: string, name: string): void;
 }
 
@@ -123,11 +125,15 @@ export interface OllamaToolNames {
  * by its messages in order (a tool result's `tool_name` is the name its tool use went out with).
  */
 export interface OllamaMessageEncoder {
+  /** Where dropped images are reported. */
   logger: Logger;
+  /** Collects the blocks that could not be sent. */
   dropped: DroppedBlock[];
+  /** The wire name of a canonical tool name. */
   toolName: (name: string) => string;
   /** The wire id of a canonical tool use id (recorded in the request's `ToolIdMap`). */
   providerId: (canonicalId: string) => string;
+  /** The wire names of the tool uses encoded so far in this request. */
   toolNames: OllamaToolNames;
 }
 
@@ -150,7 +156,10 @@ export function ollamaMessageEncoder(
   };
 }
 
-/** Appends the wire messages of one prepared canonical message to `out` (see {@link encodeOllamaMessages}). */
+/**
+ * Appends the wire messages of one prepared canonical message to `out`, reading and setting the
+ * request's tool names in `encoder` (see {@link encodeOllamaMessages}).
+ */
 export function encodeOllamaMessage(
   message: Message,
   encoder: OllamaMessageEncoder,

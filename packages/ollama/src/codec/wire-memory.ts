@@ -24,10 +24,15 @@ export interface OllamaMessageForm {
  * those joined by commas, and the tool names their tool uses set, under one `ToolIdMap`.
  */
 export interface RememberedRun {
+  /** The map the run's forms were encoded under (their tool ids are its links). */
   toolIdMap: ToolIdMap;
+  /** The prepared messages of the run, from the history's first. */
   messages: readonly Message[];
+  /** Their wire messages, in order (frozen). */
   wire: readonly OllamaWireMessage[];
+  /** The JSON of `wire`, joined by commas (`''` when it is empty). */
   json: string;
+  /** The wire name of each tool use in the run, by canonical tool use id (the last one wins). */
   names: ReadonlyMap<string, string>;
 }
 
