@@ -61,8 +61,8 @@ export class OllamaChatTransport
     const transport = createOllamaCallTransport(this.#parts.settings, attempt.signal);
     try {
       const params = await this.#params(plan, attempt);
-      const text = ollamaChatRequestBody({ ...params, stream: false }, this.#memory);
-      return (await transport.chat(text, { model: params.model, stream: false })) as ChatResponse;
+      const body = ollamaChatRequestBody({ ...params, stream: false }, this.#memory);
+      return (await transport.chat(body, { model: params.model, stream: false })) as ChatResponse;
     } catch (error) {
       throw this.#toError(error, attempt.request, transport);
     }
@@ -80,8 +80,8 @@ export class OllamaChatTransport
     });
     try {
       const params = await this.#params(plan, attempt);
-      const text = ollamaChatRequestBody({ ...params, stream: true }, this.#memory);
-      await transport.chat(text, { model: params.model, stream: true });
+      const body = ollamaChatRequestBody({ ...params, stream: true }, this.#memory);
+      await transport.chat(body, { model: params.model, stream: true });
       return ollamaStreamBody(transport.body());
     } catch (error) {
       throw this.#toError(error, attempt.request, transport);

@@ -146,7 +146,8 @@ function encode(messages: readonly Message[], model: string, toolIdMap: ToolIdMa
       ...(warm ? { wireMemory: memory, historyMemo } : {}),
     });
     body = JSON.stringify({ ...params, stream: false });
-    text = ollamaChatRequestBody({ ...params, stream: false }, warm ? memory : undefined);
+    const sent = ollamaChatRequestBody({ ...params, stream: false }, warm ? memory : undefined);
+    text = Buffer.from(sent).toString('utf8');
   } catch (error) {
     body = `threw ${(error as Error).message}`;
   }
@@ -258,6 +259,8 @@ describe('Ollama: remembered wire forms (decision 0195)', () => {
       wireMemory: memory,
     });
     params.messages.push({ role: 'user', content: 'added later' });
-    expect(ollamaChatRequestBody(params, memory)).toBe(JSON.stringify(params));
+    expect(Buffer.from(ollamaChatRequestBody(params, memory)).toString('utf8')).toBe(
+      JSON.stringify(params),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { Message, ToolIdMap } from '@yourtool/core';
+import { COMMA, concat, EMPTY, utf8 } from './json-bytes.js';
 import {
   type OllamaMessageEncoder,
   type OllamaMessagesOptions,
@@ -7,10 +8,17 @@ import {
 import type { OllamaWireMessage } from './wire.js';
 import type { OllamaWireMemory } from './wire-memory.js';
 
-/** A request's wire messages and their JSON joined by commas. */
+/**
+ * A request's wire messages and their JSON joined by commas, in two pieces: the UTF-8 JSON of
+ * the remembered run it started with (`head`, copied as it is) and that of the rest (`tail`).
+ */
 export interface RememberedMessages {
+  /** The wire messages, in order. */
   wire: OllamaWireMessage[];
-  json: string;
+  /** The run's wire messages' UTF-8 JSON joined by commas (empty without a run). */
+  head: Uint8Array;
+  /** The JSON of the wire messages after the run, joined by commas (`''` when none). */
+  tail: string;
 }
 
 /**
@@ -39,7 +47,7 @@ export function encodeRememberedMessages(
   };
   const start = run?.messages.length ?? 0;
   const wire: OllamaWireMessage[] = run ? run.wire.slice() : [];
-  const runJson = run?.json ?? '';
+  const head = run?.json ?? EMPTY;
   const parts: string[] = [];
   // the remembered messages right after the run, which extend it
   const grown: Message[] = [];
@@ -58,25 +66,17 @@ export function encodeRememberedMessages(
       keptParts = parts.length;
     }
   }
-  // `+` keeps the run's (long) JSON as it is; Array.prototype.join would copy it every request
-  const json = joined(runJson, parts.join(','));
   if (grown.length > 0) {
     const names = new Map(run?.names);
     for (const [id, name] of grownNames) names.set(id, name);
+    const added = utf8(parts.slice(0, keptParts).join(','));
     memory.rememberRun({
       toolIdMap,
       messages: run ? [...run.messages, ...grown] : grown,
       wire: Object.freeze(wire.slice(0, keptWire)),
-      json:
-        keptParts === parts.length ? json : joined(runJson, parts.slice(0, keptParts).join(',')),
+      json: head.length === 0 ? added : added.length === 0 ? head : concat([head, COMMA, added]),
       names,
     });
   }
-  return { wire, json };
-}
-
-/** Two comma-joined JSON lists as one (either may be empty). */
-function joined(head: string, tail: string): string {
-  if (head === '') return tail;
-  return tail === '' ? head : `${head},${tail}`;
+  return { wire, head, tail: parts.join(',') };
 }

@@ -14,6 +14,7 @@ import {
   prepareHistory,
 } from '@yourtool/core/adapter';
 import type { Options } from 'ollama';
+import { COMMA, utf8 } from './json-bytes.js';
 import { encodeOllamaMessages, type OllamaMessagesOptions } from './messages.js';
 import { encodeRememberedMessages } from './remembered-messages.js';
 import { ollamaOfferedTools } from './tool-choice.js';
@@ -184,6 +185,9 @@ export function toOllamaChatRequest(
   return { params, dropped, repairs: prepared.repairs };
 }
 
+const OPEN_LIST = utf8('[');
+const CLOSE_LIST = utf8(']');
+
 /**
  * The wire messages of a prepared history, its system text first: remembered in the context's
  * wire memory when there is one, which then also records the array's JSON for the body.
@@ -199,20 +203,28 @@ function encodeHistory(
     if (prepared.system !== null) messages.unshift({ role: 'system', content: prepared.system });
     return messages;
   }
-  const { wire, json } = encodeRememberedMessages(
+  const { wire, head, tail } = encodeRememberedMessages(
     prepared.messages,
     context.toolIdMap,
     options,
     memory,
   );
-  if (prepared.system === null) {
-    memory.markMessages(wire, `[${json}]`);
-    return wire;
+  // the array's UTF-8 JSON: `[`, the system message, the run's bytes, the rest, `]`
+  const json: Uint8Array[] = [];
+  const add = (part: Uint8Array) => {
+    if (part.length === 0) return;
+    if (json.length > 0) json.push(COMMA);
+    json.push(part);
+  };
+  const messages = wire;
+  if (prepared.system !== null) {
+    const system: OllamaWireMessage = { role: 'system', content: prepared.system };
+    messages.unshift(system);
+    add(utf8(JSON.stringify(system)));
   }
-  const system: OllamaWireMessage = { role: 'system', content: prepared.system };
-  const messages = [system, ...wire];
-  const systemJson = JSON.stringify(system);
-  memory.markMessages(messages, `[${json === '' ? systemJson : `${systemJson},${json}`}]`);
+  add(head);
+  add(utf8(tail));
+  memory.markMessages(messages, [OPEN_LIST, ...json, CLOSE_LIST]);
   return messages;
 }
 

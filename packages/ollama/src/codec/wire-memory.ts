@@ -30,16 +30,16 @@ export interface RememberedRun {
   messages: readonly Message[];
   /** Their wire messages, in order (frozen). */
   wire: readonly OllamaWireMessage[];
-  /** The JSON of `wire`, joined by commas (`''` when it is empty). */
-  json: string;
+  /** The UTF-8 JSON of `wire`, joined by commas (empty when `wire` is). */
+  json: Uint8Array;
   /** The wire name of each tool use in the run, by canonical tool use id (the last one wins). */
   names: ReadonlyMap<string, string>;
 }
 
-/** A messages array's JSON, and the messages it held when the JSON was written. */
+/** A messages array's UTF-8 JSON in pieces, and the messages it held when it was written. */
 interface WrittenMessages {
   messages: readonly OllamaWireMessage[];
-  json: string;
+  json: readonly Uint8Array[];
 }
 
 function deepFreeze(value: unknown): void {
@@ -128,7 +128,7 @@ export function encodeOllamaForm(
  *
  * Lifetime: the owner's. Bound: nothing held strongly by key: each sealed message's form weakly
  * by the message (one per message), one remembered run per history weakly by its first message
- * (its messages' forms and their JSON as one string), and each encoded messages array's JSON
+ * (its messages' forms and their UTF-8 JSON in one piece), and each encoded messages array's JSON
  * weakly by the array (for as long as the parameters live).
  */
 export class OllamaWireMemory {
@@ -182,16 +182,20 @@ export class OllamaWireMemory {
     if (first !== undefined) this.#runs.set(first, run);
   }
 
-  /** Records that `messages` (a request's `messages`) is written as `json`. */
-  markMessages(messages: readonly OllamaWireMessage[], json: string): void {
+  /**
+   * Records that `messages` (a request's `messages`) is written as `json`: its UTF-8 JSON, the
+   * pieces one after another (read-only from then on).
+   */
+  markMessages(messages: readonly OllamaWireMessage[], json: readonly Uint8Array[]): void {
     this.#written.set(messages, { messages: messages.slice(), json });
   }
 
   /**
-   * The JSON recorded for `messages`, when the array still holds the same messages (a message
-   * put in or taken out since makes it unknown); else null.
+   * The UTF-8 JSON recorded for `messages` (pieces to write one after another), when the array
+   * still holds the same messages (a message put in or taken out since makes it unknown); else
+   * null.
    */
-  messagesJson(messages: readonly OllamaWireMessage[]): string | null {
+  messagesJson(messages: readonly OllamaWireMessage[]): readonly Uint8Array[] | null {
     const written = this.#written.get(messages);
     if (written === undefined || written.messages.length !== messages.length) return null;
     for (let i = 0; i < messages.length; i++) {
