@@ -9,7 +9,12 @@ import {
   type OllamaTransportSettings,
 } from './client.js';
 import { type OllamaErrorContext, toOllamaAdapterError } from './codec/errors.js';
-import { type OllamaChatParams, toOllamaChatRequest } from './codec/request.js';
+import {
+  type OllamaChatParams,
+  OllamaWireMemory,
+  ollamaChatRequestBody,
+  toOllamaChatRequest,
+} from './codec/request.js';
 import { ollamaReadError, ollamaStreamBody } from './codec/stream-body.js';
 import { ollamaCredentialProblem } from './credentials.js';
 import type { OllamaModelCatalog } from './detection.js';
@@ -40,6 +45,11 @@ export class OllamaChatTransport
 {
   readonly #context: AdapterContext;
   readonly #parts: OllamaChatTransportParts;
+  /**
+   * What the codec remembers of sent messages (decision 0195): owned here, the one part that
+   * encodes requests, for the adapter's lifetime.
+   */
+  readonly #memory = new OllamaWireMemory();
 
   constructor(context: AdapterContext, parts: OllamaChatTransportParts) {
     this.#context = context;
@@ -51,7 +61,8 @@ export class OllamaChatTransport
     const transport = createOllamaCallTransport(this.#parts.settings, attempt.signal);
     try {
       const params = await this.#params(plan, attempt);
-      return await transport.client.chat({ ...params, stream: false });
+      const body = ollamaChatRequestBody({ ...params, stream: false }, this.#memory);
+      return (await transport.chat(body, { model: params.model, stream: false })) as ChatResponse;
     } catch (error) {
       throw this.#toError(error, attempt.request, transport);
     }
@@ -69,7 +80,8 @@ export class OllamaChatTransport
     });
     try {
       const params = await this.#params(plan, attempt);
-      await transport.client.chat({ ...params, stream: true });
+      const body = ollamaChatRequestBody({ ...params, stream: true }, this.#memory);
+      await transport.chat(body, { model: params.model, stream: true });
       return ollamaStreamBody(transport.body());
     } catch (error) {
       throw this.#toError(error, attempt.request, transport);
@@ -137,6 +149,7 @@ export class OllamaChatTransport
     return toOllamaChatRequest(request, {
       toolIdMap,
       historyMemo: attempt.historyMemo,
+      wireMemory: this.#memory,
       logger,
       capabilities,
       options: {

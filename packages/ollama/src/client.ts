@@ -28,6 +28,14 @@ export interface OllamaCallTransport {
    * @throws Error when no streamed body was kept.
    */
   body(): ReadableStream<Uint8Array>;
+  /**
+   * `/api/chat` through the client, sending `body` (the request's UTF-8 JSON, `stream`
+   * included): the client serializes only a stand-in of the model and `stream`, and the call's
+   * `fetch` sends `body` in its place (decision 0195). Headers, URL, status checks and the
+   * reply's parsing stay the client's. Resolves when the client has its response: the reply for
+   * `stream: false`, for `stream: true` once the body is kept for {@link body}.
+   */
+  chat(body: Uint8Array, standIn: { model: string; stream: boolean }): Promise<unknown>;
 }
 
 /** What one call's transport does with response bodies. */
@@ -63,10 +71,14 @@ export function createOllamaCallTransport(
   const base = settings.fetch ?? globalThis.fetch;
   let headers: Headers | null = null;
   let body: ReadableStream<Uint8Array> | null = null;
+  // the body of the next POST, sent in place of the client's serialization of a stand-in
+  let pending: Uint8Array | null = null;
   const callFetch: typeof fetch = async (input, init = {}) => {
     const signals = [signal, AbortSignal.timeout(settings.timeoutMs)];
     if (init.signal) signals.push(init.signal);
-    const response = await base(input, { ...init, signal: AbortSignal.any(signals) });
+    const sent = pending !== null && init.method === 'POST' ? { ...init, body: pending } : init;
+    pending = null;
+    const response = await base(input, { ...sent, signal: AbortSignal.any(signals) });
     headers = response.headers;
     if (!response.ok) return jsonErrorResponse(response);
     if (options.stream && response.body) {
@@ -86,6 +98,12 @@ export function createOllamaCallTransport(
     body: () => {
       if (!body) throw new Error('ollama: no streamed response body to read');
       return body;
+    },
+    chat: (bytes, standIn) => {
+      pending = bytes;
+      return standIn.stream
+        ? client.chat({ model: standIn.model, stream: true })
+        : client.chat({ model: standIn.model, stream: false });
     },
   };
 }

@@ -106,76 +106,124 @@ export function encodeOllamaMessages(
   toolIdMap: ToolIdMap,
   ...rest: [OllamaMessagesOptions?] | [Logger?, DroppedBlock[]?, ((name: string) => string)?]
 ): OllamaWireMessage[] {
+  const encoder = ollamaMessageEncoder(toolIdMap, messagesOptions(rest));
+  const out: OllamaWireMessage[] = [];
+  for (const message of messages) encodeOllamaMessage(message, encoder, out);
+  return out;
+}
+
+/** The wire names of a request's tool uses seen so far, by canonical tool use id. */
+export interface OllamaToolNames {
+  /** The wire name the tool use `toolUseId` went out with, if one was encoded before. */
+  get(toolUseId: string): string | undefined;
+  /** Records the wire name of the tool use `toolUseId` (a later one replaces it). */
+  set(toolUseId: string, name: string): void;
+}
+
+/**
+ * What encoding one message reads and writes besides the message: one request's state, shared
+ * by its messages in order (a tool result's `tool_name` is the name its tool use went out with).
+ */
+export interface OllamaMessageEncoder {
+  /** Where dropped images are reported. */
+  logger: Logger;
+  /** Collects the blocks that could not be sent. */
+  dropped: DroppedBlock[];
+  /** The wire name of a canonical tool name. */
+  toolName: (name: string) => string;
+  /** The wire id of a canonical tool use id (recorded in the request's `ToolIdMap`). */
+  providerId: (canonicalId: string) => string;
+  /** The wire names of the tool uses encoded so far in this request. */
+  toolNames: OllamaToolNames;
+}
+
+/** A request's encoder state under `toolIdMap`, from {@link OllamaMessagesOptions}' defaults. */
+export function ollamaMessageEncoder(
+  toolIdMap: ToolIdMap,
+  options: OllamaMessagesOptions = {},
+): OllamaMessageEncoder {
   const {
     logger = silentLogger,
     dropped = [],
     toolName = (name: string) => wireToolName(name, OLLAMA_TOOL_NAME_RULES),
-  } = messagesOptions(rest);
-  const out: OllamaWireMessage[] = [];
-  const toolNames = new Map<string, string>();
-  const providerId = (canonicalId: string) =>
-    toolIdMap.toProviderId(OLLAMA, canonicalId, OLLAMA_TOOL_ID_RULES);
-  for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-        out.push({ role: 'system', content: textOf(message.content, '\n\n') });
-        break;
-      case 'user': {
-        const images = message.content.flatMap((block, index) =>
-          block.type === 'image' ? [{ image: block, index }] : [],
+  } = options;
+  return {
+    logger,
+    dropped,
+    toolName,
+    providerId: (canonicalId) => toolIdMap.toProviderId(OLLAMA, canonicalId, OLLAMA_TOOL_ID_RULES),
+    toolNames: new Map<string, string>(),
+  };
+}
+
+/**
+ * Appends the wire messages of one prepared canonical message to `out`, reading and setting the
+ * request's tool names in `encoder` (see {@link encodeOllamaMessages}).
+ */
+export function encodeOllamaMessage(
+  message: Message,
+  encoder: OllamaMessageEncoder,
+  out: OllamaWireMessage[],
+): void {
+  const { logger, dropped, toolName, toolNames, providerId } = encoder;
+  switch (message.role) {
+    case 'system':
+      out.push({ role: 'system', content: textOf(message.content, '\n\n') });
+      break;
+    case 'user': {
+      const images = message.content.flatMap((block, index) =>
+        block.type === 'image' ? [{ image: block, index }] : [],
+      );
+      const wire: OllamaWireMessage = { role: 'user', content: textOf(message.content, '\n\n') };
+      const encoded = wireImages(message, images, logger, dropped);
+      if (encoded.length > 0) wire.images = encoded;
+      if (wire.content !== '' || encoded.length > 0) out.push(wire);
+      break;
+    }
+    case 'assistant': {
+      const wire: OllamaWireMessage = {
+        role: 'assistant',
+        content: textOf(message.content, '\n\n'),
+      };
+      const thinking = message.content
+        .flatMap((b) => (b.type === 'thinking' ? [b.text] : []))
+        .join('\n\n');
+      if (thinking !== '') wire.thinking = thinking;
+      const calls = message.content.flatMap((block): OllamaWireToolCall[] => {
+        if (block.type !== 'tool_use') return [];
+        const name = toolName(block.name);
+        toolNames.set(block.id, name);
+        return [
+          {
+            id: providerId(block.id),
+            type: 'function',
+            function: { name, arguments: block.input },
+          },
+        ];
+      });
+      if (calls.length > 0) wire.tool_calls = calls;
+      if (wire.content !== '' || wire.thinking !== undefined || calls.length > 0) out.push(wire);
+      break;
+    }
+    case 'tool':
+      for (const block of message.content) {
+        if (block.type !== 'tool_result') continue;
+        const text = textOf(block.content, '\n');
+        const body = text === '' ? EMPTY_TOOL_RESULT_TEXT : text;
+        const images = block.content.flatMap((inner, index) =>
+          inner.type === 'image' ? [{ image: inner, index }] : [],
         );
-        const wire: OllamaWireMessage = { role: 'user', content: textOf(message.content, '\n\n') };
+        const wire: OllamaWireMessage = {
+          role: 'tool',
+          content: block.is_error ? `${TOOL_ERROR_PREFIX}${body}` : body,
+          tool_call_id: providerId(block.tool_use_id),
+        };
+        const name = toolNames.get(block.tool_use_id);
+        if (name) wire.tool_name = name;
         const encoded = wireImages(message, images, logger, dropped);
         if (encoded.length > 0) wire.images = encoded;
-        if (wire.content !== '' || encoded.length > 0) out.push(wire);
-        break;
+        out.push(wire);
       }
-      case 'assistant': {
-        const wire: OllamaWireMessage = {
-          role: 'assistant',
-          content: textOf(message.content, '\n\n'),
-        };
-        const thinking = message.content
-          .flatMap((b) => (b.type === 'thinking' ? [b.text] : []))
-          .join('\n\n');
-        if (thinking !== '') wire.thinking = thinking;
-        const calls = message.content.flatMap((block): OllamaWireToolCall[] => {
-          if (block.type !== 'tool_use') return [];
-          const name = toolName(block.name);
-          toolNames.set(block.id, name);
-          return [
-            {
-              id: providerId(block.id),
-              type: 'function',
-              function: { name, arguments: block.input },
-            },
-          ];
-        });
-        if (calls.length > 0) wire.tool_calls = calls;
-        if (wire.content !== '' || wire.thinking !== undefined || calls.length > 0) out.push(wire);
-        break;
-      }
-      case 'tool':
-        for (const block of message.content) {
-          if (block.type !== 'tool_result') continue;
-          const text = textOf(block.content, '\n');
-          const body = text === '' ? EMPTY_TOOL_RESULT_TEXT : text;
-          const images = block.content.flatMap((inner, index) =>
-            inner.type === 'image' ? [{ image: inner, index }] : [],
-          );
-          const wire: OllamaWireMessage = {
-            role: 'tool',
-            content: block.is_error ? `${TOOL_ERROR_PREFIX}${body}` : body,
-            tool_call_id: providerId(block.tool_use_id),
-          };
-          const name = toolNames.get(block.tool_use_id);
-          if (name) wire.tool_name = name;
-          const encoded = wireImages(message, images, logger, dropped);
-          if (encoded.length > 0) wire.images = encoded;
-          out.push(wire);
-        }
-        break;
-    }
+      break;
   }
-  return out;
 }

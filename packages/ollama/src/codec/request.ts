@@ -2,6 +2,7 @@ import {
   type AdapterCapabilities,
   type CanonicalRequest,
   type Logger,
+  type Message,
   parseModelId,
   silentLogger,
   type ToolIdMap,
@@ -13,7 +14,9 @@ import {
   prepareHistory,
 } from '@yourtool/core/adapter';
 import type { Options } from 'ollama';
-import { encodeOllamaMessages } from './messages.js';
+import { COMMA, utf8 } from './json-bytes.js';
+import { encodeOllamaMessages, type OllamaMessagesOptions } from './messages.js';
+import { encodeRememberedMessages } from './remembered-messages.js';
 import { ollamaOfferedTools } from './tool-choice.js';
 import { ollamaToolNamer } from './tool-names.js';
 import {
@@ -22,9 +25,12 @@ import {
   type OllamaWireMessage,
   type OllamaWireTool,
 } from './wire.js';
+import type { OllamaWireMemory } from './wire-memory.js';
 
+export { ollamaChatRequestBody } from './body.js';
 export { encodeOllamaMessages, type OllamaMessagesOptions } from './messages.js';
 export * from './wire.js';
+export { OllamaWireMemory } from './wire-memory.js';
 
 /** `/api/chat` parameters without `stream` (set by the caller). */
 export interface OllamaChatParams {
@@ -87,6 +93,11 @@ export interface ToOllamaContext {
   logger?: Logger;
   /** The adapter's `HistoryMemo` for `prepareHistory` (decision 0165); none: prepared afresh. */
   historyMemo?: HistoryMemo;
+  /**
+   * The adapter's wire memory (decision 0195): sealed messages' forms, and the JSON of the
+   * `messages` array for `ollamaChatRequestBody`. None: every message encoded afresh.
+   */
+  wireMemory?: OllamaWireMemory;
 }
 
 /** The `/api/chat` parameters for a request, and what was changed to make them valid. */
@@ -133,12 +144,7 @@ export function toOllamaChatRequest(
   );
   const dropped = [...prepared.dropped];
   const toolName = ollamaToolNamer(logger, request.request_id);
-  const messages = encodeOllamaMessages(prepared.messages, context.toolIdMap, {
-    logger,
-    dropped,
-    toolName,
-  });
-  if (prepared.system !== null) messages.unshift({ role: 'system', content: prepared.system });
+  const messages = encodeHistory(prepared, context, { logger, dropped, toolName });
 
   const params: OllamaChatParams = {
     model: wireName,
@@ -177,6 +183,49 @@ export function toOllamaChatRequest(
   if (options.keepAlive !== undefined) params.keep_alive = options.keepAlive;
 
   return { params, dropped, repairs: prepared.repairs };
+}
+
+const OPEN_LIST = utf8('[');
+const CLOSE_LIST = utf8(']');
+
+/**
+ * The wire messages of a prepared history, its system text first: remembered in the context's
+ * wire memory when there is one, which then also records the array's JSON for the body.
+ */
+function encodeHistory(
+  prepared: { messages: readonly Message[]; system: string | null },
+  context: ToOllamaContext,
+  options: OllamaMessagesOptions,
+): OllamaWireMessage[] {
+  const memory = context.wireMemory;
+  if (memory === undefined) {
+    const messages = encodeOllamaMessages(prepared.messages, context.toolIdMap, options);
+    if (prepared.system !== null) messages.unshift({ role: 'system', content: prepared.system });
+    return messages;
+  }
+  const { wire, head, tail } = encodeRememberedMessages(
+    prepared.messages,
+    context.toolIdMap,
+    options,
+    memory,
+  );
+  // the array's UTF-8 JSON: `[`, the system message, the run's bytes, the rest, `]`
+  const json: Uint8Array[] = [];
+  const add = (part: Uint8Array) => {
+    if (part.length === 0) return;
+    if (json.length > 0) json.push(COMMA);
+    json.push(part);
+  };
+  const messages = wire;
+  if (prepared.system !== null) {
+    const system: OllamaWireMessage = { role: 'system', content: prepared.system };
+    messages.unshift(system);
+    add(utf8(JSON.stringify(system)));
+  }
+  add(head);
+  add(utf8(tail));
+  memory.markMessages(messages, [OPEN_LIST, ...json, CLOSE_LIST]);
+  return messages;
 }
 
 /**
