@@ -1,4 +1,4 @@
-import { isSealedMessage, type Message, type ToolIdMap } from '@yourtool/core';
+import type { Message, ToolIdMap } from '@yourtool/core';
 import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import {
@@ -6,7 +6,8 @@ import {
   type OpenAIChatMessage,
   type OpenAIMessageEncodeContext,
 } from './chat-messages.js';
-import { deepFreeze, deepFrozen } from './frozen.js';
+import { deepFreeze } from './frozen.js';
+import { idsRecorded, type RememberedForm, rememberedForm } from './message-form.js';
 import { WireRuns, type WrittenList } from './wire-run.js';
 
 /** One message's remembered Chat Completions form. */
@@ -21,36 +22,10 @@ export interface ChatMessageForm {
   imagesJson: string;
 }
 
-/** A remembered form, and the `ToolIdMap` it was encoded under. */
-interface Remembered {
-  context: ToolIdMap;
-  form: ChatMessageForm;
-}
-
 /** How a messages array is written, and the messages it held when it was encoded. */
 interface WrittenMessages {
   messages: readonly OpenAI.ChatCompletionMessageParam[];
   written: WrittenList;
-}
-
-/** Whether every tool id the message went out with is the link the map records (so stays). */
-function idsRecorded(message: Message, context: OpenAIMessageEncodeContext): boolean {
-  const { toolIdMap, provider } = context;
-  return message.content.every((block) => {
-    const id =
-      block.type === 'tool_use'
-        ? block.id
-        : block.type === 'tool_result'
-          ? block.tool_use_id
-          : null;
-    if (id === null) return true;
-    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
-    const recorded = toolIdMap.getProviderId(provider, id);
-    return (
-      recorded !== undefined &&
-      toolIdMap.toProviderId(provider, id, context.toolIdRules) === recorded
-    );
-  });
 }
 
 /**
@@ -92,7 +67,7 @@ export function encodeChatForm(
     !renamed &&
     !reasoning &&
     context.dropped.length === droppedBefore &&
-    idsRecorded(message, context);
+    idsRecorded(message, context.toolIdMap, context.provider, context.toolIdRules);
   if (reusable) deepFreeze(form);
   return { form, reusable };
 }
@@ -108,8 +83,8 @@ export function encodeChatForm(
  * weakly by the message (one per message), each rebuilt tool message's weakly by its tool
  * result block (one per block), each encoded messages array's JSON weakly by the
  * array (so for as long as the parameters live), and per history (weakly by its first message)
- * the run of its leading messages' wire messages and their UTF-8 JSON (decision 0193). One memory serves one encoder (one provider
- * key, one tool id rule); never share it with another.
+ * the run of its leading messages' wire messages and their UTF-8 JSON (decision 0193). One
+ * memory serves one encoder (one provider key, one tool id rule); never share it with another.
  */
 export class OpenAIChatWireMemory {
   /** Each sealed message's wire form, under the `ToolIdMap` it was encoded with. */
@@ -117,7 +92,7 @@ export class OpenAIChatWireMemory {
   /** Per history, the wire messages of its leading messages and their JSON (decision 0193). */
   readonly runs = new WireRuns<OpenAIChatMessage>();
   /** Forms of tool messages `prepareHistory` rebuilt, by their one (deep-frozen) tool result. */
-  readonly #results = new WeakMap<object, Remembered>();
+  readonly results = new WeakMap<object, RememberedForm<ChatMessageForm>>();
   readonly #written = new WeakMap<readonly OpenAI.ChatCompletionMessageParam[], WrittenMessages>();
 
   /**
@@ -131,17 +106,7 @@ export class OpenAIChatWireMemory {
     toolIdMap: ToolIdMap,
     encode: (message: Message, kept: boolean) => EncodedWireForm<ChatMessageForm>,
   ): ChatMessageForm {
-    const [block, more] = message.content;
-    if (message.role !== 'tool' || more !== undefined || !block || isSealedMessage(message)) {
-      return this.forms.get(message, toolIdMap, encode);
-    }
-    // a block remembered was deep-frozen then, so still is: checked only when not remembered
-    const known = this.#results.get(block);
-    if (known !== undefined && known.context === toolIdMap) return known.form;
-    if (!deepFrozen(block)) return encode(message, false).form;
-    const encoded = encode(message, true);
-    if (encoded.reusable) this.#results.set(block, { context: toolIdMap, form: encoded.form });
-    return encoded.form;
+    return rememberedForm(this, message, toolIdMap, encode);
   }
 
   /** Records that `messages` (a request's `messages`) is written as `written`. */

@@ -1,5 +1,9 @@
 import type { SendContender } from '../contender.js';
 import { openAIChatContender } from './openai-chat.js';
+import { openAIResponsesContender } from './openai-responses.js';
 
 /** Every provider of `send/<provider>/<N>`, one file each (add a line here for a new one). */
-export const SEND_CONTENDERS: readonly SendContender[] = [openAIChatContender];
+export const SEND_CONTENDERS: readonly SendContender[] = [
+  openAIChatContender,
+  openAIResponsesContender,
+];
