@@ -79,17 +79,33 @@ type Spec = typeof spec extends fc.Arbitrary<infer T> ? T : never;
 
 let nextId = 0;
 /** A well-formed tool exchange: an assistant's tool use and the tool message answering it. */
-const exchange = fc.tuple(ids, names, fc.constantFrom(...MODELS)).map(([id, name, model]) => {
-  const unique = `${id}${nextId++}`;
-  return [
-    { role: 'assistant', content: [{ type: 'tool_use', id: unique, name, input: {} }], model },
-    {
-      role: 'tool',
-      content: [{ type: 'tool_result', tool_use_id: unique, content: [], is_error: false }],
-      model,
-    },
-  ] as Spec[];
-});
+const exchange = fc
+  .tuple(ids, names, fc.constantFrom(...MODELS), fc.boolean())
+  .map(([id, name, model, withImage]) => {
+    const unique = `${id}${nextId++}`;
+    return [
+      { role: 'assistant', content: [{ type: 'tool_use', id: unique, name, input: {} }], model },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: unique,
+            content: withImage ? [{ type: 'text', text: 'see' }, image] : [],
+            is_error: false,
+          },
+        ],
+        model,
+      },
+    ] as Spec[];
+  });
+
+/** A tool message's link to the use it answers, as a session stores it (it then stays sealed). */
+function replyTo(s: Spec): { parent_tool_use_id?: string } {
+  const [first] = s.content;
+  if (s.role !== 'tool' || s.content.length !== 1 || first?.type !== 'tool_result') return {};
+  return { parent_tool_use_id: first.tool_use_id };
+}
 
 function build(s: Spec): Message {
   const content =
@@ -102,7 +118,7 @@ function build(s: Spec): Message {
     metadata:
       s.role === 'assistant'
         ? { ...assistantTestMetadata(s.model), status: 'complete' }
-        : { status: 'complete' },
+        : { status: 'complete', ...replyTo(s) },
     created_at: '2026-11-27T10:00:00.000000Z',
     schema_version: 1,
   } as Message);
