@@ -6,6 +6,7 @@ import { openAIResponsesModelInfo } from './models.js';
 import { OpenAIConfigOptionsSchema } from './options.js';
 import type { OpenAIResponsesEncoding } from './responses/request.js';
 import type { OpenAIResponsesStreamEvent } from './responses/stream.js';
+import { OpenAIResponsesWireMemory } from './responses/wire-memory.js';
 import { LazyOpenAIClient } from './sdk-client.js';
 import { OpenAIResponsesCodec } from './wire/responses-codec.js';
 import { OpenAIResponsesTransport } from './wire/responses-transport.js';
@@ -71,9 +72,12 @@ export function openAIResponsesParts(context: AdapterContext): OpenAIResponsesPa
     context,
     (clientOptions) => new OpenAI(clientOptions),
   );
+  // the adapter's wire memory (decisions 0165, 0193): the codec fills it, the transport reads it
+  const memory = new OpenAIResponsesWireMemory();
+  const headerSecrets = Object.values(context.config.extra_headers);
   return {
-    codec: new OpenAIResponsesCodec(context, options, () => client.secrets()),
-    transport: new OpenAIResponsesTransport(client, Object.values(context.config.extra_headers)),
+    codec: new OpenAIResponsesCodec(context, options, () => client.secrets(), memory),
+    transport: new OpenAIResponsesTransport(client, headerSecrets, memory),
     models: {
       defaultModel: DEFAULT_OPENAI_RESPONSES_MODEL,
       capabilities: (wireName) => openAIResponsesModelInfo(wireName).capabilities,

@@ -1,4 +1,6 @@
+import type { OpenAIChatMessage } from './chat-messages.js';
 import type { OpenAIChatWireMemory } from './chat-wire-memory.js';
+import { jsonBodyBytes } from './json-body.js';
 
 /**
  * A Chat Completions request body as JSON text: exactly `JSON.stringify(body)`, with the
@@ -21,4 +23,20 @@ export function chatRequestBody(
     text += `${JSON.stringify(key)}:${known ?? JSON.stringify(value)}`;
   }
   return `${text}}`;
+}
+
+/**
+ * A Chat Completions request body as UTF-8 JSON: exactly the bytes of `JSON.stringify(body)`,
+ * with the remembered run of the `messages` array copied in one piece (decision 0193), so a long
+ * session's body costs its new messages and one copy. Without `memory`, or for an array it did
+ * not record, every field is serialized now.
+ */
+export function chatRequestBytes(
+  body: Readonly<Record<string, unknown>>,
+  memory?: OpenAIChatWireMemory,
+): Uint8Array {
+  // an array the memory did not record is unknown to it, whatever its members are
+  const written = (list: readonly unknown[]) =>
+    memory?.messagesWritten(list as readonly OpenAIChatMessage[]) ?? null;
+  return jsonBodyBytes(body, 'messages', written);
 }

@@ -1,7 +1,14 @@
-import { isSealedMessage, type Message, type ToolIdMap } from '@yourtool/core';
+import type { Message, ToolIdMap } from '@yourtool/core';
 import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
-import { encodeChatMessageParts, type OpenAIMessageEncodeContext } from './chat-messages.js';
+import {
+  encodeChatMessageParts,
+  type OpenAIChatMessage,
+  type OpenAIMessageEncodeContext,
+} from './chat-messages.js';
+import { deepFreeze } from './frozen.js';
+import { idsRecorded, type RememberedForm, rememberedForm } from './message-form.js';
+import { WireRuns, type WrittenList } from './wire-run.js';
 
 /** One message's remembered Chat Completions form. */
 export interface ChatMessageForm {
@@ -15,50 +22,10 @@ export interface ChatMessageForm {
   imagesJson: string;
 }
 
-/** A remembered form, and the `ToolIdMap` it was encoded under. */
-interface Remembered {
-  context: ToolIdMap;
-  form: ChatMessageForm;
-}
-
-/** A messages array's JSON, and the messages it held when the JSON was written. */
+/** How a messages array is written, and the messages it held when it was encoded. */
 interface WrittenMessages {
   messages: readonly OpenAI.ChatCompletionMessageParam[];
-  json: string;
-}
-
-/** Whether `value` and everything in it is frozen (so can never change). */
-function deepFrozen(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return true;
-  if (!Object.isFrozen(value)) return false;
-  for (const inner of Object.values(value)) if (!deepFrozen(inner)) return false;
-  return true;
-}
-
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
-}
-
-/** Whether every tool id the message went out with is the link the map records (so stays). */
-function idsRecorded(message: Message, context: OpenAIMessageEncodeContext): boolean {
-  const { toolIdMap, provider } = context;
-  return message.content.every((block) => {
-    const id =
-      block.type === 'tool_use'
-        ? block.id
-        : block.type === 'tool_result'
-          ? block.tool_use_id
-          : null;
-    if (id === null) return true;
-    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
-    const recorded = toolIdMap.getProviderId(provider, id);
-    return (
-      recorded !== undefined &&
-      toolIdMap.toProviderId(provider, id, context.toolIdRules) === recorded
-    );
-  });
+  written: WrittenList;
 }
 
 /**
@@ -100,7 +67,7 @@ export function encodeChatForm(
     !renamed &&
     !reasoning &&
     context.dropped.length === droppedBefore &&
-    idsRecorded(message, context);
+    idsRecorded(message, context.toolIdMap, context.provider, context.toolIdRules);
   if (reusable) deepFreeze(form);
   return { form, reusable };
 }
@@ -115,14 +82,17 @@ export function encodeChatForm(
  * Lifetime: the owner's. Bound: nothing held strongly by key: each sealed message's form
  * weakly by the message (one per message), each rebuilt tool message's weakly by its tool
  * result block (one per block), each encoded messages array's JSON weakly by the
- * array (so for as long as the parameters live). One memory serves one encoder (one provider
- * key, one tool id rule); never share it with another.
+ * array (so for as long as the parameters live), and per history (weakly by its first message)
+ * the run of its leading messages' wire messages and their UTF-8 JSON (decision 0193). One
+ * memory serves one encoder (one provider key, one tool id rule); never share it with another.
  */
 export class OpenAIChatWireMemory {
   /** Each sealed message's wire form, under the `ToolIdMap` it was encoded with. */
   readonly forms = new SealedWireForms<ChatMessageForm>();
+  /** Per history, the wire messages of its leading messages and their JSON (decision 0193). */
+  readonly runs = new WireRuns<OpenAIChatMessage>();
   /** Forms of tool messages `prepareHistory` rebuilt, by their one (deep-frozen) tool result. */
-  readonly #results = new WeakMap<object, Remembered>();
+  readonly results = new WeakMap<object, RememberedForm<ChatMessageForm>>();
   readonly #written = new WeakMap<readonly OpenAI.ChatCompletionMessageParam[], WrittenMessages>();
 
   /**
@@ -136,22 +106,25 @@ export class OpenAIChatWireMemory {
     toolIdMap: ToolIdMap,
     encode: (message: Message, kept: boolean) => EncodedWireForm<ChatMessageForm>,
   ): ChatMessageForm {
-    const [block, more] = message.content;
-    if (message.role !== 'tool' || more !== undefined || !block || isSealedMessage(message)) {
-      return this.forms.get(message, toolIdMap, encode);
-    }
-    // a block remembered was deep-frozen then, so still is: checked only when not remembered
-    const known = this.#results.get(block);
-    if (known !== undefined && known.context === toolIdMap) return known.form;
-    if (!deepFrozen(block)) return encode(message, false).form;
-    const encoded = encode(message, true);
-    if (encoded.reusable) this.#results.set(block, { context: toolIdMap, form: encoded.form });
-    return encoded.form;
+    return rememberedForm(this, message, toolIdMap, encode);
   }
 
-  /** Records that `messages` (a request's `messages`) is written as `json`. */
-  markMessages(messages: readonly OpenAI.ChatCompletionMessageParam[], json: string): void {
-    this.#written.set(messages, { messages: messages.slice(), json });
+  /** Records that `messages` (a request's `messages`) is written as `written`. */
+  markMessages(messages: readonly OpenAI.ChatCompletionMessageParam[], written: WrittenList): void {
+    this.#written.set(messages, { messages: messages.slice(), written });
+  }
+
+  /**
+   * How `messages` is written, when the codec recorded it and the array still holds the same
+   * messages (a message put in or taken out since makes it unknown); else null.
+   */
+  messagesWritten(messages: readonly OpenAI.ChatCompletionMessageParam[]): WrittenList | null {
+    const known = this.#written.get(messages);
+    if (known === undefined || known.messages.length !== messages.length) return null;
+    for (let i = 0; i < messages.length; i++) {
+      if (messages[i] !== known.messages[i]) return null;
+    }
+    return known.written;
   }
 
   /**
@@ -159,11 +132,11 @@ export class OpenAIChatWireMemory {
    * put in or taken out since makes it unknown); else null.
    */
   messagesJson(messages: readonly OpenAI.ChatCompletionMessageParam[]): string | null {
-    const written = this.#written.get(messages);
-    if (written === undefined || written.messages.length !== messages.length) return null;
-    for (let i = 0; i < messages.length; i++) {
-      if (messages[i] !== written.messages[i]) return null;
-    }
-    return written.json;
+    const written = this.messagesWritten(messages);
+    if (written === null) return null;
+    const { buffer, byteOffset, byteLength } = written.prefix;
+    const prefix = Buffer.from(buffer, byteOffset, byteLength).toString('utf8');
+    const comma = prefix !== '' && written.rest !== '' ? ',' : '';
+    return `[${prefix}${comma}${written.rest}]`;
   }
 }

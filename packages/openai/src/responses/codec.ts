@@ -10,11 +10,13 @@ import { OPENAI } from '../codec/request.js';
 import { encodeAssistantItems } from './input.js';
 import { decodeOpenAIResponsesOutput } from './response.js';
 
+export * from './body.js';
 export * from './errors.js';
 export * from './input.js';
 export * from './request.js';
 export * from './response.js';
 export * from './stream.js';
+export * from './wire-memory.js';
 
 /**
  * Encodes assistant content as it goes into the Responses `input` list, then decodes those items

@@ -249,10 +249,37 @@ function reasoningItem(
 }
 
 /**
+ * One prepared canonical message as Responses input items: USER as a user message (images as
+ * `input_image` parts), ASSISTANT as reasoning, message and `function_call` items in the order
+ * of its blocks, TOOL as a `function_call_output` per tool result answering its call's
+ * `call_id` (images in the same output); SYSTEM as nothing (hoisted into `instructions`).
+ */
+export function encodeResponsesItems(
+  message: Message,
+  context: ResponsesItemEncodeContext,
+): ResponsesInputItem[] {
+  switch (message.role) {
+    case 'user':
+      return [encodeUser(message)];
+    case 'assistant':
+      return encodeAssistantItems(message, context);
+    case 'tool': {
+      const items: ResponsesInputItem[] = [];
+      for (const block of message.content) {
+        if (block.type !== 'tool_result') continue;
+        items.push(encodeFunctionCallOutput(block, callId(context, block.tool_use_id)));
+      }
+      return items;
+    }
+    case 'system':
+      // hoisted by prepareHistory into `instructions`
+      return [];
+  }
+}
+
+/**
  * Turns prepared canonical messages (as `prepareHistory` leaves them) into the Responses
- * `input` list: USER as a user message (images as `input_image` parts), ASSISTANT as reasoning,
- * message and `function_call` items in the order of its blocks, each TOOL message as a
- * `function_call_output` answering its call's `call_id` (images in the same output).
+ * `input` list, each message as {@link encodeResponsesItems} encodes it.
  */
 export function encodeResponsesInput(
   messages: readonly Message[],
@@ -260,23 +287,7 @@ export function encodeResponsesInput(
 ): ResponsesInputItem[] {
   const input: ResponsesInputItem[] = [];
   for (const message of messages) {
-    switch (message.role) {
-      case 'user':
-        input.push(encodeUser(message));
-        break;
-      case 'assistant':
-        input.push(...encodeAssistantItems(message, context));
-        break;
-      case 'tool':
-        for (const block of message.content) {
-          if (block.type !== 'tool_result') continue;
-          input.push(encodeFunctionCallOutput(block, callId(context, block.tool_use_id)));
-        }
-        break;
-      case 'system':
-        // hoisted by prepareHistory into `instructions`
-        break;
-    }
+    for (const item of encodeResponsesItems(message, context)) input.push(item);
   }
   return input;
 }

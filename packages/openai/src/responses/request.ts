@@ -23,6 +23,7 @@ import { OPENAI } from '../codec/request.js';
 import { responsesToolsParams } from '../codec/tools-param.js';
 import type { OpenAIReasoningSummary } from '../models.js';
 import { encodeResponsesInput, type ResponsesInputItem } from './input.js';
+import { encodeRememberedInput, type OpenAIResponsesWireMemory } from './wire-memory.js';
 
 /** The smallest `max_output_tokens` the Responses API accepts (a smaller value is a 400). */
 export const OPENAI_RESPONSES_MIN_OUTPUT_TOKENS = 16;
@@ -66,6 +67,12 @@ export interface OpenAIResponsesEncodeOptions {
    * core's `wireToolName` derives (decision 0140). Default core's `STRICT_TOOL_NAME_RULES`.
    */
   toolNameRules?: ToolNameRules;
+  /**
+   * The adapter's wire memory (decisions 0165, 0193): each sealed message's items and their
+   * JSON, and the run of a history's leading messages, are remembered per `ToolIdMap`, so a
+   * session's next request encodes only its new messages. None: every message encoded afresh.
+   */
+  wireMemory?: OpenAIResponsesWireMemory;
 }
 
 /** The wire parameters for a request, and what was changed to make them valid. */
@@ -95,14 +102,17 @@ function encodeResponsesHistory(
     { system_prompt: request.system_prompt ?? null, logger },
     options.historyMemo,
   );
-  const input = encodeResponsesInput(prepared.messages, {
+  const context = {
     provider,
     toolIdMap: options.toolIdMap,
     logger,
     dropped: prepared.dropped,
     toolName,
     ...(options.toolIdRules ? { toolIdRules: options.toolIdRules } : {}),
-  });
+  };
+  const input = options.wireMemory
+    ? encodeRememberedInput(prepared.messages, context, options.wireMemory)
+    : encodeResponsesInput(prepared.messages, context);
   if (input.length === 0) {
     throw nothingToSendError(
       { adapter: provider, model: request.model },

@@ -1,14 +1,14 @@
 import type { AdapterError, CanonicalRequest } from '@yourtool/core';
 import type { AdapterContext, WireAttempt, WireTransport } from '@yourtool/core/adapter';
 import OpenAI from 'openai';
-import { chatRequestBody } from '../codec/chat-body.js';
+import { chatRequestBytes } from '../codec/chat-body.js';
 import { toOpenAIAdapterError } from '../codec/errors.js';
 import { OPENAI_STREAM_END, type OpenAIStreamItem } from '../codec/stream.js';
 import { openAIStreamBody } from '../codec/stream-body.js';
 import { LazyOpenAIClient } from '../sdk-client.js';
 import type { ChatCompletionsEncoding, ChatCompletionsRules } from './chat-completions-rules.js';
 
-/** A request body given as JSON text: the SDK sends it as it is, with this type. */
+/** A request body given as UTF-8 JSON bytes: the SDK sends it as it is, with this type. */
 const JSON_BODY = { 'content-type': 'application/json' } as const;
 
 /**
@@ -59,15 +59,15 @@ export class ChatCompletionsTransport
   }
 
   /**
-   * The request sent with the body written here (decision 0191): the SDK client's own request
-   * pipeline (headers, auth, timeout, abort, status errors) with a JSON text body it sends as
-   * it is. Null when the adapter keeps no wire memory or builds its own client.
+   * The request sent with the body written here (decisions 0191, 0193): the SDK client's own
+   * request pipeline (headers, auth, timeout, abort, status errors) with a UTF-8 JSON body it
+   * sends as it is. Null when the adapter keeps no wire memory or builds its own client.
    */
   #written<Reply>(body: Record<string, unknown>, stream: boolean, signal: AbortSignal) {
     const memory = this.#rules.memory;
     if (memory === undefined || this.#rules.createClient !== undefined) return null;
     return this.#client.get().post<Reply>('/chat/completions', {
-      body: chatRequestBody(body, memory),
+      body: chatRequestBytes(body, memory),
       headers: JSON_BODY,
       stream,
       signal,

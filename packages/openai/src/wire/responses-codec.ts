@@ -16,6 +16,7 @@ import {
   createOpenAIResponsesStreamMapper,
   type OpenAIResponsesStreamEvent,
 } from '../responses/stream.js';
+import type { OpenAIResponsesWireMemory } from '../responses/wire-memory.js';
 import { estimatedCounts } from '../sdk-client.js';
 
 /**
@@ -32,16 +33,22 @@ export class OpenAIResponsesCodec
   readonly #context: AdapterContext;
   readonly #options: OpenAIConfigOptions;
   readonly #secrets: () => Array<string | undefined>;
+  readonly #memory: OpenAIResponsesWireMemory | undefined;
 
-  /** `secrets` are the client's (key and header values), redacted from a failed reply's error. */
+  /**
+   * `secrets` are the client's (key and header values), redacted from a failed reply's error;
+   * `memory` is the adapter's wire memory (decision 0193), handed to the encoder with each call.
+   */
   constructor(
     context: AdapterContext,
     options: OpenAIConfigOptions,
     secrets: () => Array<string | undefined>,
+    memory?: OpenAIResponsesWireMemory,
   ) {
     this.#context = context;
     this.#options = options;
     this.#secrets = secrets;
+    this.#memory = memory;
   }
 
   /**
@@ -87,6 +94,7 @@ export class OpenAIResponsesCodec
         (info.reasoning ? effort : null) ?? info.defaultReasoningEffort,
       ),
       strictStructuredOutput: this.#options.strict_structured_output ?? true,
+      ...(this.#memory ? { wireMemory: this.#memory } : {}),
     });
   }
 

@@ -4,14 +4,20 @@ import type OpenAI from 'openai';
 import { toOpenAIAdapterError } from '../codec/errors.js';
 import { OPENAI } from '../codec/request.js';
 import { openAIStreamBody } from '../codec/stream-body.js';
+import { responsesRequestBytes } from '../responses/body.js';
 import type { OpenAIResponsesEncoding, OpenAIResponsesParams } from '../responses/request.js';
 import type { OpenAIResponsesStreamEvent } from '../responses/stream.js';
+import type { OpenAIResponsesWireMemory } from '../responses/wire-memory.js';
 import type { LazyOpenAIClient } from '../sdk-client.js';
+
+/** A request body given as UTF-8 JSON bytes: the SDK sends it as it is, with this type. */
+const JSON_BODY = { 'content-type': 'application/json' } as const;
 
 /**
  * The transport part of the OpenAI Responses adapter, on the official `openai` SDK (its own
- * retries off; core's bounded retry on): `responses.create` with and without `stream`, and the
- * SDK's errors mapped.
+ * retries off; core's bounded retry on): `POST /responses` with and without `stream`, and the
+ * SDK's errors mapped. With the adapter's wire memory the body is written here (decision 0193)
+ * and sent through the SDK client's `post`; without, by `responses.create`.
  */
 export class OpenAIResponsesTransport
   implements
@@ -19,21 +25,31 @@ export class OpenAIResponsesTransport
 {
   readonly #client: LazyOpenAIClient;
   readonly #headerSecrets: string[];
+  readonly #memory: OpenAIResponsesWireMemory | undefined;
 
-  /** `headerSecrets` are the configured `extra_headers` values, redacted from errors. */
-  constructor(client: LazyOpenAIClient, headerSecrets: string[]) {
+  /**
+   * `headerSecrets` are the configured `extra_headers` values, redacted from errors; `memory`
+   * is the wire memory the adapter's codec encodes with (its remembered JSON is copied).
+   */
+  constructor(
+    client: LazyOpenAIClient,
+    headerSecrets: string[],
+    memory?: OpenAIResponsesWireMemory,
+  ) {
     this.#client = client;
     this.#headerSecrets = headerSecrets;
+    this.#memory = memory;
   }
 
-  /** A non-streaming `responses.create`. */
-  send(encoding: OpenAIResponsesEncoding, attempt: WireAttempt) {
-    return this.#client
-      .get()
-      .responses.create(
-        { ...wireParams(encoding.params), stream: false },
-        { signal: attempt.signal },
-      );
+  /** A non-streaming `POST /responses`. */
+  send(
+    encoding: OpenAIResponsesEncoding,
+    attempt: WireAttempt,
+  ): Promise<OpenAI.Responses.Response> {
+    const body = { ...wireParams(encoding.params), stream: false as const };
+    const written = this.#written<OpenAI.Responses.Response>(body, false, attempt.signal);
+    if (written) return written;
+    return this.#client.get().responses.create(body, { signal: attempt.signal });
   }
 
   /**
@@ -41,14 +57,27 @@ export class OpenAIResponsesTransport
    * body a network read at a time (decision 0147).
    */
   async open(encoding: OpenAIResponsesEncoding, attempt: WireAttempt) {
-    const response = await this.#client
-      .get()
-      .responses.create(
-        { ...wireParams(encoding.params), stream: true as const },
-        { signal: attempt.signal },
-      )
-      .asResponse();
+    const body = { ...wireParams(encoding.params), stream: true as const };
+    const response = await (
+      this.#written(body, true, attempt.signal) ??
+      this.#client.get().responses.create(body, { signal: attempt.signal })
+    ).asResponse();
     return openAIStreamBody<OpenAIResponsesStreamEvent>(response);
+  }
+
+  /**
+   * The request sent with the body written here (decision 0193): the SDK client's own request
+   * pipeline (headers, auth, timeout, abort, status errors) with a UTF-8 JSON body it sends as
+   * it is. Null when the adapter keeps no wire memory.
+   */
+  #written<Reply>(body: Record<string, unknown>, stream: boolean, signal: AbortSignal) {
+    if (this.#memory === undefined) return null;
+    return this.#client.get().post<Reply>('/responses', {
+      body: responsesRequestBytes(body, this.#memory),
+      headers: JSON_BODY,
+      stream,
+      signal,
+    });
   }
 
   /** The SDK's errors as `AdapterError`s, secrets redacted. */
