@@ -34,8 +34,8 @@ export const TURN_SIZES = [100, 1_000, 5_000] as const;
  */
 export const MANY_PAIRS: Record<(typeof TURN_SIZES)[number], number> = {
   100: 240,
-  1_000: 100,
-  5_000: 30,
+  1000: 100,
+  5000: 30,
 };
 const TURNS_PER_SESSION = 10;
 
