@@ -76,12 +76,42 @@ async function* routeAndStoreUser(state: TurnState): AsyncGenerator<SessionEvent
   yield { type: 'session.user_message', message: await state.log.keepUser() };
 }
 
-/** The tool loop, guarded: a turn that does not run to its end is finished early. */
+/**
+ * The tool loop, guarded: steps until the model ends its turn, a call fails, the turn is
+ * cancelled or `maxSteps`; a turn that does not run to its end is finished early. (One
+ * generator for both: every event of every call crosses each generator layer on its way out.)
+ */
 async function* runSteps(state: TurnState): AsyncGenerator<SessionEvent, void> {
+  const { maxSteps, logger } = state.manager.settings;
   let settled = false;
   let throwing = false;
   try {
-    yield* stepLoop(state);
+    while (state.steps < maxSteps) {
+      if (state.signal.aborted) {
+        state.end = 'cancelled';
+        break;
+      }
+      state.steps++;
+      const outcome = yield* runStep(state);
+      if (state.inputs.output) {
+        const next = yield* afterObjectReply(state, outcome);
+        if (next === 'done') break;
+        if (next === 'repair') continue;
+      }
+      if (!goesOn(state, outcome)) break;
+      yield* runToolUses(state);
+      if (state.signal.aborted) {
+        state.end = 'cancelled';
+        break;
+      }
+      if (state.steps >= maxSteps) {
+        state.end = 'max_steps';
+        logger.warn(
+          { event: 'max_steps', session_id: state.inputs.session.id, steps: state.steps },
+          `the turn stopped after ${state.steps} model calls`,
+        );
+      }
+    }
     if (state.end === 'cancelled') yield* await state.log.answerUnanswered(state.steps);
     settled = true;
   } catch (error) {
@@ -89,37 +119,6 @@ async function* runSteps(state: TurnState): AsyncGenerator<SessionEvent, void> {
     throw error;
   } finally {
     if (!settled) await finishEarly(state, throwing);
-  }
-}
-
-/** Steps until the model ends its turn, a call fails, the turn is cancelled or `maxSteps`. */
-async function* stepLoop(state: TurnState): AsyncGenerator<SessionEvent, void> {
-  const { maxSteps, logger } = state.manager.settings;
-  while (state.steps < maxSteps) {
-    if (state.signal.aborted) {
-      state.end = 'cancelled';
-      return;
-    }
-    state.steps++;
-    const outcome = yield* runStep(state);
-    if (state.inputs.output) {
-      const next = yield* afterObjectReply(state, outcome);
-      if (next === 'done') return;
-      if (next === 'repair') continue;
-    }
-    if (!goesOn(state, outcome)) return;
-    yield* runToolUses(state);
-    if (state.signal.aborted) {
-      state.end = 'cancelled';
-      return;
-    }
-    if (state.steps >= maxSteps) {
-      state.end = 'max_steps';
-      logger.warn(
-        { event: 'max_steps', session_id: state.inputs.session.id, steps: state.steps },
-        `the turn stopped after ${state.steps} model calls`,
-      );
-    }
   }
 }
 
