@@ -2,6 +2,7 @@ import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
 import { formatPath, issuesFromZod, type ParseIssue } from './parse.js';
+import { quickRequestShell } from './request-shell.js';
 import type { AttemptEvent } from './retry.js';
 import {
   type AdapterCapabilities,
@@ -233,7 +234,11 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
     // issues named by their place in the request
     const list = input as unknown[];
     const issues: ParseIssue[] = [];
-    const shell = requestShellSchema().safeParse(request);
+    // a session's request shell passes the quick check: the schema runs only for the rest
+    const quick = quickRequestShell(request);
+    const shell = quick
+      ? { success: true as const, data: quick }
+      : requestShellSchema().safeParse(request);
     if (!shell.success) issues.push(...issuesFromZod(shell.error));
     const places: number[] = [];
     const unsealed: unknown[] = [];
