@@ -101,7 +101,7 @@ function statusOf(streamed: StreamedReply, error: AdapterError | null): MessageS
   return stop === 'cancelled' ? 'cancelled' : stop === 'error' ? 'error' : 'complete';
 }
 
-/** Opens the call's stream: the request the turn sends, and the object's partials when it asks for one. */
+/** Opens the call's stream (the request the turn sends), with the object's partials if asked. */
 function openCallStream(call: ModelCall, report: CallReport, streamed: StreamedReply) {
   const { turn, decision } = call;
   const { settings } = turn.manager;
