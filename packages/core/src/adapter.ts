@@ -2,6 +2,7 @@ import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
 import { formatPath, issuesFromZod, type ParseIssue } from './parse.js';
+import { quickRequestShell } from './request-shell.js';
 import type { AttemptEvent } from './retry.js';
 import {
   type AdapterCapabilities,
@@ -195,6 +196,14 @@ const requestShellSchema = () => {
   requestSchemas.shell ??= CanonicalRequestSchema.omit({ messages: true });
   return requestSchemas.shell;
 };
+/**
+ * A request's shell: a session's passes the quick check, so the schema runs only for the rest
+ * (and names their faults).
+ */
+function parseShell(request: unknown) {
+  const quick = quickRequestShell(request);
+  return quick ? { success: true as const, data: quick } : requestShellSchema().safeParse(request);
+}
 /** The messages of a request. */
 const MessageListSchema = CanonicalRequestSchema.shape.messages;
 
@@ -233,7 +242,7 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
     // issues named by their place in the request
     const list = input as unknown[];
     const issues: ParseIssue[] = [];
-    const shell = requestShellSchema().safeParse(request);
+    const shell = parseShell(request);
     if (!shell.success) issues.push(...issuesFromZod(shell.error));
     const places: number[] = [];
     const unsealed: unknown[] = [];

@@ -23,6 +23,23 @@ export class EventQueue {
     return this.#items.splice(0);
   }
 
+  /**
+   * Resolves with `work`'s outcome, or with null as soon as an event is buffered (at once if one
+   * is): one promise a wait, where racing {@link ready} against `work` takes four.
+   */
+  settledOrWoken<T>(work: Promise<T>): Promise<Settled<T> | null> {
+    if (this.#items.length > 0) return Promise.resolve(null);
+    return new Promise<Settled<T> | null>((resolve) => {
+      // a `ready()` promise still pending lost its race to an earlier settle: nobody awaits it
+      this.#waiting = null;
+      this.#wake = () => resolve(null);
+      work.then(
+        (value) => resolve({ ok: true, value }),
+        (error: unknown) => resolve({ ok: false, error }),
+      );
+    });
+  }
+
   /** Resolves once an event is buffered (at once if one is). */
   ready(): Promise<void> {
     if (this.#items.length > 0) return Promise.resolve();
@@ -32,6 +49,9 @@ export class EventQueue {
     return this.#waiting;
   }
 }
+
+/** How a piece of work the turn awaits ended. */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
  * Awaits `work`, yielding the events `queue` receives meanwhile as they arrive (and those left

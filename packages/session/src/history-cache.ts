@@ -288,9 +288,20 @@ function entryBytes(known: KnownHistory): number {
   );
 }
 
+/** A timestamp as the canonical format writes it: `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
 /** The store's load order: `created_at`, then id. */
 function storeOrder(a: Message, b: Message): number {
-  const at = timestampToEpochMicros(a.created_at) - timestampToEpochMicros(b.created_at);
+  // two canonical timestamps (one fixed width, UTC) sort as their text does: no parsing
+  const at =
+    CANONICAL_TIMESTAMP.test(a.created_at) && CANONICAL_TIMESTAMP.test(b.created_at)
+      ? a.created_at < b.created_at
+        ? -1
+        : a.created_at > b.created_at
+          ? 1
+          : 0
+      : timestampToEpochMicros(a.created_at) - timestampToEpochMicros(b.created_at);
   if (at !== 0) return at;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -213,24 +213,28 @@ export class SessionManager {
     const waitMs = waitForTurnMs(options.waitForTurn);
     const wait = waitMs === null ? null : new TurnWait(sessionId, waitMs, options.signal);
     for (;;) {
-      // a turn of this manager, or (with a store that keeps leases) of any process
-      if (!this.#active.has(sessionId) && (yield* this.#runOnce(sessionId, input, options))) {
-        return;
+      // a turn of this manager, or (with a store that keeps leases) of any process; the turn
+      // runs in this generator, not one of its own, so its events cross one layer fewer
+      if (!this.#active.has(sessionId)) {
+        const { turn, onAbort } = this.#begin(sessionId, options);
+        try {
+          yield* runTurn(this.#context, turn, { sessionId, input, options });
+          return;
+        } catch (error) {
+          // thrown only before the turn's first write, so before its first event: another
+          // turn holds the session's lease (decision 0156)
+          if (!isLeaseHeld(error)) throw error;
+        } finally {
+          await this.#end(sessionId, turn, onAbort, options);
+        }
       }
       if (!wait) throw new TurnInProgressError(sessionId);
       await wait.pause();
     }
   }
 
-  /**
-   * Runs the turn; resolves to false, before any event, when another turn holds the session's
-   * lease (decision 0156).
-   */
-  async *#runOnce(
-    sessionId: string,
-    input: string | ContentBlock[],
-    options: SendOptions,
-  ): AsyncGenerator<SessionEvent, boolean, undefined> {
+  /** Registers a turn of the session as running: its controller, confirmations and log. */
+  #begin(sessionId: string, options: SendOptions): { turn: ActiveTurn; onAbort: () => void } {
     const { settings, histories } = this.#context;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
@@ -251,20 +255,22 @@ export class SessionManager {
     this.#active.set(sessionId, turn);
     // the session's kept history stays while the turn runs, so its writes can join it
     histories.hold(sessionId);
-    try {
-      yield* runTurn(this.#context, turn, { sessionId, input, options });
-      return true;
-    } catch (error) {
-      // thrown only before the turn's first write, so before its first event
-      if (isLeaseHeld(error)) return false;
-      throw error;
-    } finally {
-      turn.confirmations.clear();
-      options.signal?.removeEventListener('abort', onAbort);
-      histories.settle(sessionId, turn.log);
-      histories.release(sessionId);
-      await turn.log.end();
-      this.#active.delete(sessionId);
-    }
+    return { turn, onAbort };
+  }
+
+  /** Ends a turn {@link #begin} registered, however it ended. */
+  async #end(
+    sessionId: string,
+    turn: ActiveTurn,
+    onAbort: () => void,
+    options: SendOptions,
+  ): Promise<void> {
+    const { histories } = this.#context;
+    turn.confirmations.clear();
+    options.signal?.removeEventListener('abort', onAbort);
+    histories.settle(sessionId, turn.log);
+    histories.release(sessionId);
+    await turn.log.end();
+    this.#active.delete(sessionId);
   }
 }

@@ -9,7 +9,6 @@ import {
 import { requestMessages } from './bound-targets.js';
 import { admitCall, settleCall } from './budget-admission.js';
 import { CallReport } from './call-report.js';
-import { pump } from './event-queue.js';
 import type { SessionEvent } from './events.js';
 import { ObjectPartials } from './object-partials.js';
 import { PartialRow, partialReply } from './partial-row.js';
@@ -40,7 +39,28 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
   // a call its budgets cannot admit is not sent (decision 0181)
   await admitCall(call, report.request_id);
   try {
-    yield* streamCall(call, report, streamed);
+    // the stream's loop sits here rather than in a generator of its own: every event would
+    // cross one more generator layer, with its promises, on its way to the consumer
+    const { iterator, partials } = openCallStream(call, report, streamed);
+    for (;;) {
+      const work = iterator.next();
+      let next = await turn.queue.settledOrWoken(work);
+      // attempt events (a retry's wait happens inside `next()`) go out while the stream waits
+      while (next === null) {
+        for (const event of turn.queue.drain()) yield event;
+        next = await turn.queue.settledOrWoken(work);
+      }
+      for (const event of turn.queue.drain()) yield event;
+      if (!next.ok) throw next.error;
+      if (next.value.done) {
+        streamed.parsed = partials?.parsed() ?? null;
+        break;
+      }
+      if (!streamed.row) await startRow(call, report, streamed);
+      if (next.value.value.type === 'message.complete') streamed.complete = next.value.value;
+      // the object's JSON deltas reach the consumer as partial objects, in their place
+      yield partials?.take(next.value.value) ?? next.value.value;
+    }
   } catch (thrown) {
     error = isAdapterError(thrown)
       ? thrown
@@ -81,12 +101,8 @@ function statusOf(streamed: StreamedReply, error: AdapterError | null): MessageS
   return stop === 'cancelled' ? 'cancelled' : stop === 'error' ? 'error' : 'complete';
 }
 
-/** Streams the call, starting the reply's row at the first event; fills in `streamed`. */
-async function* streamCall(
-  call: ModelCall,
-  report: CallReport,
-  streamed: StreamedReply,
-): AsyncGenerator<SessionEvent, void> {
+/** Opens the call's stream (the request the turn sends), with the object's partials if asked. */
+function openCallStream(call: ModelCall, report: CallReport, streamed: StreamedReply) {
   const { turn, decision } = call;
   const { settings } = turn.manager;
   const { options, output } = turn.inputs;
@@ -118,26 +134,17 @@ async function* streamCall(
     // the call's span goes under the turn's, with its step, routing and exact cost
     ...(turn.telemetry ? { telemetry: turn.telemetry.callOptions(decision, turn.steps) } : {}),
   });
-  // pulled by hand rather than `for await`, so attempt events (a retry's wait happens inside
-  // `next()`) are yielded while the stream is awaited, not after its next event
-  const iterator = stream[Symbol.asyncIterator]();
-  for (;;) {
-    const next = yield* pump(iterator.next(), turn.queue);
-    if (next.done) {
-      streamed.parsed = partials?.parsed() ?? null;
-      return;
-    }
-    if (!streamed.row) {
-      streamed.started = Date.now();
-      const row = new PartialRow(turn.log, {
-        message: partialReply(turn.inputs.session.id, decision, report.provider),
-        delayMs: settings.partialRowAfterMs,
-      });
-      await row.start();
-      streamed.row = row;
-    }
-    if (next.value.type === 'message.complete') streamed.complete = next.value;
-    // the object's JSON deltas reach the consumer as partial objects, in their place
-    yield partials?.take(next.value) ?? next.value;
-  }
+  return { iterator: stream[Symbol.asyncIterator](), partials };
+}
+
+/** Starts the reply's row at the stream's first event. */
+async function startRow(call: ModelCall, report: CallReport, streamed: StreamedReply) {
+  const { turn, decision } = call;
+  streamed.started = Date.now();
+  const row = new PartialRow(turn.log, {
+    message: partialReply(turn.inputs.session.id, decision, report.provider),
+    delayMs: turn.manager.settings.partialRowAfterMs,
+  });
+  await row.start();
+  streamed.row = row;
 }

@@ -46,7 +46,17 @@ export async function* runStep(state: TurnState): AsyncGenerator<SessionEvent, C
       trace: decision.trace,
     };
     state.telemetry?.routed(decision);
-    const outcome = yield* callInTurn(state, routed);
+    // the call is tracked on the turn, so that a turn left early can end it; pulled here rather
+    // than through a generator of its own, one layer fewer for every event of the stream
+    const call = callModel({ turn: state, decision });
+    state.call = call;
+    let pulled = await call.next();
+    while (!pulled.done) {
+      yield pulled.value;
+      pulled = await call.next();
+    }
+    state.call = null;
+    const outcome = pulled.value;
     const fallback = findFallback(state, routed, failures, outcome.error);
     // a context overflow no fallback takes: compact and retry, once per step
     const overflow =
@@ -93,23 +103,6 @@ async function afterOverflow(
   if (historyRecovery === 'off') return null;
   const retry = await retryLeavingOut(state, routed, failures, overflow);
   return retry ? { retry, compacted: null } : null;
-}
-
-/** Runs the call, tracked on the turn so that a turn left early can end it. */
-async function* callInTurn(
-  state: TurnState,
-  routed: RoutedStep,
-): AsyncGenerator<SessionEvent, CallOutcome> {
-  const call = callModel({ turn: state, decision: routed.decision });
-  state.call = call;
-  for (;;) {
-    const next = await call.next();
-    if (next.done) {
-      state.call = null;
-      return next.value;
-    }
-    yield next.value;
-  }
 }
 
 /**

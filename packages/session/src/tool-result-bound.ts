@@ -5,6 +5,7 @@ import {
   type ToolResultBlock,
   type ToolResultContentBlock,
 } from '@yourtool/core';
+import { type PrefixStep, SealedPrefixMemo } from '@yourtool/core/adapter';
 import {
   blockTokens,
   type CutContent,
@@ -79,25 +80,55 @@ function partSizes(message: Message, by: ResultEstimator): Array<number[] | null
   return measured;
 }
 
+/** Whether `message` holds a tool result block. */
+function holdsToolResult(message: Message): boolean {
+  const { content } = message;
+  for (let b = 0; b < content.length; b++) if (content[b]?.type === 'tool_result') return true;
+  return false;
+}
+
+/**
+ * Where the tool results of a history's sealed messages are: their indices, per history. A
+ * fact about the sealed messages alone, so it sits in this module (bound: core's memo, per
+ * history held weakly by its first message). It runs for each call's route and request, and
+ * most messages hold no tool result: the sealed ones are not looked at again.
+ */
+const sealedResultIndices = new SealedPrefixMemo<number[]>(() => []);
+const noteToolResult: PrefixStep<number[]> = (indices, message, index) => {
+  if (holdsToolResult(message)) indices.push(index);
+};
+
 /** Every tool result block of `messages`, in order, with its size. */
 function toolResults(messages: readonly Message[], by: ResultEstimator): Found[] {
   const found: Found[] = [];
-  messages.forEach((message, m) => {
-    if (!message.content.some((b) => b.type === 'tool_result')) return;
-    const measured = partSizes(message, by);
-    message.content.forEach((result, b) => {
-      const tokens = measured[b];
-      if (result.type !== 'tool_result' || !tokens) return;
-      found.push({
-        message: m,
-        block: b,
-        result,
-        tokens,
-        total: tokens.reduce((s, t) => s + t, 0),
-      });
+  const sealed = sealedResultIndices.run(messages, noteToolResult);
+  for (const m of sealed.state) addToolResults(found, messages, m, by);
+  for (let m = sealed.end; m < messages.length; m++) {
+    if (holdsToolResult(messages[m] as Message)) addToolResults(found, messages, m, by);
+  }
+  return found;
+}
+
+/** Adds the tool result blocks of `messages[m]` to `found`, with their sizes. */
+function addToolResults(
+  found: Found[],
+  messages: readonly Message[],
+  m: number,
+  by: ResultEstimator,
+): void {
+  const message = messages[m] as Message;
+  const measured = partSizes(message, by);
+  message.content.forEach((result, b) => {
+    const tokens = measured[b];
+    if (result.type !== 'tool_result' || !tokens) return;
+    found.push({
+      message: m,
+      block: b,
+      result,
+      tokens,
+      total: tokens.reduce((s, t) => s + t, 0),
     });
   });
-  return found;
 }
 
 /** The tool names of the history's tool uses, by tool use id. */

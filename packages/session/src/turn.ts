@@ -24,9 +24,9 @@ import {
 /**
  * One turn, as named steps over one {@link TurnState}: open it (session, history, user
  * message), route and store the user message, run the tool loop's steps (a model call, then
- * the tools it asked for) until the model ends its turn or the step limit, and report the
- * result. A turn left early (the consumer stopped iterating, or something threw) is ended so
- * that the stored history stays valid.
+ * the tools it asked for) until the model ends its turn, a call fails, the turn is cancelled
+ * or the step limit, and report the result. A turn left early (the consumer stopped
+ * iterating, or something threw) is ended so that the stored history stays valid.
  */
 export async function* runTurn(
   manager: ManagerContext,
@@ -43,6 +43,7 @@ export async function* runTurn(
     knownTurnModel(manager, request, readSession),
   );
   const telemetry = opening instanceof Promise ? await opening : opening;
+  const { maxSteps } = manager.settings;
   // the turn's span (when traced) ends however the turn does: finished, thrown, left early
   let state: TurnState | null = null;
   let failure: unknown;
@@ -50,7 +51,33 @@ export async function* runTurn(
   try {
     state = await openTurn(manager, active, request, { telemetry, session: read });
     yield* routeAndStoreUser(state);
-    yield* runSteps(state);
+    // the tool loop runs in this generator, not one of its own: every event of every call
+    // crosses each generator layer on its way out
+    let settled = false;
+    let throwing = false;
+    try {
+      while (state.steps < maxSteps && !cancelledNow(state)) {
+        state.steps++;
+        const outcome = yield* runStep(state);
+        if (state.inputs.output) {
+          const next = yield* afterObjectReply(state, outcome);
+          if (next === 'done') break;
+          if (next === 'repair') continue;
+        }
+        if (!goesOn(state, outcome)) break;
+        yield* runToolUses(state);
+        if (cancelledNow(state)) break;
+        if (state.steps >= maxSteps) warnMaxSteps(state);
+      }
+      if (state.end === 'cancelled') yield* await state.log.answerUnanswered(state.steps);
+      settled = true;
+    } catch (error) {
+      throwing = true;
+      throw error;
+    } finally {
+      // a turn that does not run to its end is finished early
+      if (!settled) await finishEarly(state, throwing);
+    }
     completed = true;
     yield* completeTurn(state);
   } catch (error) {
@@ -76,51 +103,20 @@ async function* routeAndStoreUser(state: TurnState): AsyncGenerator<SessionEvent
   yield { type: 'session.user_message', message: await state.log.keepUser() };
 }
 
-/** The tool loop, guarded: a turn that does not run to its end is finished early. */
-async function* runSteps(state: TurnState): AsyncGenerator<SessionEvent, void> {
-  let settled = false;
-  let throwing = false;
-  try {
-    yield* stepLoop(state);
-    if (state.end === 'cancelled') yield* await state.log.answerUnanswered(state.steps);
-    settled = true;
-  } catch (error) {
-    throwing = true;
-    throw error;
-  } finally {
-    if (!settled) await finishEarly(state, throwing);
-  }
+/** Whether the turn's signal has aborted; marks the turn cancelled then. */
+function cancelledNow(state: TurnState): boolean {
+  if (!state.signal.aborted) return false;
+  state.end = 'cancelled';
+  return true;
 }
 
-/** Steps until the model ends its turn, a call fails, the turn is cancelled or `maxSteps`. */
-async function* stepLoop(state: TurnState): AsyncGenerator<SessionEvent, void> {
-  const { maxSteps, logger } = state.manager.settings;
-  while (state.steps < maxSteps) {
-    if (state.signal.aborted) {
-      state.end = 'cancelled';
-      return;
-    }
-    state.steps++;
-    const outcome = yield* runStep(state);
-    if (state.inputs.output) {
-      const next = yield* afterObjectReply(state, outcome);
-      if (next === 'done') return;
-      if (next === 'repair') continue;
-    }
-    if (!goesOn(state, outcome)) return;
-    yield* runToolUses(state);
-    if (state.signal.aborted) {
-      state.end = 'cancelled';
-      return;
-    }
-    if (state.steps >= maxSteps) {
-      state.end = 'max_steps';
-      logger.warn(
-        { event: 'max_steps', session_id: state.inputs.session.id, steps: state.steps },
-        `the turn stopped after ${state.steps} model calls`,
-      );
-    }
-  }
+/** The turn used its last step with tool uses still to answer: it ends at `max_steps`. */
+function warnMaxSteps(state: TurnState): void {
+  state.end = 'max_steps';
+  state.manager.settings.logger.warn(
+    { event: 'max_steps', session_id: state.inputs.session.id, steps: state.steps },
+    `the turn stopped after ${state.steps} model calls`,
+  );
 }
 
 /** Records how the step's call ended; true when the loop goes on with its tool uses. */

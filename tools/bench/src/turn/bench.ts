@@ -13,16 +13,31 @@ import {
   check,
   cpuAndWallMeasurements,
   interleave,
+  type PairedTimings,
   peakRss,
   type RunOptions,
   type ScenarioResult,
+  type Variant,
 } from '../lib/harness.js';
+import { ownCpu, ownCpuNote } from '../lib/own-cpu.js';
 import { prng, words } from '../lib/session.js';
 import { median } from '../lib/stats.js';
 import type { TurnServerCommand, TurnServerReply } from './server.js';
 
 /** The session sizes measured: `turn/<N>`. */
 export const TURN_SIZES = [100, 1_000, 5_000] as const;
+
+/**
+ * Pairs of the many-pairs figure per session size (issue 51: the layer's own CPU of a turn), and
+ * how many turns each session takes before the next one is used, so a session grows by at most
+ * twice that many messages and `turn/100` stays a turn on about 100 messages.
+ */
+export const MANY_PAIRS: Record<(typeof TURN_SIZES)[number], number> = {
+  100: 240,
+  1000: 100,
+  5000: 30,
+};
+const TURNS_PER_SESSION = 10;
 
 export const MODEL = 'anthropic:claude-sonnet-4-6';
 export const PROMPT = 'Reply with one word.';
@@ -149,6 +164,8 @@ models:
     // the manager's first turn of the session (loads it, prepares the router), untimed
     await server.enqueue();
     await manager.sendAndWait(session.id, PROMPT);
+    let current = session.id;
+    const turnsOf = new Map<string, number>([[session.id, 1]]);
 
     let baselineBody: Anthropic.MessageCreateParamsStreaming | null = null;
     let oursText = '';
@@ -158,13 +175,14 @@ models:
     let bodyMessages = 0;
     const sides = {
       ours: async () => {
-        const result = await manager.sendAndWait(session.id, PROMPT);
+        const result = await manager.sendAndWait(current, PROMPT);
         oursText = result.messages
           .filter((m) => m.role === 'assistant')
           .flatMap((m) => m.content)
           .map((b) => (b.type === 'text' ? b.text : ''))
           .join('');
         oursTurns++;
+        turnsOf.set(current, (turnsOf.get(current) ?? 0) + 1);
       },
       baseline: async () => {
         if (!baselineBody) throw new Error('no request body captured yet');
@@ -190,6 +208,25 @@ models:
     };
     // the steady state of a chat server, then each turn after a forced full GC (see interleave)
     const timings = await interleave(options, sides, prepare, { forceGc: false });
+    const many =
+      options.only === 'both'
+        ? await manyPairs(size as (typeof TURN_SIZES)[number], {
+            newSession: async () => {
+              const next = await store.createSession({ workspace_path: dir });
+              await store.appendMessages(textHistory(next.id, size));
+              await server.enqueue();
+              await manager.sendAndWait(next.id, PROMPT);
+              turnsOf.set(next.id, 1);
+              return next.id;
+            },
+            use: (id) => {
+              current = id;
+            },
+            sides,
+            prepare,
+          })
+        : null;
+    current = session.id;
     const afterGc = await interleave({ ...options, warmup: 0 }, sides, prepare, { forceGc: true });
     const history = await store.loadMessages(session.id);
     await store.close();
@@ -198,7 +235,7 @@ models:
     if (oursTurns > 0) {
       check(oursText === 'Done.', `our turn answered "${oursText}"`);
       check(
-        history.messages.length === size + 2 * (oursTurns + 1),
+        history.messages.length === size + 2 * (turnsOf.get(session.id) ?? 0),
         `the session holds ${history.messages.length} messages`,
       );
       checks.push(
@@ -213,6 +250,17 @@ models:
     const notes =
       timings.ours.length > 0 && timings.baseline.length > 0
         ? [
+            ...(many
+              ? [
+                  ownCpuNote(
+                    ownCpu(
+                      many.ours.map((t) => t.cpuMs),
+                      many.baseline.map((t) => t.cpuMs),
+                    ),
+                    `**the layer's own CPU per turn, many pairs**`,
+                  ),
+                ]
+              : []),
             ...layerShareNotes(
               timings.ours.map((t) => t.cpuMs),
               timings.baseline.map((t) => t.cpuMs),
@@ -232,6 +280,16 @@ models:
       baseline: 'the raw Anthropic SDK streaming the same request body',
       measurements: [
         ...cpuAndWallMeasurements(timings, 'turn'),
+        ...(many
+          ? [
+              {
+                metric: `CPU ms per turn, ${many.ours.length} in-process pairs over ${many.sessions} sessions`,
+                higherIsBetter: false,
+                ours: many.ours.map((t) => t.cpuMs),
+                baseline: many.baseline.map((t) => t.cpuMs),
+              },
+            ]
+          : []),
         {
           metric: 'CPU ms per turn, each run after a forced full GC',
           higherIsBetter: false,
@@ -247,4 +305,36 @@ models:
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What {@link manyPairs} needs from the scenario. */
+interface ManyPairsSetup {
+  /** Stores a new session of the scenario's size and runs its first (untimed) turn. */
+  newSession: () => Promise<string>;
+  /** Points our side at that session. */
+  use: (sessionId: string) => void;
+  sides: Record<Variant, () => Promise<void>>;
+  prepare: (variant: Variant) => Promise<void>;
+}
+
+/**
+ * The many-pairs method of issue 51: {@link MANY_PAIRS} pairs in this process, ours and the raw
+ * SDK alternating, no forced GC, our side moving to a fresh session of the same size every
+ * {@link TURNS_PER_SESSION} turns (the sessions are stored and warmed up front, untimed).
+ */
+async function manyPairs(
+  size: (typeof TURN_SIZES)[number],
+  setup: ManyPairsSetup,
+): Promise<PairedTimings & { sessions: number }> {
+  const pairs = MANY_PAIRS[size];
+  const ids: string[] = [];
+  for (let i = 0; i < Math.ceil(pairs / TURNS_PER_SESSION); i++) ids.push(await setup.newSession());
+  let pair = 0;
+  const prepare = async (variant: Variant) => {
+    if (variant === 'ours') setup.use(ids[Math.floor(pair++ / TURNS_PER_SESSION)] as string);
+    await setup.prepare(variant);
+  };
+  const options: RunOptions = { only: 'both', reps: pairs, warmup: 0 };
+  const timings = await interleave(options, setup.sides, prepare, { forceGc: false });
+  return { ...timings, sessions: ids.length };
 }
