@@ -6,8 +6,8 @@ import { GOOGLE } from './signatures.js';
 import { GOOGLE_TOOL_NAME_RULES } from './tool-names.js';
 import { type EncodedToolResult, encodeImage, encodeToolResult } from './tool-results.js';
 import type { GeminiContentsContext, TurnEncoder } from './turn-encoder.js';
-import { geminiContentJson, geminiPartsJson } from './wire-json.js';
-import type { GeminiMessageForm } from './wire-memory.js';
+import { geminiPartsJson } from './wire-json.js';
+import type { GeminiMessageForm, GeminiWireMemory } from './wire-memory.js';
 
 /**
  * Rules for the function call ids the adapter sends. Gemini's ids are optional; the adapter
@@ -70,46 +70,85 @@ export function encodeGeminiContentsJson(
   const withJson = memory !== undefined;
   const target = memory?.context(context.toolIdMap, targetKey(context));
   const originals = new Map((context.originalMessages ?? []).map((m) => [m.id, m]));
-  const turns: Array<{ role: 'user' | 'model'; parts: Part[]; json: string[] }> = [];
-  const push = (role: 'user' | 'model', parts: readonly Part[], json: string) => {
-    if (parts.length === 0) return;
-    const last = turns.at(-1);
-    if (last && last.role === role) {
-      last.parts.push(...parts);
-      last.json.push(json);
-    } else turns.push({ role, parts: [...parts], json: [json] });
-  };
-  // images of the tool results just encoded, sent once the results of the turn are all out
-  const trailing: Part[] = [];
-  const trailingJson: string[] = [];
-  const flush = () => {
-    push('user', trailing.splice(0), trailingJson.splice(0).join(','));
-  };
+  const remembered = (message: Message, kept: boolean) =>
+    encodeMemorable(message, originals.get(message.id), encoder, kept);
+  const turns = new TurnWriter(withJson);
   for (const message of messages) {
-    if (message.role !== 'tool' && trailing.length > 0) flush();
+    if (message.role !== 'tool') turns.flushTrailing();
     const original = originals.get(message.id);
-    const fresh = () => encodeForm(message, original, encoder, withJson);
-    const form =
-      memory === undefined || target === undefined || (original && original !== message)
-        ? fresh()
-        : memory.forms.get(message, target, (_, kept) =>
-            encodeMemorable(message, original, encoder, kept),
-          );
-    const usable = answersHold(form, encoder.callNames) ? form : fresh();
-    for (const [id, name] of usable.calls) encoder.callNames.set(id, name);
-    if (usable.role !== null) push(usable.role, usable.parts, usable.json);
-    if (usable.trailing.length > 0) {
-      trailing.push(...usable.trailing);
-      trailingJson.push(usable.trailingJson);
+    let form =
+      target !== undefined && (original === undefined || original === message)
+        ? (memory as GeminiWireMemory).forms.get(message, target, remembered)
+        : encodeForm(message, original, encoder, withJson);
+    if (form.answers.length > 0 && !answersHold(form, encoder.callNames)) {
+      form = encodeForm(message, original, encoder, withJson);
+    }
+    for (let i = 0; i < form.calls.length; i++) {
+      const [id, name] = form.calls[i] as readonly [string, string];
+      encoder.callNames.set(id, name);
+    }
+    turns.add(form);
+  }
+  turns.flushTrailing();
+  return { contents: turns.contents, json: withJson ? `[${turns.json()}]` : null };
+}
+
+/** How a turn of each role ends in the SDK's JSON (`contentToMldev`: `parts`, then `role`). */
+const TURN_END = { user: '],"role":"user"}', model: '],"role":"model"}' } as const;
+
+/**
+ * Assembles message forms into turns (consecutive same-role parts merge, a run of tool
+ * results' images after it) and, when asked, the turns' JSON: the remembered pieces are joined
+ * once at the end, into one flat string (a rope of thousands of pieces costs more to send).
+ */
+class TurnWriter {
+  readonly contents: Content[] = [];
+  readonly #withJson: boolean;
+  readonly #pieces: string[] = [];
+  #open: 'user' | 'model' | undefined;
+  readonly #trailing: Part[] = [];
+  readonly #trailingJson: string[] = [];
+
+  constructor(withJson: boolean) {
+    this.#withJson = withJson;
+  }
+
+  /** Adds a message's parts, and keeps its trailing images for the end of the run. */
+  add(form: GeminiMessageForm): void {
+    if (form.role !== null) this.#push(form.role, form.parts, form.json);
+    if (form.trailing.length > 0) {
+      this.#trailing.push(...form.trailing);
+      this.#trailingJson.push(form.trailingJson);
     }
   }
-  flush();
-  const contents = turns.map(({ role, parts }) => ({ role, parts }));
-  if (!withJson) return { contents, json: null };
-  const json = turns
-    .map((turn) => geminiContentJson(turn.role, turn.json.filter((j) => j !== '').join(',')))
-    .join(',');
-  return { contents, json: `[${json}]` };
+
+  /** Sends the images of the tool results just added, once the results are all out. */
+  flushTrailing(): void {
+    if (this.#trailing.length === 0) return;
+    this.#push('user', this.#trailing.splice(0), this.#trailingJson.splice(0).join(','));
+  }
+
+  /** The JSON of every turn, joined by commas. */
+  json(): string {
+    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open]);
+    this.#open = undefined;
+    return this.#pieces.join('');
+  }
+
+  #push(role: 'user' | 'model', parts: readonly Part[], json: string): void {
+    if (parts.length === 0) return;
+    const last = this.contents.at(-1);
+    if (last !== undefined && last.role === role) {
+      last.parts?.push(...parts);
+      if (this.#withJson) this.#pieces.push(',', json);
+      return;
+    }
+    this.contents.push({ role, parts: [...parts] });
+    if (!this.#withJson) return;
+    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open], ',');
+    this.#pieces.push('{"parts":[', json);
+    this.#open = role;
+  }
 }
 
 /** What, besides the message and the map, a message's form depends on. */
