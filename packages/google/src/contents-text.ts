@@ -1,6 +1,14 @@
 import type { GenerateContentParameters } from '@google/genai';
 import { OtherAdapterError } from '@yourtool/core';
 import { GOOGLE } from './codec/signatures.js';
+import { concatBytes, utf8 } from './codec/wire-json.js';
+
+/** The fetch a request goes through, and whether it takes the body as text. */
+export interface BodyFetch {
+  fetch: typeof globalThis.fetch;
+  /** Whether to send the body as a string (as the SDK does) rather than as UTF-8 bytes. */
+  text: boolean;
+}
 
 /**
  * Sends a request's `contents` as JSON text the codec already wrote, through the SDK's own
@@ -19,17 +27,18 @@ export class ContentsText {
 
   /**
    * `params` with the placeholder for contents and a per-request `fetch` that sends `json` (the
-   * contents' JSON as the SDK would write it) in its place, through `fetch`.
+   * contents' JSON as the SDK would write it, UTF-8) in its place, through `fetch`.
    */
   params(
     params: GenerateContentParameters,
-    json: string,
-    fetch: typeof globalThis.fetch,
+    json: Uint8Array,
+    fetch: BodyFetch,
   ): GenerateContentParameters {
     const config = params.config ?? {};
+    const send = this.fetch(json, fetch);
     return this.placeholder({
       ...params,
-      config: { ...config, httpOptions: { ...config.httpOptions, fetch: this.fetch(json, fetch) } },
+      config: { ...config, httpOptions: { ...config.httpOptions, fetch: send } },
     });
   }
 
@@ -38,8 +47,13 @@ export class ContentsText {
     return { ...params, contents: [{ role: 'user', parts: [{ text: this.#marker }] }] };
   }
 
-  /** A fetch that sends `json` as the request's contents, through `fetch`. */
-  fetch(json: string, fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  /**
+   * A fetch that sends `json` (UTF-8) as the request's contents, through `fetch.fetch`: the
+   * body goes as bytes (the SDK's text around the contents encoded, the contents copied once),
+   * or as text to a fetch that wants it (`fetch.text`: one the caller configured, which the SDK
+   * always gave a string).
+   */
+  fetch(json: Uint8Array, { fetch, text: asText }: BodyFetch): typeof globalThis.fetch {
     const written = this.#written;
     return (input, init) => {
       const body = init?.body;
@@ -50,8 +64,12 @@ export class ContentsText {
           { provider: GOOGLE, retryable: false },
         );
       }
-      const text = `${body.slice(0, at)}"contents":${json}${body.slice(at + written.length)}`;
-      return fetch(input, { ...init, body: text });
+      const before = `${body.slice(0, at)}"contents":`;
+      const after = body.slice(at + written.length);
+      const sent = asText
+        ? `${before}${new TextDecoder().decode(json)}${after}`
+        : concatBytes([utf8(before), json, utf8(after)]);
+      return fetch(input, { ...init, body: sent });
     };
   }
 }

@@ -11,7 +11,7 @@ import { toGoogleAdapterError } from './codec/errors.js';
 import { GOOGLE } from './codec/request.js';
 import type { GeminiResponseLike } from './codec/response.js';
 import type { GeminiWireMemory } from './codec/wire-memory.js';
-import { ContentsText } from './contents-text.js';
+import { type BodyFetch, ContentsText } from './contents-text.js';
 import { type GoogleDefaults, googleUsesVertex } from './options.js';
 import { geminiStreamBody } from './stream/body.js';
 import { type SentGeminiStream, sdkDefaultFetch, sendGeminiStream } from './stream/send.js';
@@ -52,7 +52,7 @@ export class GoogleTransport
     const sent = withSignal(params, signal);
     const json = this.#contentsJson(sdk, params);
     if (json === null) return sdk.models.generateContent(sent);
-    return sdk.models.generateContent(this.#text.params(sent, json, this.#fetch()));
+    return sdk.models.generateContent(this.#text.params(sent, json, this.#bodyFetch()));
   }
 
   /**
@@ -66,7 +66,7 @@ export class GoogleTransport
   ): Promise<WireBody<GeminiResponseLike> | AsyncIterable<GeminiResponseLike>> {
     const sdk = this.#sdk();
     const json = this.#contentsJson(sdk, params);
-    const fetch = json === null ? this.#fetch() : this.#text.fetch(json, this.#fetch());
+    const fetch = json === null ? this.#fetch() : this.#text.fetch(json, this.#bodyFetch());
     const send = (continuationToken?: string) => {
       const sent = withSignal(params, signal, continuationToken);
       return sendGeminiStream(sdk, json === null ? sent : this.#text.placeholder(sent), fetch);
@@ -117,18 +117,24 @@ export class GoogleTransport
   }
 
   /**
-   * The JSON the codec recorded for the call's contents, or null: none recorded, or Vertex AI,
+   * The JSON the codec recorded for the call's contents (UTF-8), or null: none recorded, or Vertex AI,
    * whose converter writes parts differently (the SDK converts and writes those contents).
    */
-  #contentsJson(sdk: GoogleGenAI, params: GenerateContentParameters): string | null {
+  #contentsJson(sdk: GoogleGenAI, params: GenerateContentParameters): Uint8Array | null {
     const { contents } = params;
     if (!this.#memory || sdk.vertexai || !Array.isArray(contents)) return null;
-    return this.#memory.contentsJson(contents as Content[]);
+    return this.#memory.contentsBytes(contents as Content[]);
   }
 
   /** The fetch requests go through: the runtime's, else the SDK's default (no undici timeouts). */
   #fetch(): typeof globalThis.fetch {
     return this.#context.runtime.fetch ?? sdkDefaultFetch;
+  }
+
+  /** The fetch, and whether it is the runtime's (which gets the body as text, as from the SDK). */
+  #bodyFetch(): BodyFetch {
+    const { fetch } = this.#context.runtime;
+    return fetch ? { fetch, text: true } : { fetch: sdkDefaultFetch, text: false };
   }
 
   /** Whether the SDK will talk to Vertex AI (the option, else the SDK's environment variable). */

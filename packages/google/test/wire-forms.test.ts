@@ -34,7 +34,8 @@ const REPLY = JSON.stringify({
 });
 let captured = '';
 const capture: typeof fetch = async (_input, init) => {
-  captured = String(init?.body);
+  const body = init?.body;
+  captured = body instanceof Uint8Array ? new TextDecoder().decode(body) : String(body);
   return new Response(REPLY, { status: 200, headers: { 'content-type': 'application/json' } });
 };
 const sdk = new GoogleGenAI({ apiKey: 'gemini-test-key', httpOptions: { fetch: capture } });
@@ -180,7 +181,7 @@ interface Step {
 function encode(messages: readonly Message[], step: Step, toolIdMap: ToolIdMap, warm: boolean) {
   const logger = createMemoryLogger();
   let params: GenerateContentParameters | null = null;
-  let json: string | null = null;
+  let json: Uint8Array | null = null;
   let error: string | null = null;
   try {
     params = toGeminiRequest(request(messages, step.model), {
@@ -189,7 +190,7 @@ function encode(messages: readonly Message[], step: Step, toolIdMap: ToolIdMap, 
       options: step.ids ? {} : { functionCallIds: false },
       ...(warm ? { wireMemory: memory, historyMemo } : {}),
     }).params;
-    json = warm ? memory.contentsJson(params.contents as never) : null;
+    json = warm ? memory.contentsBytes(params.contents as never) : null;
   } catch (thrown) {
     error = `threw ${(thrown as Error).message}`;
   }
@@ -227,8 +228,12 @@ async function warmIsCold(steps: readonly Step[]) {
     expect(warm.links).toBe(cold.links);
     if (warm.params === null || cold.params === null) continue;
     expect(warm.json).not.toBeNull();
-    const sent = await sdkBody(text.params(warm.params, warm.json as string, capture));
-    expect(sent).toBe(await sdkBody(cold.params));
+    const expected = await sdkBody(cold.params);
+    for (const asText of [false, true]) {
+      const bytes = warm.json as Uint8Array;
+      const sent = await sdkBody(text.params(warm.params, bytes, { fetch: capture, text: asText }));
+      expect(sent).toBe(expected);
+    }
   }
 }
 

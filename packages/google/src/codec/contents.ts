@@ -6,7 +6,7 @@ import { GOOGLE } from './signatures.js';
 import { GOOGLE_TOOL_NAME_RULES } from './tool-names.js';
 import { type EncodedToolResult, encodeImage, encodeToolResult } from './tool-results.js';
 import type { GeminiContentsContext, TurnEncoder } from './turn-encoder.js';
-import { geminiPartsJson } from './wire-json.js';
+import { concatBytes, geminiPartsJson, utf8 } from './wire-json.js';
 import type { GeminiMessageForm, GeminiWireMemory } from './wire-memory.js';
 
 /**
@@ -20,8 +20,8 @@ export type { GeminiContentsContext } from './turn-encoder.js';
 /** The contents of a request, and their JSON as the SDK writes it when it was asked for. */
 export interface EncodedGeminiContents {
   contents: Content[];
-  /** The JSON of `contents` (the Gemini API's form), or null when not asked for. */
-  json: string | null;
+  /** The JSON of `contents` (the Gemini API's form) as UTF-8, or null when not asked for. */
+  json: Uint8Array | null;
 }
 
 /**
@@ -69,7 +69,8 @@ export function encodeGeminiContentsJson(
   const memory = context.wireMemory;
   const withJson = memory !== undefined;
   const target = memory?.context(context.toolIdMap, targetKey(context));
-  const originals = new Map((context.originalMessages ?? []).map((m) => [m.id, m]));
+  const originals = new Map<string, Message>();
+  for (const m of context.originalMessages ?? []) originals.set(m.id, m);
   const remembered = (message: Message, kept: boolean) =>
     encodeMemorable(message, originals.get(message.id), encoder, kept);
   const turns = new TurnWriter(withJson);
@@ -90,24 +91,28 @@ export function encodeGeminiContentsJson(
     turns.add(form);
   }
   turns.flushTrailing();
-  return { contents: turns.contents, json: withJson ? `[${turns.json()}]` : null };
+  return { contents: turns.contents, json: withJson ? turns.bytes() : null };
 }
 
-/** How a turn of each role ends in the SDK's JSON (`contentToMldev`: `parts`, then `role`). */
-const TURN_END = { user: '],"role":"user"}', model: '],"role":"model"}' } as const;
+/** The JSON between and around turns, as the SDK writes it (`parts`, then `role`). */
+const COMMA = utf8(',');
+const TURN_START = utf8('{"parts":[');
+const TURN_END = { user: utf8('],"role":"user"}'), model: utf8('],"role":"model"}') } as const;
+const OPEN = utf8('[');
+const CLOSE = utf8(']');
 
 /**
  * Assembles message forms into turns (consecutive same-role parts merge, a run of tool
- * results' images after it) and, when asked, the turns' JSON: the remembered pieces are joined
- * once at the end, into one flat string (a rope of thousands of pieces costs more to send).
+ * results' images after it) and, when asked, the turns' JSON: the remembered UTF-8 pieces are
+ * copied once, into the bytes sent (a string would be copied again and encoded on each send).
  */
 class TurnWriter {
   readonly contents: Content[] = [];
   readonly #withJson: boolean;
-  readonly #pieces: string[] = [];
+  readonly #pieces: Uint8Array[] = [OPEN];
   #open: 'user' | 'model' | undefined;
   readonly #trailing: Part[] = [];
-  readonly #trailingJson: string[] = [];
+  readonly #trailingPieces: Uint8Array[] = [];
 
   constructor(withJson: boolean) {
     this.#withJson = withJson;
@@ -115,38 +120,40 @@ class TurnWriter {
 
   /** Adds a message's parts, and keeps its trailing images for the end of the run. */
   add(form: GeminiMessageForm): void {
-    if (form.role !== null) this.#push(form.role, form.parts, form.json);
+    if (form.role !== null) this.#push(form.role, form.parts, [form.bytes]);
     if (form.trailing.length > 0) {
       this.#trailing.push(...form.trailing);
-      this.#trailingJson.push(form.trailingJson);
+      if (this.#trailingPieces.length > 0) this.#trailingPieces.push(COMMA);
+      this.#trailingPieces.push(form.trailingBytes);
     }
   }
 
   /** Sends the images of the tool results just added, once the results are all out. */
   flushTrailing(): void {
     if (this.#trailing.length === 0) return;
-    this.#push('user', this.#trailing.splice(0), this.#trailingJson.splice(0).join(','));
+    this.#push('user', this.#trailing.splice(0), this.#trailingPieces.splice(0));
   }
 
-  /** The JSON of every turn, joined by commas. */
-  json(): string {
+  /** The JSON of the contents, as UTF-8. */
+  bytes(): Uint8Array {
     if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open]);
     this.#open = undefined;
-    return this.#pieces.join('');
+    this.#pieces.push(CLOSE);
+    return concatBytes(this.#pieces);
   }
 
-  #push(role: 'user' | 'model', parts: readonly Part[], json: string): void {
+  #push(role: 'user' | 'model', parts: readonly Part[], json: readonly Uint8Array[]): void {
     if (parts.length === 0) return;
     const last = this.contents.at(-1);
     if (last !== undefined && last.role === role) {
       last.parts?.push(...parts);
-      if (this.#withJson) this.#pieces.push(',', json);
+      if (this.#withJson) this.#pieces.push(COMMA, ...json);
       return;
     }
     this.contents.push({ role, parts: [...parts] });
     if (!this.#withJson) return;
-    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open], ',');
-    this.#pieces.push('{"parts":[', json);
+    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open], COMMA);
+    this.#pieces.push(TURN_START, ...json);
     this.#open = role;
   }
 }
@@ -237,14 +244,18 @@ function encodeForm(
       parts = modelTurnParts(message, original, encoder);
       break;
   }
+  const json = withJson ? geminiPartsJson(parts) : '';
+  const trailingJson = withJson ? geminiPartsJson(trailing) : '';
   return {
     role,
     parts,
     trailing,
     calls: encoder.calls,
     answers: encoder.answers,
-    json: withJson ? geminiPartsJson(parts) : '',
-    trailingJson: withJson ? geminiPartsJson(trailing) : '',
+    json,
+    trailingJson,
+    bytes: withJson ? utf8(json) : NO_BYTES,
+    trailingBytes: withJson ? utf8(trailingJson) : NO_BYTES,
   };
 }
 
@@ -271,11 +282,14 @@ function idsRecorded(message: Message, context: GeminiContentsContext): boolean 
 
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  // typed arrays (the forms' UTF-8) cannot be frozen; nothing writes to them
+  if (ArrayBuffer.isView(value)) return;
   Object.freeze(value);
   for (const inner of Object.values(value)) deepFreeze(inner);
 }
 
 const UNKNOWN_TOOL = 'unknown_tool';
+const NO_BYTES = new Uint8Array(0);
 
 /** A tool result: its `functionResponse` part, and the images that go after the turn's. */
 function toolResultParts(block: ToolResultBlock, encoder: TurnEncoder): EncodedToolResult {

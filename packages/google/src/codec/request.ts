@@ -28,7 +28,7 @@ import { projectGeminiResponseSchema } from './response-schema.js';
 import { GOOGLE } from './signatures.js';
 import { geminiToolConfig } from './tool-choice.js';
 import { googleToolNamer } from './tool-names.js';
-import { geminiContentJson, geminiPartsJson } from './wire-json.js';
+import { concatBytes, geminiContentJson, geminiPartsJson, utf8 } from './wire-json.js';
 import type { GeminiWireMemory } from './wire-memory.js';
 
 export {
@@ -226,7 +226,7 @@ export function toGeminiRequest(
     contents.unshift(opening);
     if (contentsJson !== null) {
       const json = geminiContentJson(opening.role, geminiPartsJson(opening.parts));
-      contentsJson = `[${json},${contentsJson.slice(1)}`;
+      contentsJson = concatBytes([utf8(`[${json},`), contentsJson.subarray(1)]);
     }
     noteLeadingUserTurn(prepared, warn, 'model');
   }

@@ -61,3 +61,23 @@ export function geminiPartsJson(parts: readonly Part[]): string {
 export function geminiContentJson(role: string, partsJson: string): string {
   return `{"parts":[${partsJson}],"role":${JSON.stringify(role)}}`;
 }
+
+const encoder = new TextEncoder();
+
+/** `text` as UTF-8 bytes. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** The bytes of `chunks`, one after another, in one array (a single copy of each). */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}

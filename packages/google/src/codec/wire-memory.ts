@@ -18,12 +18,16 @@ export interface GeminiMessageForm {
   json: string;
   /** The JSON of `trailing`, likewise. */
   trailingJson: string;
+  /** `json` as UTF-8 (what goes on the wire: copied into the body, never encoded again). */
+  bytes: Uint8Array;
+  /** `trailingJson` as UTF-8. */
+  trailingBytes: Uint8Array;
 }
 
-/** A contents array's JSON, and the contents it held when the JSON was written. */
+/** A contents array's JSON (UTF-8), and the contents it held when the JSON was written. */
 interface WrittenContents {
   contents: readonly Content[];
-  json: string;
+  bytes: Uint8Array;
 }
 
 /**
@@ -64,21 +68,27 @@ export class GeminiWireMemory {
     return context;
   }
 
-  /** Records that `contents` (a request's `contents`) is written as `json`. */
-  markContents(contents: readonly Content[], json: string): void {
-    this.#written.set(contents, { contents: contents.slice(), json });
+  /** Records that `contents` (a request's `contents`) is written as `bytes` (UTF-8 JSON). */
+  markContents(contents: readonly Content[], bytes: Uint8Array): void {
+    this.#written.set(contents, { contents: contents.slice(), bytes });
   }
 
   /**
-   * The JSON recorded for `contents`, when the array still holds the same turns (a turn put in
-   * or taken out since makes it unknown); else null.
+   * The JSON recorded for `contents` as UTF-8, when the array still holds the same turns (a
+   * turn put in or taken out since makes it unknown); else null. Not to be changed.
    */
-  contentsJson(contents: readonly Content[]): string | null {
+  contentsBytes(contents: readonly Content[]): Uint8Array | null {
     const written = this.#written.get(contents);
     if (written === undefined || written.contents.length !== contents.length) return null;
     for (let i = 0; i < contents.length; i++) {
       if (contents[i] !== written.contents[i]) return null;
     }
-    return written.json;
+    return written.bytes;
+  }
+
+  /** {@link contentsBytes} as text. */
+  contentsJson(contents: readonly Content[]): string | null {
+    const bytes = this.contentsBytes(contents);
+    return bytes === null ? null : new TextDecoder().decode(bytes);
   }
 }
