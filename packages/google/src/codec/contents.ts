@@ -244,18 +244,14 @@ function encodeForm(
       parts = modelTurnParts(message, original, encoder);
       break;
   }
-  const json = withJson ? geminiPartsJson(parts) : '';
-  const trailingJson = withJson ? geminiPartsJson(trailing) : '';
   return {
     role,
     parts,
     trailing,
     calls: encoder.calls,
     answers: encoder.answers,
-    json,
-    trailingJson,
-    bytes: withJson ? utf8(json) : NO_BYTES,
-    trailingBytes: withJson ? utf8(trailingJson) : NO_BYTES,
+    bytes: withJson ? utf8(geminiPartsJson(parts)) : NO_BYTES,
+    trailingBytes: withJson ? utf8(geminiPartsJson(trailing)) : NO_BYTES,
   };
 }
 

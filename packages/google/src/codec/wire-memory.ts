@@ -14,13 +14,12 @@ export interface GeminiMessageForm {
   calls: ReadonlyArray<readonly [string, string]>;
   /** The wire name of the call each of its results answers, by canonical id, as it was read. */
   answers: ReadonlyArray<readonly [string, string]>;
-  /** The JSON of `parts`, as `@google/genai` writes them, joined by commas (`''`: none). */
-  json: string;
-  /** The JSON of `trailing`, likewise. */
-  trailingJson: string;
-  /** `json` as UTF-8 (what goes on the wire: copied into the body, never encoded again). */
+  /**
+   * The JSON of `parts` as `@google/genai` writes them, joined by commas (empty: none), in
+   * UTF-8: what goes on the wire, copied into the body and never encoded again.
+   */
   bytes: Uint8Array;
-  /** `trailingJson` as UTF-8. */
+  /** The JSON of `trailing`, likewise. */
   trailingBytes: Uint8Array;
 }
 
