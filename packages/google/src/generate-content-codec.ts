@@ -46,17 +46,19 @@ export class GeminiGenerateContentCodec
     const perCall = this.#context.parseCallOptions(GoogleCallOptionsSchema, options);
     const thinking = perCall.thinking ?? this.#defaults.thinking;
     const safetySettings = perCall.safetySettings ?? this.#defaults.safetySettings;
+    const vertex = googleUsesVertex(this.#defaults);
     return toGeminiRequest(request, {
       toolIdMap,
       historyMemo: call.historyMemo,
-      ...(this.#memory ? { wireMemory: this.#memory } : {}),
+      // Vertex AI's contents go through the SDK's converter (decision 0194): nothing to write
+      ...(this.#memory && !vertex ? { wireMemory: this.#memory } : {}),
       logger,
       options: {
         wireName,
         ...(thinking !== undefined ? { thinking } : {}),
         ...(safetySettings ? { safetySettings } : {}),
         // Vertex AI refused `id` in function calls and responses (decision 0170)
-        ...(googleUsesVertex(this.#defaults) ? { functionCallIds: false } : {}),
+        ...(vertex ? { functionCallIds: false } : {}),
       },
       model: { ...geminiModelInfo(wireName), capabilities },
     }).params;
