@@ -3,6 +3,7 @@ import type { AdapterConfigInput, CallRunnerOptions } from '@yourtool/core';
 import { type AdapterContext, WireAdapter, type WireParts } from '@yourtool/core/adapter';
 import { GOOGLE } from './codec/request.js';
 import type { GeminiResponseLike } from './codec/response.js';
+import { GeminiWireMemory } from './codec/wire-memory.js';
 import { GeminiGenerateContentCodec } from './generate-content-codec.js';
 import { geminiModelInfo } from './models.js';
 import { GoogleConfigOptionsSchema } from './options.js';
@@ -47,16 +48,19 @@ export class GoogleAdapter extends WireAdapter<
 
 /**
  * The Gemini adapter's parts, from its validated config: the `generateContent` codec, the SDK
- * transport, and the Gemini model table (see `GEMINI_MODELS`).
+ * transport, and the Gemini model table (see `GEMINI_MODELS`). The codec and the transport
+ * share one `GeminiWireMemory` (decision 0194), which lives as long as the parts.
  * @throws AdapterOptionError for an unknown key or a wrong type in `config.options`.
  */
 export function googleParts(
   context: AdapterContext,
 ): WireParts<GenerateContentParameters, GenerateContentResponse, GeminiResponseLike> {
   const defaults = context.parseOptions(GoogleConfigOptionsSchema, GOOGLE);
+  // the adapter's memory of sealed messages' wire forms, shared by its codec and transport (0194)
+  const memory = new GeminiWireMemory();
   return {
-    codec: new GeminiGenerateContentCodec(context, defaults),
-    transport: new GoogleTransport(context, defaults),
+    codec: new GeminiGenerateContentCodec(context, defaults, memory),
+    transport: new GoogleTransport(context, defaults, memory),
     models: {
       defaultModel: DEFAULT_GOOGLE_MODEL,
       capabilities: (wireName) => geminiModelInfo(wireName).capabilities,

@@ -14,6 +14,7 @@ import {
   type GeminiResponseLike,
 } from './codec/response.js';
 import { createGeminiStreamMapper } from './codec/stream.js';
+import type { GeminiWireMemory } from './codec/wire-memory.js';
 import { geminiModelInfo } from './models.js';
 import { GoogleCallOptionsSchema, type GoogleDefaults, googleUsesVertex } from './options.js';
 
@@ -27,11 +28,16 @@ export class GeminiGenerateContentCodec
 {
   readonly #context: AdapterContext;
   readonly #defaults: GoogleDefaults;
+  readonly #memory: GeminiWireMemory | undefined;
 
-  /** `defaults` are the adapter's checked `config.options`. */
-  constructor(context: AdapterContext, defaults: GoogleDefaults) {
+  /**
+   * `defaults` are the adapter's checked `config.options`; `memory` the adapter's memory of
+   * sealed messages' forms (decision 0194), shared with its transport.
+   */
+  constructor(context: AdapterContext, defaults: GoogleDefaults, memory?: GeminiWireMemory) {
     this.#context = context;
     this.#defaults = defaults;
+    this.#memory = memory;
   }
 
   /** The `generateContent` parameters of a call, with this call's options over the configured ones. */
@@ -40,16 +46,19 @@ export class GeminiGenerateContentCodec
     const perCall = this.#context.parseCallOptions(GoogleCallOptionsSchema, options);
     const thinking = perCall.thinking ?? this.#defaults.thinking;
     const safetySettings = perCall.safetySettings ?? this.#defaults.safetySettings;
+    const vertex = googleUsesVertex(this.#defaults);
     return toGeminiRequest(request, {
       toolIdMap,
       historyMemo: call.historyMemo,
+      // Vertex AI's contents go through the SDK's converter (decision 0194): nothing to write
+      ...(this.#memory && !vertex ? { wireMemory: this.#memory } : {}),
       logger,
       options: {
         wireName,
         ...(thinking !== undefined ? { thinking } : {}),
         ...(safetySettings ? { safetySettings } : {}),
         // Vertex AI refused `id` in function calls and responses (decision 0170)
-        ...(googleUsesVertex(this.#defaults) ? { functionCallIds: false } : {}),
+        ...(vertex ? { functionCallIds: false } : {}),
       },
       model: { ...geminiModelInfo(wireName), capabilities },
     }).params;

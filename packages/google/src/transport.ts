@@ -1,4 +1,5 @@
 import {
+  type Content,
   type GenerateContentParameters,
   type GenerateContentResponse,
   GoogleGenAI,
@@ -9,6 +10,8 @@ import type { AdapterContext, WireAttempt, WireBody, WireTransport } from '@your
 import { toGoogleAdapterError } from './codec/errors.js';
 import { GOOGLE } from './codec/request.js';
 import type { GeminiResponseLike } from './codec/response.js';
+import type { GeminiWireMemory } from './codec/wire-memory.js';
+import { type BodyFetch, ContentsText } from './contents-text.js';
 import { type GoogleDefaults, googleUsesVertex } from './options.js';
 import { geminiStreamBody } from './stream/body.js';
 import { type SentGeminiStream, sdkDefaultFetch, sendGeminiStream } from './stream/send.js';
@@ -23,20 +26,33 @@ export class GoogleTransport
 {
   readonly #context: AdapterContext;
   readonly #defaults: GoogleDefaults;
+  readonly #memory: GeminiWireMemory | undefined;
+  readonly #text = new ContentsText();
   #client: GoogleGenAI | undefined;
 
-  /** `defaults` are the adapter's checked `config.options`. */
-  constructor(context: AdapterContext, defaults: GoogleDefaults) {
+  /**
+   * `defaults` are the adapter's checked `config.options`; `memory` the codec's, whose recorded
+   * contents JSON is sent as it is (decision 0194).
+   */
+  constructor(context: AdapterContext, defaults: GoogleDefaults, memory?: GeminiWireMemory) {
     this.#context = context;
     this.#defaults = defaults;
+    this.#memory = memory;
   }
 
-  /** A non-streaming `generateContent` call. */
+  /**
+   * A non-streaming `generateContent` call; contents the codec wrote as JSON go as that text
+   * (the SDK converts and writes the rest of the request, see `ContentsText`).
+   */
   send(
     params: GenerateContentParameters,
     { signal }: WireAttempt,
   ): Promise<GenerateContentResponse> {
-    return this.#sdk().models.generateContent(withSignal(params, signal));
+    const sdk = this.#sdk();
+    const sent = withSignal(params, signal);
+    const json = this.#contentsJson(sdk, params);
+    if (json === null) return sdk.models.generateContent(sent);
+    return sdk.models.generateContent(this.#text.params(sent, json, this.#bodyFetch()));
   }
 
   /**
@@ -49,9 +65,12 @@ export class GoogleTransport
     { signal }: WireAttempt,
   ): Promise<WireBody<GeminiResponseLike> | AsyncIterable<GeminiResponseLike>> {
     const sdk = this.#sdk();
-    const fetch = this.#context.runtime.fetch ?? sdkDefaultFetch;
-    const send = (continuationToken?: string) =>
-      sendGeminiStream(sdk, withSignal(params, signal, continuationToken), fetch);
+    const json = this.#contentsJson(sdk, params);
+    const fetch = json === null ? this.#fetch() : this.#text.fetch(json, this.#bodyFetch());
+    const send = (continuationToken?: string) => {
+      const sent = withSignal(params, signal, continuationToken);
+      return sendGeminiStream(sdk, json === null ? sent : this.#text.placeholder(sent), fetch);
+    };
     const first = await send();
     // an SDK that did not send through the fetch it was given: its own stream, as before
     if ('stream' in first) return first.stream;
@@ -95,6 +114,27 @@ export class GoogleTransport
     return location && location !== 'global'
       ? `https://${location}-aiplatform.googleapis.com/`
       : 'https://aiplatform.googleapis.com/';
+  }
+
+  /**
+   * The JSON the codec recorded for the call's contents (UTF-8), or null: none recorded, or Vertex AI,
+   * whose converter writes parts differently (the SDK converts and writes those contents).
+   */
+  #contentsJson(sdk: GoogleGenAI, params: GenerateContentParameters): Uint8Array | null {
+    const { contents } = params;
+    if (!this.#memory || sdk.vertexai || !Array.isArray(contents)) return null;
+    return this.#memory.contentsBytes(contents as Content[]);
+  }
+
+  /** The fetch requests go through: the runtime's, else the SDK's default (no undici timeouts). */
+  #fetch(): typeof globalThis.fetch {
+    return this.#context.runtime.fetch ?? sdkDefaultFetch;
+  }
+
+  /** The fetch, and whether it is the runtime's (which gets the body as text, as from the SDK). */
+  #bodyFetch(): BodyFetch {
+    const { fetch } = this.#context.runtime;
+    return fetch ? { fetch, text: true } : { fetch: sdkDefaultFetch, text: false };
   }
 
   /** Whether the SDK will talk to Vertex AI (the option, else the SDK's environment variable). */

@@ -1,21 +1,13 @@
 import type { Content, Part } from '@google/genai';
-import {
-  type Logger,
-  type Message,
-  silentLogger,
-  type ToolIdMap,
-  type ToolIdRules,
-  type ToolResultBlock,
-} from '@yourtool/core';
-import { wireToolName } from '@yourtool/core/adapter';
-import {
-  type GeminiThoughtSignatures,
-  GOOGLE,
-  readThoughtSignatures,
-  SKIP_THOUGHT_SIGNATURE_VALIDATOR,
-} from './signatures.js';
+import { type Message, silentLogger, type ToolIdRules, type ToolResultBlock } from '@yourtool/core';
+import { type EncodedWireForm, wireToolName } from '@yourtool/core/adapter';
+import { modelTurnParts } from './model-turn.js';
+import { GOOGLE } from './signatures.js';
 import { GOOGLE_TOOL_NAME_RULES } from './tool-names.js';
 import { type EncodedToolResult, encodeImage, encodeToolResult } from './tool-results.js';
+import type { GeminiContentsContext, TurnEncoder } from './turn-encoder.js';
+import { concatBytes, geminiPartsJson, utf8 } from './wire-json.js';
+import type { GeminiMessageForm, GeminiWireMemory } from './wire-memory.js';
 
 /**
  * Rules for the function call ids the adapter sends. Gemini's ids are optional; the adapter
@@ -23,49 +15,13 @@ import { type EncodedToolResult, encodeImage, encodeToolResult } from './tool-re
  */
 export const GOOGLE_TOOL_ID_RULES: ToolIdRules = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 64 };
 
-/** What {@link encodeGeminiContents} needs to know about the target. */
-export interface GeminiContentsContext {
-  toolIdMap: ToolIdMap;
-  /** Canonical id of the target model: signatures go back only to the model that made them. */
-  targetModel?: string;
-  /** Whether the target refuses function calls without a signature (Gemini 3). */
-  requiresFunctionCallSignatures?: boolean;
-  /**
-   * Whether the target takes images nested in `functionResponse.parts` (multimodal function
-   * responses, Gemini 3). Default false: a tool result's images go after the turn's function
-   * responses.
-   */
-  multimodalFunctionResponses?: boolean;
-  logger?: Logger;
-  /** Receives the canonical ids of calls sent with the validator-skip signature. */
-  substituted?: string[];
-  /**
-   * The request's messages as they were before core's `prepareHistory` (by id). Text signatures
-   * are kept by position among a message's text blocks as they were stored, blank ones
-   * included, and a signed blank text part that `prepareHistory` removed is sent again, so each
-   * signature goes back on the part it came with. Default: the messages given.
-   */
-  originalMessages?: readonly Message[];
-  /** The wire name of a canonical tool name; default core's `wireToolName` under Gemini's rule. */
-  toolName?: (name: string) => string;
-  /**
-   * Whether `functionCall` and `functionResponse` carry `id`. Default true (the Gemini API);
-   * false for Vertex AI, whose v1 schema had no such field and which refused it with 400
-   * ("Unknown name \"id\"") into 2026: calls and results then pair by order and name
-   * (decision 0170).
-   */
-  functionCallIds?: boolean;
-}
+export type { GeminiContentsContext } from './turn-encoder.js';
 
-/** What encoding one message needs besides the message. */
-interface TurnEncoder {
-  logger: Logger;
-  context: GeminiContentsContext;
-  /** The `id` a call or result goes out with: its provider id, or none where ids are not sent. */
-  wireId: (canonicalId: string) => { id?: string };
-  toolName: (name: string) => string;
-  /** Wire name of each tool use encoded so far, by canonical id (for its `functionResponse`). */
-  callNames: Map<string, string>;
+/** The contents of a request, and their JSON as the SDK writes it when it was asked for. */
+export interface EncodedGeminiContents {
+  contents: Content[];
+  /** The JSON of `contents` (the Gemini API's form) as UTF-8, or null when not asked for. */
+  json: Uint8Array | null;
 }
 
 /**
@@ -84,6 +40,19 @@ export function encodeGeminiContents(
   messages: readonly Message[],
   context: GeminiContentsContext,
 ): Content[] {
+  return encodeGeminiContentsJson(messages, context).contents;
+}
+
+/**
+ * {@link encodeGeminiContents}, and with `context.wireMemory` the contents' JSON too, written
+ * from each message's remembered form (decision 0194): a sealed message's parts and their JSON
+ * are made once per target and `ToolIdMap`, unless encoding it logged a WARN or derived a tool
+ * id the map does not record.
+ */
+export function encodeGeminiContentsJson(
+  messages: readonly Message[],
+  context: GeminiContentsContext,
+): EncodedGeminiContents {
   const encoder: TurnEncoder = {
     logger: context.logger ?? silentLogger,
     context,
@@ -93,185 +62,235 @@ export function encodeGeminiContents(
         : { id: context.toolIdMap.toProviderId(GOOGLE, canonicalId, GOOGLE_TOOL_ID_RULES) },
     toolName: context.toolName ?? ((name) => wireToolName(name, GOOGLE_TOOL_NAME_RULES)),
     callNames: new Map(),
+    calls: [],
+    answers: [],
+    warned: 0,
   };
-  const originals = new Map((context.originalMessages ?? []).map((m) => [m.id, m]));
-  const turns: Array<{ role: 'user' | 'model'; parts: Part[] }> = [];
-  const push = (role: 'user' | 'model', parts: Part[]) => {
-    if (parts.length === 0) return;
-    const last = turns.at(-1);
-    if (last && last.role === role) last.parts.push(...parts);
-    else turns.push({ role, parts });
-  };
-  // images of the tool results just encoded, sent once the results of the turn are all out
-  const trailing: Part[] = [];
+  const memory = context.wireMemory;
+  const withJson = memory !== undefined;
+  const target = memory?.context(context.toolIdMap, targetKey(context));
+  const originals = new Map<string, Message>();
+  for (const m of context.originalMessages ?? []) originals.set(m.id, m);
+  const remembered = (message: Message, kept: boolean) =>
+    encodeMemorable(message, originals.get(message.id), encoder, kept);
+  const turns = new TurnWriter(withJson);
   for (const message of messages) {
-    if (message.role !== 'tool' && trailing.length > 0) push('user', trailing.splice(0));
-    switch (message.role) {
-      case 'system':
-        break;
-      case 'user':
-        push(
-          'user',
-          message.content.flatMap((block): Part[] => {
-            if (block.type === 'text') return [{ text: block.text }];
-            if (block.type === 'image') return [encodeImage(block)];
-            return [];
-          }),
-        );
-        break;
-      case 'tool':
-        for (const block of message.content) {
-          if (block.type !== 'tool_result') continue;
-          const { response, trailing: media } = toolResultParts(block, encoder);
-          push('user', [response]);
-          trailing.push(...media);
-        }
-        break;
-      case 'assistant':
-        push('model', modelTurnParts(message, originals.get(message.id), encoder));
-        break;
+    if (message.role !== 'tool') turns.flushTrailing();
+    const original = originals.get(message.id);
+    let form =
+      target !== undefined && (original === undefined || original === message)
+        ? (memory as GeminiWireMemory).forms.get(message, target, remembered)
+        : encodeForm(message, original, encoder, withJson);
+    if (form.answers.length > 0 && !answersHold(form, encoder.callNames)) {
+      form = encodeForm(message, original, encoder, withJson);
     }
+    for (let i = 0; i < form.calls.length; i++) {
+      const [id, name] = form.calls[i] as readonly [string, string];
+      encoder.callNames.set(id, name);
+    }
+    turns.add(form);
   }
-  push('user', trailing);
-  return turns;
+  turns.flushTrailing();
+  return { contents: turns.contents, json: withJson ? turns.bytes() : null };
 }
 
-/** A tool result: its `functionResponse` part, and the images that go after the turn's. */
-function toolResultParts(block: ToolResultBlock, encoder: TurnEncoder): EncodedToolResult {
-  const call = {
-    ...encoder.wireId(block.tool_use_id),
-    name: encoder.callNames.get(block.tool_use_id) ?? 'unknown_tool',
-  };
-  return encodeToolResult(block, call, encoder.context.multimodalFunctionResponses === true);
-}
-
-const NO_SIGNATURES: Required<GeminiThoughtSignatures> = { text: {}, tool_use: {} };
+/** The JSON between and around turns, as the SDK writes it (`parts`, then `role`). */
+const COMMA = utf8(',');
+const TURN_START = utf8('{"parts":[');
+const TURN_END = { user: utf8('],"role":"user"}'), model: utf8('],"role":"model"}') } as const;
+const OPEN = utf8('[');
+const CLOSE = utf8(']');
 
 /**
- * The parts of a model turn. `message` is the prepared message; `original` the stored one it
- * came from (when known), whose text blocks the signature positions count.
+ * Assembles message forms into turns (consecutive same-role parts merge, a run of tool
+ * results' images after it) and, when asked, the turns' JSON: the remembered UTF-8 pieces are
+ * copied once, into the bytes sent (a string would be copied again and encoded on each send).
  */
-function modelTurnParts(
+class TurnWriter {
+  readonly contents: Content[] = [];
+  readonly #withJson: boolean;
+  readonly #pieces: Uint8Array[] = [OPEN];
+  #open: 'user' | 'model' | undefined;
+  readonly #trailing: Part[] = [];
+  readonly #trailingPieces: Uint8Array[] = [];
+
+  constructor(withJson: boolean) {
+    this.#withJson = withJson;
+  }
+
+  /** Adds a message's parts, and keeps its trailing images for the end of the run. */
+  add(form: GeminiMessageForm): void {
+    if (form.role !== null) this.#push(form.role, form.parts, [form.bytes]);
+    if (form.trailing.length > 0) {
+      this.#trailing.push(...form.trailing);
+      if (this.#trailingPieces.length > 0) this.#trailingPieces.push(COMMA);
+      this.#trailingPieces.push(form.trailingBytes);
+    }
+  }
+
+  /** Sends the images of the tool results just added, once the results are all out. */
+  flushTrailing(): void {
+    if (this.#trailing.length === 0) return;
+    this.#push('user', this.#trailing.splice(0), this.#trailingPieces.splice(0));
+  }
+
+  /** The JSON of the contents, as UTF-8. */
+  bytes(): Uint8Array {
+    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open]);
+    this.#open = undefined;
+    this.#pieces.push(CLOSE);
+    return concatBytes(this.#pieces);
+  }
+
+  #push(role: 'user' | 'model', parts: readonly Part[], json: readonly Uint8Array[]): void {
+    if (parts.length === 0) return;
+    const last = this.contents.at(-1);
+    if (last !== undefined && last.role === role) {
+      last.parts?.push(...parts);
+      if (this.#withJson) this.#pieces.push(COMMA, ...json);
+      return;
+    }
+    this.contents.push({ role, parts: [...parts] });
+    if (!this.#withJson) return;
+    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open], COMMA);
+    this.#pieces.push(TURN_START, ...json);
+    this.#open = role;
+  }
+}
+
+/** What, besides the message and the map, a message's form depends on. */
+function targetKey(context: GeminiContentsContext): string {
+  return JSON.stringify([
+    context.targetModel ?? null,
+    context.requiresFunctionCallSignatures === true,
+    context.multimodalFunctionResponses === true,
+    context.functionCallIds !== false,
+  ]);
+}
+
+/** Whether each call a form's results answer still has the name the form was made with. */
+function answersHold(form: GeminiMessageForm, callNames: ReadonlyMap<string, string>): boolean {
+  for (const [id, name] of form.answers) {
+    if ((callNames.get(id) ?? UNKNOWN_TOOL) !== name) return false;
+  }
+  return true;
+}
+
+/**
+ * A message's form, to be kept when `kept` and it comes out the same on every request under the
+ * same target and map: not when encoding it logged a WARN (a tool renamed, a signature dropped
+ * or substituted: each a WARN per request) or sent a tool id the map does not record.
+ */
+function encodeMemorable(
   message: Message,
   original: Message | undefined,
   encoder: TurnEncoder,
-): Part[] {
-  const { context } = encoder;
-  const sameModel =
-    context.targetModel === undefined || message.metadata.model === context.targetModel;
-  if (!sameModel) warnDroppedSignatures(original ?? message, encoder);
-  const signatures = sameModel ? readThoughtSignatures(original ?? message) : NO_SIGNATURES;
-  let walk = signedParts(message, original ?? message, signatures, encoder);
-  // prepared blocks are the stored blocks themselves (prepareHistory only removes); should that
-  // ever not hold, the prepared message alone is the best guide there is
-  if (!walk.matched) walk = signedParts(message, message, signatures, encoder);
-  const { parts, firstCall } = walk;
-  if (firstCall && !firstCall.part.thoughtSignature && context.requiresFunctionCallSignatures) {
-    // Gemini 3 refuses a step whose first function call has no signature; a call made
-    // elsewhere has none that could be valid, so Google's documented skip value goes in its
-    // place (parallel calls: only the first call of a step carries one).
-    firstCall.part.thoughtSignature = SKIP_THOUGHT_SIGNATURE_VALIDATOR;
-    context.substituted?.push(firstCall.id);
-    encoder.logger.warn(
-      {
-        event: 'thought_signature_substituted',
-        adapter: GOOGLE,
-        session_id: message.session_id,
-        message_id: message.id,
-        block_type: 'tool_use',
-        tool_use_id: firstCall.id,
-        reason: `the function call has no signature from ${context.targetModel ?? 'this model'}`,
-      },
-      `function call ${firstCall.id} has no thought signature from ${context.targetModel ?? 'this model'} (made by ${message.metadata.model ?? 'an unknown model'}); sent with Google's validator-skip signature`,
-    );
+  kept: boolean,
+): EncodedWireForm<GeminiMessageForm> {
+  if (!kept) return { form: encodeForm(message, original, encoder, true), reusable: false };
+  let renamed = false;
+  const namer = encoder.toolName;
+  const warnedBefore = encoder.warned;
+  encoder.toolName = (name) => {
+    const wire = namer(name);
+    if (wire !== name) renamed = true;
+    return wire;
+  };
+  try {
+    const form = encodeForm(message, original, encoder, true);
+    const reusable =
+      !renamed && encoder.warned === warnedBefore && idsRecorded(message, encoder.context);
+    if (reusable) deepFreeze(form);
+    return { form, reusable };
+  } finally {
+    encoder.toolName = namer;
   }
-  return parts;
 }
 
-/**
- * Walks the stored message's blocks: those the prepared message kept become parts, each with
- * its signature; a text block it removed (blank) that carried a signature is sent again, same
- * text, same signature, in its place. `matched` is false when the prepared blocks are not the
- * stored ones.
- */
-function signedParts(
+/** One message's form, encoded now; its parts' JSON written when `withJson`. */
+function encodeForm(
   message: Message,
-  original: Message,
-  signatures: Required<GeminiThoughtSignatures>,
+  original: Message | undefined,
   encoder: TurnEncoder,
-): { parts: Part[]; firstCall: { part: Part; id: string } | undefined; matched: boolean } {
-  const kept = message.content;
-  let next = 0;
-  let textIndex = 0;
-  const parts: Part[] = [];
-  let firstCall: { part: Part; id: string } | undefined;
-  for (const block of original.content) {
-    const isKept = kept[next] === block;
-    if (isKept) next += 1;
-    if (block.type === 'text') {
-      const signature = signatures.text[String(textIndex)];
-      textIndex += 1;
-      if (isKept || (signature && block.text.trim() === '')) {
-        parts.push({ text: block.text, ...(signature ? { thoughtSignature: signature } : {}) });
+  withJson: boolean,
+): GeminiMessageForm {
+  encoder.calls = [];
+  encoder.answers = [];
+  let role: GeminiMessageForm['role'] = null;
+  let parts: Part[] = [];
+  const trailing: Part[] = [];
+  switch (message.role) {
+    case 'system':
+      break;
+    case 'user':
+      role = 'user';
+      parts = message.content.flatMap((block): Part[] => {
+        if (block.type === 'text') return [{ text: block.text }];
+        if (block.type === 'image') return [encodeImage(block)];
+        return [];
+      });
+      break;
+    case 'tool':
+      role = 'user';
+      for (const block of message.content) {
+        if (block.type !== 'tool_result') continue;
+        const { response, trailing: media } = toolResultParts(block, encoder);
+        parts.push(response);
+        trailing.push(...media);
       }
-      continue;
-    }
-    if (!isKept) continue;
-    switch (block.type) {
-      case 'thinking':
-        parts.push({
-          text: block.text,
-          thought: true,
-          ...(block.signature ? { thoughtSignature: block.signature } : {}),
-        });
-        break;
-      case 'redacted_thinking':
-        parts.push({ text: '', thought: true, thoughtSignature: block.data });
-        break;
-      case 'tool_use': {
-        const name = encoder.toolName(block.name);
-        encoder.callNames.set(block.id, name);
-        const signature = signatures.tool_use[block.id];
-        const part: Part = {
-          functionCall: { ...encoder.wireId(block.id), name, args: block.input },
-          ...(signature ? { thoughtSignature: signature } : {}),
-        };
-        firstCall ??= { part, id: block.id };
-        parts.push(part);
-        break;
-      }
-      default:
-        break;
-    }
+      break;
+    case 'assistant':
+      role = 'model';
+      parts = modelTurnParts(message, original, encoder);
+      break;
   }
-  return { parts, firstCall, matched: next === kept.length };
+  return {
+    role,
+    parts,
+    trailing,
+    calls: encoder.calls,
+    answers: encoder.answers,
+    bytes: withJson ? utf8(geminiPartsJson(parts)) : NO_BYTES,
+    trailingBytes: withJson ? utf8(geminiPartsJson(trailing)) : NO_BYTES,
+  };
 }
 
-/**
- * One `thought_signature_dropped` WARN per signature of a message sent to a model other than
- * the one that produced it, naming the block it belonged to.
- */
-function warnDroppedSignatures(message: Message, encoder: TurnEncoder): void {
-  const { text, tool_use } = readThoughtSignatures(message);
-  const from = message.metadata.model ?? 'an unknown model';
-  let textIndex = 0;
-  message.content.forEach((block, index) => {
-    let signed = false;
-    if (block.type === 'text') signed = text[String(textIndex++)] !== undefined;
-    else if (block.type === 'tool_use') signed = tool_use[block.id] !== undefined;
-    if (!signed) return;
-    encoder.logger.warn(
-      {
-        event: 'thought_signature_dropped',
-        adapter: GOOGLE,
-        session_id: message.session_id,
-        message_id: message.id,
-        block_type: block.type,
-        block_index: index,
-        ...(block.type === 'tool_use' ? { tool_use_id: block.id } : {}),
-        reason: `signatures from ${from} are only valid for the model that produced them`,
-      },
-      `dropped the thought signature of ${block.type} block ${index} of message ${message.id} from ${from}: it goes back only to the model that produced it`,
+/** Whether every tool id the message went out with is the link the map records (so stays). */
+function idsRecorded(message: Message, context: GeminiContentsContext): boolean {
+  if (context.functionCallIds === false) return true;
+  const { toolIdMap } = context;
+  return message.content.every((block) => {
+    const id =
+      block.type === 'tool_use'
+        ? block.id
+        : block.type === 'tool_result'
+          ? block.tool_use_id
+          : null;
+    if (id === null) return true;
+    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
+    const recorded = toolIdMap.getProviderId(GOOGLE, id);
+    return (
+      recorded !== undefined &&
+      toolIdMap.toProviderId(GOOGLE, id, GOOGLE_TOOL_ID_RULES) === recorded
     );
   });
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  // typed arrays (the forms' UTF-8) cannot be frozen; nothing writes to them
+  if (ArrayBuffer.isView(value)) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) deepFreeze(inner);
+}
+
+const UNKNOWN_TOOL = 'unknown_tool';
+const NO_BYTES = new Uint8Array(0);
+
+/** A tool result: its `functionResponse` part, and the images that go after the turn's. */
+function toolResultParts(block: ToolResultBlock, encoder: TurnEncoder): EncodedToolResult {
+  const name = encoder.callNames.get(block.tool_use_id) ?? UNKNOWN_TOOL;
+  encoder.answers.push([block.tool_use_id, name]);
+  const call = { ...encoder.wireId(block.tool_use_id), name };
+  return encodeToolResult(block, call, encoder.context.multimodalFunctionResponses === true);
 }

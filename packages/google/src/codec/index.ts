@@ -23,6 +23,8 @@ export {
   FUNCTION_RESPONSE_IMAGE_MEDIA_TYPES,
 } from './tool-results.js';
 export * from './usage.js';
+export { geminiPartJson } from './wire-json.js';
+export { type GeminiMessageForm, GeminiWireMemory } from './wire-memory.js';
 
 /**
  * Encodes assistant content as it goes on the wire, then decodes the wire turn as a reply:

@@ -23,11 +23,13 @@ import {
   prepareHistory,
 } from '@yourtool/core/adapter';
 import { type GeminiModelInfo, type GeminiThinkingLevel, geminiModelInfo } from '../models.js';
-import { encodeGeminiContents } from './contents.js';
+import { encodeGeminiContentsJson } from './contents.js';
 import { projectGeminiResponseSchema } from './response-schema.js';
 import { GOOGLE } from './signatures.js';
 import { geminiToolConfig } from './tool-choice.js';
 import { googleToolNamer } from './tool-names.js';
+import { concatBytes, geminiContentJson, geminiPartsJson, utf8 } from './wire-json.js';
+import type { GeminiWireMemory } from './wire-memory.js';
 
 export {
   encodeGeminiContents,
@@ -78,6 +80,11 @@ export interface ToGeminiContext {
   model?: GeminiModelInfo;
   /** The adapter's `HistoryMemo` for `prepareHistory` (decision 0165); none: prepared afresh. */
   historyMemo?: HistoryMemo;
+  /**
+   * The adapter's `GeminiWireMemory` (decision 0194): sealed messages' forms are remembered in
+   * it and the JSON of `contents` recorded for the transport. None: encoded afresh.
+   */
+  wireMemory?: GeminiWireMemory;
 }
 
 /** `generateContent` parameters for the SDK (`ai.models.generateContent(params)`). */
@@ -199,7 +206,8 @@ export function toGeminiRequest(
   );
   const substituted: string[] = [];
   const toolName = googleToolNamer(logger, request.request_id);
-  const contents = encodeGeminiContents(prepared.messages, {
+  const memory = context.wireMemory;
+  const encoded = encodeGeminiContentsJson(prepared.messages, {
     toolIdMap: context.toolIdMap,
     targetModel: request.model,
     requiresFunctionCallSignatures: info.requiresFunctionCallSignatures,
@@ -209,11 +217,20 @@ export function toGeminiRequest(
     originalMessages: request.messages,
     toolName,
     ...(options.functionCallIds === false ? { functionCallIds: false } : {}),
+    ...(memory ? { wireMemory: memory } : {}),
   });
+  const { contents } = encoded;
+  let contentsJson = encoded.json;
   if (contents[0]?.role === 'model') {
-    contents.unshift({ role: 'user', parts: [{ text: CONTINUATION_TEXT }] });
+    const opening = { role: 'user', parts: [{ text: CONTINUATION_TEXT }] };
+    contents.unshift(opening);
+    if (contentsJson !== null) {
+      const json = geminiContentJson(opening.role, geminiPartsJson(opening.parts));
+      contentsJson = concatBytes([utf8(`[${json},`), contentsJson.subarray(1)]);
+    }
     noteLeadingUserTurn(prepared, warn, 'model');
   }
+  if (memory && contentsJson !== null) memory.markContents(contents, contentsJson);
 
   const config: GenerateContentConfig = { maxOutputTokens: request.max_output_tokens };
   if (prepared.system !== null) config.systemInstruction = { parts: [{ text: prepared.system }] };

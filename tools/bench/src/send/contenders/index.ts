@@ -1,6 +1,7 @@
 import type { SendContender } from '../contender.js';
 import { anthropicContender } from './anthropic.js';
 import { ollamaContender } from './ollama.js';
+import { googleContender } from './google.js';
 import { openAIChatContender } from './openai-chat.js';
 import { openAIResponsesContender } from './openai-responses.js';
 
@@ -11,3 +12,4 @@ export const SEND_CONTENDERS: readonly SendContender[] = [
   anthropicContender,
   openAIResponsesContender,
 ];
+export const SEND_CONTENDERS: readonly SendContender[] = [openAIChatContender, googleContender];
