@@ -2,6 +2,7 @@ import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
 import { formatPath, issuesFromZod, type ParseIssue } from './parse.js';
+import { quickCanonicalRequest } from './quick-request.js';
 import type { AttemptEvent } from './retry.js';
 import {
   type AdapterCapabilities,
@@ -195,8 +196,6 @@ const requestShellSchema = () => {
   requestSchemas.shell ??= CanonicalRequestSchema.omit({ messages: true });
   return requestSchemas.shell;
 };
-/** The messages of a request. */
-const MessageListSchema = CanonicalRequestSchema.shape.messages;
 
 /**
  * Validates a canonical request written by a caller and fills its defaults. Throws
@@ -224,8 +223,11 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
   };
   let normalized: CanonicalRequest;
   if (sealed === 0) {
-    // nothing sealed: one pass of the whole schema (cheaper than a call per message)
-    const parsed = CanonicalRequestSchema.safeParse(request);
+    // nothing sealed: the quick checks (decision 0198), else one pass of the whole schema
+    const quick = quickCanonicalRequest(request);
+    const parsed = quick
+      ? { success: true as const, data: quick }
+      : CanonicalRequestSchema.safeParse(request);
     if (!parsed.success) return fail(issuesFromZod(parsed.error));
     normalized = parsed.data;
   } else {
@@ -247,7 +249,7 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
     // (a session's request carries only sealed messages: nothing to check then)
     const checked =
       unsealed.length > 0
-        ? MessageListSchema.safeParse(unsealed)
+        ? CanonicalRequestSchema.shape.messages.safeParse(unsealed)
         : ({ success: true, data: [] } as const);
     if (!checked.success) {
       for (const issue of checked.error.issues) {
