@@ -1,7 +1,7 @@
 import { quickParseMessage } from './fast-parse.js';
 import type { AdapterConfig, CanonicalRequest } from './schemas/adapter.js';
-import type { ContentBlock, ToolResultContentBlock } from './schemas/content.js';
-import type { Message } from './schemas/message.js';
+import type { ContentBlock, ImageBlock, ToolResultContentBlock } from './schemas/content.js';
+import { KNOWN_METADATA_FIELDS, type Message } from './schemas/message.js';
 import { TOOL_NAME_PATTERN, type ToolDefinition } from './schemas/tool.js';
 import type { ToolChoice } from './schemas/tool-choice.js';
 
@@ -54,35 +54,72 @@ export function onlyKnownKeys(value: Json, known: ReadonlySet<string>): boolean 
   return true;
 }
 
+/** A copy of an image block, keys in the schema's order. */
+function copyImage(block: ImageBlock): ImageBlock {
+  const { kind, data } = block.source;
+  return { type: 'image', source: { kind, data }, media_type: block.media_type };
+}
+
 /** A copy of a block inside a tool result, as the schema returns it. */
 function copyInner(block: ToolResultContentBlock): ToolResultContentBlock {
-  return block.type === 'image' ? { ...block, source: { ...block.source } } : { ...block };
+  return block.type === 'image' ? copyImage(block) : { type: 'text', text: block.text };
 }
 
 /** A copy of a content block that passed the quick check, as the schema returns it. */
 function copyBlock(block: ContentBlock): ContentBlock {
   switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
     case 'tool_use':
-      return { ...block, input: { ...block.input } };
-    case 'tool_result':
-      return { ...block, content: block.content.map(copyInner) };
+      return { type: 'tool_use', id: block.id, name: block.name, input: { ...block.input } };
+    case 'tool_result': {
+      const { tool_use_id, content, is_error } = block;
+      return { type: 'tool_result', tool_use_id, content: content.map(copyInner), is_error };
+    }
     case 'image':
-      return { ...block, source: { ...block.source } };
-    default:
-      return { ...block };
+      return copyImage(block);
+    case 'thinking':
+      return Object.hasOwn(block, 'signature')
+        ? { type: 'thinking', text: block.text, signature: block.signature }
+        : { type: 'thinking', text: block.text };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
   }
 }
 
+/** A copy of `record` with the keys of `order` first, in that order, then the others. */
+function ordered<T extends object>(record: T, order: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  const given = record as Record<string, unknown>;
+  for (const key of order) if (Object.hasOwn(given, key)) out[key] = given[key];
+  for (const key of Object.keys(given)) if (!Object.hasOwn(out, key)) out[key] = given[key];
+  return out as T;
+}
+
+const USAGE_ORDER = [
+  'input_tokens',
+  'output_tokens',
+  'cached_input_tokens',
+  'cache_creation_input_tokens',
+  'cost_usd',
+  'pricing_version',
+  'latency_ms',
+  'reasoning_tokens',
+  'provider_cost_usd',
+  'estimated',
+];
+
 /**
  * The message the schema would return for `value`, when the quick check of `parseMessage`
- * accepts it, sharing none of the objects given (the schema copies them); else null.
+ * accepts it: sharing none of the objects given (the schema copies them), keys in the schema's
+ * order (known metadata fields first). Else null.
  */
 export function quickFreshMessage(value: Json): Message | null {
   const message = quickParseMessage(value);
   if (message === null) return null;
-  const { usage, provider_raw } = message.metadata;
-  const metadata = { ...message.metadata };
-  if (usage) metadata.usage = { ...usage };
+  const metadata = ordered(message.metadata, KNOWN_METADATA_FIELDS);
+  const { usage, provider_raw } = metadata;
+  if (usage) metadata.usage = ordered(usage, USAGE_ORDER);
   if (provider_raw) metadata.provider_raw = { ...provider_raw };
   return { ...message, content: message.content.map(copyBlock), metadata };
 }
