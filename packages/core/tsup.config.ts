@@ -15,7 +15,8 @@ export default defineConfig({
   // load-zod.ts loads zod's ES module entry through `import.meta.resolve`, which the CommonJS
   // build does not have: there it is undefined, and zod's CommonJS entry is loaded
   esbuildOptions(options, { format }) {
-    if (format === 'cjs') options.define = { ...options.define, 'import.meta.resolve': 'undefined' };
+    if (format === 'cjs')
+      options.define = { ...options.define, 'import.meta.resolve': 'undefined' };
   },
   dts: true,
   clean: true,

@@ -197,6 +197,14 @@ const requestShellSchema = () => {
   return requestSchemas.shell;
 };
 
+/** A request checked whole: by the quick checks when they accept it (decision 0198), else zod. */
+function parseWholeRequest(request: unknown) {
+  const quick = quickCanonicalRequest(request);
+  return quick
+    ? ({ success: true, data: quick } as const)
+    : CanonicalRequestSchema.safeParse(request);
+}
+
 /**
  * Validates a canonical request written by a caller and fills its defaults. Throws
  * `InvalidRequestError` naming every offending path, the model id that is not `provider:name`,
@@ -223,11 +231,8 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
   };
   let normalized: CanonicalRequest;
   if (sealed === 0) {
-    // nothing sealed: the quick checks (decision 0198), else one pass of the whole schema
-    const quick = quickCanonicalRequest(request);
-    const parsed = quick
-      ? { success: true as const, data: quick }
-      : CanonicalRequestSchema.safeParse(request);
+    // nothing sealed: one pass of the whole schema (cheaper than a call per message)
+    const parsed = parseWholeRequest(request);
     if (!parsed.success) return fail(issuesFromZod(parsed.error));
     normalized = parsed.data;
   } else {
