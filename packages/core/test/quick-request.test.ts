@@ -7,8 +7,13 @@ import {
 } from '../src/quick-request.js';
 import {
   AdapterConfigSchema,
+  AdapterError,
   CanonicalRequestSchema,
   createMessage,
+  ErrorClassSchema,
+  isAdapterError,
+  KNOWN_METADATA_FIELDS,
+  MessageMetadataSchema,
   MessageSchema,
   newRequestId,
   newSessionId,
@@ -230,5 +235,21 @@ describe('quickFreshMessage and createMessage', () => {
     const quick = quickFreshMessage(value);
     expect(quick).not.toBeNull();
     agrees(quick, MessageSchema, value);
+  });
+});
+
+describe('lists written out instead of read from schemas (decision 0198)', () => {
+  it('KNOWN_METADATA_FIELDS are the metadata schema keys, in order', () => {
+    expect(KNOWN_METADATA_FIELDS).toEqual(Object.keys(MessageMetadataSchema.shape));
+  });
+
+  it('isAdapterError knows exactly the classes of ErrorClassSchema', () => {
+    for (const errorClass of ErrorClassSchema.options) {
+      expect(isAdapterError(new AdapterError(errorClass, 'x', { provider: 'p' }))).toBe(true);
+    }
+    const forged = Object.assign(new AdapterError('other', 'x', { provider: 'p' }), {
+      error_class: 'unknown',
+    });
+    expect(isAdapterError(forged)).toBe(false);
   });
 });
