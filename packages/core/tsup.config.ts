@@ -12,6 +12,12 @@ export default defineConfig({
   splitting: true,
   // `import.meta.url` in the CommonJS build (load-ajv.ts loads ajv relative to core)
   shims: true,
+  // load-zod.ts loads zod's ES module entry through `import.meta.resolve`, which the CommonJS
+  // build does not have: there it is undefined, and zod's CommonJS entry is loaded
+  esbuildOptions(options, { format }) {
+    if (format === 'cjs')
+      options.define = { ...options.define, 'import.meta.resolve': 'undefined' };
+  },
   dts: true,
   clean: true,
   sourcemap: true,

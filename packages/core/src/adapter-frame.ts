@@ -5,6 +5,7 @@ import { type AdapterError, InvalidRequestError } from './errors.js';
 import { type Logger, silentLogger } from './logger.js';
 import { parseModelId } from './model-id.js';
 import { parseAdapterOptions, parseProviderCallOptions } from './option-parse.js';
+import { quickAdapterConfig } from './quick-request.js';
 import {
   type AdapterCapabilities,
   type AdapterConfig,
@@ -76,7 +77,11 @@ export class AdapterFrame implements AdapterContext {
     config: AdapterConfigInput,
     runtime: CallRunnerOptions,
   ) {
-    const parsed = AdapterConfigSchema.safeParse(config);
+    // a well-formed config is read without zod (decision 0198); the schema names what is wrong
+    const quick = quickAdapterConfig(config);
+    const parsed = quick
+      ? { success: true as const, data: quick }
+      : AdapterConfigSchema.safeParse(config);
     if (!parsed.success) {
       throw new InvalidRequestError(
         `invalid ${label} adapter config: ${parsed.error.issues

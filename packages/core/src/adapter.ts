@@ -2,6 +2,7 @@ import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
 import { formatPath, issuesFromZod, type ParseIssue } from './parse.js';
+import { quickCanonicalRequest } from './quick-request.js';
 import { quickRequestShell } from './request-shell.js';
 import type { AttemptEvent } from './retry.js';
 import {
@@ -204,8 +205,14 @@ function parseShell(request: unknown) {
   const quick = quickRequestShell(request);
   return quick ? { success: true as const, data: quick } : requestShellSchema().safeParse(request);
 }
-/** The messages of a request. */
-const MessageListSchema = CanonicalRequestSchema.shape.messages;
+
+/** A request checked whole: by the quick checks when they accept it (decision 0198), else zod. */
+function parseWholeRequest(request: unknown) {
+  const quick = quickCanonicalRequest(request);
+  return quick
+    ? ({ success: true, data: quick } as const)
+    : CanonicalRequestSchema.safeParse(request);
+}
 
 /**
  * Validates a canonical request written by a caller and fills its defaults. Throws
@@ -234,7 +241,7 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
   let normalized: CanonicalRequest;
   if (sealed === 0) {
     // nothing sealed: one pass of the whole schema (cheaper than a call per message)
-    const parsed = CanonicalRequestSchema.safeParse(request);
+    const parsed = parseWholeRequest(request);
     if (!parsed.success) return fail(issuesFromZod(parsed.error));
     normalized = parsed.data;
   } else {
@@ -256,7 +263,7 @@ export function normalizeRequest(request: CanonicalRequestInput): CanonicalReque
     // (a session's request carries only sealed messages: nothing to check then)
     const checked =
       unsealed.length > 0
-        ? MessageListSchema.safeParse(unsealed)
+        ? CanonicalRequestSchema.shape.messages.safeParse(unsealed)
         : ({ success: true, data: [] } as const);
     if (!checked.success) {
       for (const issue of checked.error.issues) {

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
-/** Closed set of error classes every adapter maps its failures into (contract §6.1). */
-export const ErrorClassSchema = z.enum([
+/** The error classes, in the order of {@link ErrorClassSchema}. */
+const ERROR_CLASSES = [
   'rate_limit',
   'auth',
   'server_error',
@@ -10,7 +11,10 @@ export const ErrorClassSchema = z.enum([
   'invalid_request',
   'cancelled',
   'other',
-]);
+] as const;
+
+/** Closed set of error classes every adapter maps its failures into (contract §6.1). */
+export const ErrorClassSchema = lazySchema((z) => z.enum(ERROR_CLASSES));
 /** An error class. */
 export type ErrorClass = z.output<typeof ErrorClassSchema>;
 
@@ -74,7 +78,7 @@ export function isYourtoolError(value: unknown): value is YourtoolError {
 export function isAdapterError(value: unknown): value is AdapterError {
   return (
     branded(value) &&
-    ErrorClassSchema.safeParse((value as { error_class?: unknown }).error_class).success
+    (ERROR_CLASSES as readonly unknown[]).includes((value as { error_class?: unknown }).error_class)
   );
 }
 

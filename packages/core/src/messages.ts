@@ -1,5 +1,6 @@
 import { newMessageId, nowTimestamp } from './ids.js';
 import { issuesFromZod, MessageParseError } from './parse.js';
+import { quickFreshMessage } from './quick-request.js';
 import type { ContentBlock } from './schemas/content.js';
 import {
   CURRENT_SCHEMA_VERSION,
@@ -36,6 +37,9 @@ export function createMessage(input: CreateMessageInput): Message {
     created_at: input.created_at ?? nowTimestamp(),
     schema_version: CURRENT_SCHEMA_VERSION,
   };
+  // a well-formed message is built without zod (decision 0198); the schema names what is wrong
+  const quick = quickFreshMessage(candidate);
+  if (quick) return quick;
   const parsed = MessageSchema.safeParse(candidate);
   if (!parsed.success) throw new MessageParseError(issuesFromZod(parsed.error), candidate.id);
   return parsed.data;

@@ -1,5 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AdapterOptionError, InvalidRequestError } from './errors.js';
+import { emptyOutputOf } from './lazy-schema.js';
+import { loadZod } from './load-zod.js';
 import { unknownNameMessage } from './nearest-name.js';
 import { formatPath } from './parse.js';
 
@@ -14,6 +16,8 @@ export function parseAdapterOptions<S extends z.ZodType>(
   options: unknown,
   label: string,
 ): z.output<S> {
+  const empty = isEmptyOptions(options) ? emptyOutputOf(schema) : undefined;
+  if (empty) return empty();
   const parsed = schema.safeParse(options ?? {}, { error: unknownOptionNames });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
@@ -30,11 +34,21 @@ export function parseProviderCallOptions<S extends z.ZodType>(
   options: unknown,
   provider: string,
 ): z.output<S> {
+  const empty = isEmptyOptions(options) ? emptyOutputOf(schema) : undefined;
+  if (empty) return empty();
   const parsed = schema.safeParse(options ?? {}, { error: unknownOptionNames });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   const path = formatPath(issue.path, `providerOptions.${provider}`);
   throw new InvalidRequestError(`${path}: ${optionProblem(issue)}`, { provider });
+}
+
+/** Options nobody set: absent, or a plain object with no keys (what `{}` parses to, the schema knows). */
+function isEmptyOptions(options: unknown): boolean {
+  if (options === undefined || options === null) return true;
+  if (typeof options !== 'object' || Object.getPrototypeOf(options) !== Object.prototype)
+    return false;
+  return Reflect.ownKeys(options).length === 0;
 }
 
 /**
@@ -45,7 +59,7 @@ export function parseProviderCallOptions<S extends z.ZodType>(
 const unknownOptionNames: z.core.$ZodErrorMap = (issue) => {
   if (issue.code !== 'unrecognized_keys') return undefined;
   const known =
-    issue.inst instanceof z.core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
+    issue.inst instanceof loadZod().core.$ZodObject ? Object.keys(issue.inst._zod.def.shape) : [];
   return unknownNameMessage('option', issue.keys, known);
 };
 

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { YourtoolError } from './errors.js';
 import { newToolUseId } from './ids.js';
-import { lazySchema } from './lazy-schema.js';
+import { builtSchema, lazySchema } from './lazy-schema.js';
+import { loadZod } from './load-zod.js';
 
 /** Constraints a provider puts on tool call ids. */
 export interface ToolIdRules {
@@ -23,7 +24,7 @@ export const ANTHROPIC_TOOL_ID_RULES: ToolIdRules = { pattern: /^[a-zA-Z0-9_-]+$
 export const OPENAI_TOOL_ID_RULES: ToolIdRules = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 40 };
 
 /** One persisted link between a canonical tool use id and a provider's id for it. */
-export const ToolIdMapEntrySchema = lazySchema(() =>
+export const ToolIdMapEntrySchema = lazySchema((z) =>
   z.object({
     canonical_id: z.string().min(1),
     provider: z.string().min(1),
@@ -130,7 +131,7 @@ export class ToolIdMap {
 
   /** Restores a map from `toJSON()` output, validating its shape. */
   static fromJSON(json: unknown): ToolIdMap {
-    return new ToolIdMap(z.array(ToolIdMapEntrySchema).parse(json));
+    return new ToolIdMap(loadZod().array(builtSchema(ToolIdMapEntrySchema)).parse(json));
   }
 
   /** Number of links. */

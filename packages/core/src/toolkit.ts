@@ -21,6 +21,7 @@ export { classifyHttpStatus, createAdapterError, parseRetryAfter } from './error
 export * from './history.js';
 export * from './history-repairs.js';
 export * from './json-depth.js';
+export { builtSchema, emptyOutputOf, type LazySchemaOptions, lazySchema } from './lazy-schema.js';
 export * from './lossy.js';
 export * from './network-errors.js';
 export { parseAdapterOptions, parseProviderCallOptions } from './option-parse.js';

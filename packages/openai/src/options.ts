@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { lazySchema } from '@yourtool/core/adapter';
+import type { z } from 'zod';
 import type { OpenAIReasoningEffort, OpenAIReasoningSummary } from './models.js';
 
 /**
@@ -50,14 +51,19 @@ export interface OpenAIConfigOptions {
 }
 
 /** The schema of {@link OpenAIConfigOptions} (strict: unknown keys are refused). */
-export const OpenAIConfigOptionsSchema = z.strictObject({
-  api: z.enum(OPENAI_APIS as [OpenAIApi, ...OpenAIApi[]]).optional(),
-  reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
-  organization: z.string().optional(),
-  project: z.string().optional(),
-  reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
-  strict_structured_output: z.boolean().optional(),
-}) satisfies z.ZodType<OpenAIConfigOptions>;
+export const OpenAIConfigOptionsSchema = lazySchema(
+  (z) =>
+    z.strictObject({
+      api: z.enum(OPENAI_APIS as [OpenAIApi, ...OpenAIApi[]]).optional(),
+      reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
+      organization: z.string().optional(),
+      project: z.string().optional(),
+      reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+      strict_structured_output: z.boolean().optional(),
+    }) satisfies z.ZodType<OpenAIConfigOptions>,
+  // what `{}` parses to: options nobody set are read without zod (decision 0198)
+  { emptyOutput: () => ({}) },
+);
 
 /**
  * Per-call OpenAI options (`CallOptions.providerOptions.openai`, camelCase), checked on each call
@@ -81,19 +87,24 @@ export interface ParsedOpenAICallOptions {
 }
 
 /** The schema of {@link OpenAICallOptions} (strict), read as {@link ParsedOpenAICallOptions}. */
-export const OpenAICallOptionsSchema = z
-  .strictObject({
-    reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
-    reasoningSummary: z.enum(REASONING_SUMMARIES).optional(),
-    reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
-    reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
-  })
-  .transform(
-    (options): ParsedOpenAICallOptions => ({
-      reasoningEffort: options.reasoningEffort ?? options.reasoning_effort ?? null,
-      reasoningSummary: options.reasoningSummary ?? options.reasoning_summary ?? null,
-    }),
-  );
+export const OpenAICallOptionsSchema = lazySchema(
+  (z) =>
+    z
+      .strictObject({
+        reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
+        reasoningSummary: z.enum(REASONING_SUMMARIES).optional(),
+        reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+        reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
+      })
+      .transform(
+        (options): ParsedOpenAICallOptions => ({
+          reasoningEffort: options.reasoningEffort ?? options.reasoning_effort ?? null,
+          reasoningSummary: options.reasoningSummary ?? options.reasoning_summary ?? null,
+        }),
+      ),
+  // what `{}` parses to (see OpenAIConfigOptionsSchema)
+  { emptyOutput: () => ({ reasoningEffort: null, reasoningSummary: null }) },
+);
 
 /** The options of the Responses transport: the same as {@link OpenAIConfigOptions}. */
 export type OpenAIResponsesConfigOptions = OpenAIConfigOptions;

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazySchema } from '../lazy-schema.js';
+import type { z } from 'zod';
+import { builtSchema as built, lazySchema } from '../lazy-schema.js';
 import { StopReasonSchema, TokenUsageSchema } from './adapter.js';
 import { ContentBlockSchema } from './content.js';
 
@@ -19,10 +19,10 @@ import { ContentBlockSchema } from './content.js';
  * `partial_json` is the raw provider fragment, never a parsed object.
  */
 
-const blockIndex = z.number().int().nonnegative();
+const blockIndex = lazySchema((z) => z.number().int().nonnegative());
 
 /** First event of every stream. */
-export const MessageStartEventSchema = lazySchema(() =>
+export const MessageStartEventSchema = lazySchema((z) =>
   z.object({
     type: z.literal('message.start'),
     request_id: z.string(),
@@ -32,10 +32,10 @@ export const MessageStartEventSchema = lazySchema(() =>
 );
 
 /** A piece of assistant text for block `content_block_index`. */
-export const TextDeltaEventSchema = lazySchema(() =>
+export const TextDeltaEventSchema = lazySchema((z) =>
   z.object({
     type: z.literal('text.delta'),
-    content_block_index: blockIndex,
+    content_block_index: built(blockIndex),
     text: z.string(),
   }),
 );
@@ -44,53 +44,53 @@ export const TextDeltaEventSchema = lazySchema(() =>
  * A piece of thinking text. The last delta of a signed thinking block carries `signature`
  * (possibly with empty `text`).
  */
-export const ThinkingDeltaEventSchema = lazySchema(() =>
+export const ThinkingDeltaEventSchema = lazySchema((z) =>
   z.object({
     type: z.literal('thinking.delta'),
-    content_block_index: blockIndex,
+    content_block_index: built(blockIndex),
     text: z.string(),
     signature: z.string().optional(),
   }),
 );
 
 /** A tool use begins. `tool_use_id` is canonical (`tu_<ulid>`). */
-export const ToolUseStartEventSchema = lazySchema(() =>
+export const ToolUseStartEventSchema = lazySchema((z) =>
   z.object({
     type: z.literal('tool.use_start'),
-    content_block_index: blockIndex,
+    content_block_index: built(blockIndex),
     tool_use_id: z.string(),
     tool_name: z.string(),
   }),
 );
 
 /** A raw fragment of the tool input JSON, exactly as the provider sent it. */
-export const ToolUseInputDeltaEventSchema = lazySchema(() =>
+export const ToolUseInputDeltaEventSchema = lazySchema((z) =>
   z.object({
     type: z.literal('tool.use_input_delta'),
-    content_block_index: blockIndex,
+    content_block_index: built(blockIndex),
     tool_use_id: z.string(),
     partial_json: z.string(),
   }),
 );
 
 /** A tool use is complete; `final_input` is the parsed input (`{}` if nothing parsed). */
-export const ToolUseEndEventSchema = lazySchema(() =>
+export const ToolUseEndEventSchema = lazySchema((z) =>
   z.object({
     type: z.literal('tool.use_end'),
-    content_block_index: blockIndex,
+    content_block_index: built(blockIndex),
     tool_use_id: z.string(),
     final_input: z.record(z.string(), z.unknown()),
   }),
 );
 
 /** Last event of every stream: the whole reply, why it stopped, and usage. */
-export const MessageCompleteEventSchema = lazySchema(() =>
+export const MessageCompleteEventSchema = lazySchema((z) =>
   z.object({
     type: z.literal('message.complete'),
     request_id: z.string(),
-    final_content: z.array(ContentBlockSchema),
-    stop_reason: StopReasonSchema,
-    usage: TokenUsageSchema,
+    final_content: z.array(built(ContentBlockSchema)),
+    stop_reason: built(StopReasonSchema),
+    usage: built(TokenUsageSchema),
     latency_ms: z.number().int().nonnegative(),
     provider_raw: z.record(z.string(), z.unknown()).nullable().optional(),
     /** The provider's own id of the reply, when it sends one (see CanonicalResponse). */
@@ -103,15 +103,15 @@ export const MessageCompleteEventSchema = lazySchema(() =>
 );
 
 /** Every canonical stream event, discriminated by `type`. */
-export const StreamEventSchema = lazySchema(() =>
+export const StreamEventSchema = lazySchema((z) =>
   z.discriminatedUnion('type', [
-    MessageStartEventSchema,
-    TextDeltaEventSchema,
-    ThinkingDeltaEventSchema,
-    ToolUseStartEventSchema,
-    ToolUseInputDeltaEventSchema,
-    ToolUseEndEventSchema,
-    MessageCompleteEventSchema,
+    built(MessageStartEventSchema),
+    built(TextDeltaEventSchema),
+    built(ThinkingDeltaEventSchema),
+    built(ToolUseStartEventSchema),
+    built(ToolUseInputDeltaEventSchema),
+    built(ToolUseEndEventSchema),
+    built(MessageCompleteEventSchema),
   ]),
 );
 

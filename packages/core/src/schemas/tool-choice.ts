@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { builtSchema as built, lazySchema } from '../lazy-schema.js';
 
 /**
  * Whether and which tool the model must call. `auto` (the default, also when absent): the model
@@ -7,9 +8,11 @@ import { z } from 'zod';
  * (Ollama, Anthropic with thinking on), the adapter sends `auto` and logs a
  * `tool_choice_downgraded` WARN (docs/decisions/0175).
  */
-export const ToolChoiceSchema = z.union([
-  z.enum(['auto', 'none', 'required']),
-  z.object({ type: z.literal('tool'), name: z.string().min(1) }).strict(),
-]);
+export const ToolChoiceSchema = lazySchema((z) =>
+  z.union([
+    z.enum(['auto', 'none', 'required']),
+    z.object({ type: z.literal('tool'), name: z.string().min(1) }).strict(),
+  ]),
+);
 /** A tool choice: `auto`, `none`, `required` or one named tool. */
 export type ToolChoice = z.output<typeof ToolChoiceSchema>;
