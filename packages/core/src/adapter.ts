@@ -2,8 +2,7 @@ import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
 import { formatPath, issuesFromZod, type ParseIssue } from './parse.js';
-import { quickCanonicalRequest } from './quick-request.js';
-import { quickRequestShell } from './request-shell.js';
+import { quickCanonicalRequest, quickRequestShell } from './quick-request.js';
 import type { AttemptEvent } from './retry.js';
 import {
   type AdapterCapabilities,

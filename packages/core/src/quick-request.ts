@@ -186,45 +186,65 @@ function scalarsOk(request: Json): boolean {
   );
 }
 
+/** A canonical request without its messages, defaults applied (what `normalizeRequest` checks of a session's). */
+export type RequestShell = Omit<CanonicalRequest, 'messages'>;
+
 /**
- * The canonical request `CanonicalRequestSchema` would return for `request` (defaults filled,
- * messages and tools copied), when every part passes the quick checks; else null.
+ * The shell (everything but the messages) `CanonicalRequestSchema` would return for `request`,
+ * when every field passes the quick checks; else null. The messages are not looked at: a
+ * session's are sealed, and `normalizeRequest` checks the others itself.
  */
-export function quickCanonicalRequest(request: unknown): CanonicalRequest | null {
-  if (!isPlainRecord(request) || !onlyKnownKeys(request, REQUEST_KEYS)) return null;
+export function quickRequestShell(request: unknown): RequestShell | null {
+  // a key given as undefined is kept as the schema keeps it (a session's requests carry some)
+  if (!isPlainRecord(request)) return null;
+  for (const key of Reflect.ownKeys(request)) {
+    if (typeof key !== 'string' || !REQUEST_KEYS.has(key)) return null;
+  }
   if (!scalarsOk(request)) return null;
-  const messages = allOf(request.messages, message);
   const tools = request.tools === undefined ? [] : allOf(request.tools, quickTool);
   const stops = request.stop_sequences === undefined ? [] : allOf(request.stop_sequences, string);
   const toolChoice = quickToolChoice(request.tool_choice);
-  if (messages === null || tools === null || stops === null || toolChoice === null) return null;
+  if (tools === null || stops === null || toolChoice === null) return null;
   const { system_prompt, temperature, output_schema } = request;
-  const out: CanonicalRequest = {
+  const out: RequestShell = {
     request_id: request.request_id as string,
-    messages,
     tools,
     model: request.model as string,
     max_output_tokens: request.max_output_tokens as number,
     stop_sequences: stops,
     stream: (request.stream as boolean | undefined) ?? false,
   };
-  // the optional fields, present only when given (as the schema returns them)
-  if (system_prompt !== undefined) out.system_prompt = system_prompt as string | null;
-  if (temperature !== undefined) out.temperature = temperature as number | null;
-  if (output_schema !== undefined) {
-    out.output_schema = output_schema === null ? null : { ...(output_schema as Json) };
+  // the optional fields, present when given (as the schema returns them)
+  const given = (key: string) => Object.hasOwn(request, key);
+  if (given('system_prompt')) out.system_prompt = system_prompt as string | null | undefined;
+  if (given('temperature')) out.temperature = temperature as number | null | undefined;
+  if (given('output_schema')) {
+    out.output_schema = isPlainRecord(output_schema)
+      ? { ...output_schema }
+      : (output_schema as null | undefined);
   }
-  if (toolChoice !== undefined) out.tool_choice = toolChoice;
+  if (given('tool_choice')) out.tool_choice = toolChoice;
   return reorder(out);
 }
 
+/**
+ * The canonical request `CanonicalRequestSchema` would return for `request` (defaults filled,
+ * messages and tools copied), when every part passes the quick checks; else null.
+ */
+export function quickCanonicalRequest(request: unknown): CanonicalRequest | null {
+  const shell = quickRequestShell(request);
+  if (shell === null) return null;
+  const messages = allOf((request as Json).messages, message);
+  return messages === null ? null : reorder({ ...shell, messages });
+}
+
 /** The request with its keys in the schema's order (as zod returns them). */
-function reorder(request: CanonicalRequest): CanonicalRequest {
+function reorder<T extends RequestShell>(request: T): T {
   const ordered: Record<string, unknown> = {};
   for (const key of REQUEST_KEYS) {
-    if (Object.hasOwn(request, key)) ordered[key] = request[key as keyof CanonicalRequest];
+    if (Object.hasOwn(request, key)) ordered[key] = request[key as keyof T];
   }
-  return ordered as CanonicalRequest;
+  return ordered as T;
 }
 
 const CONFIG_KEYS = new Set([

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quickRequestShell } from '../src/request-shell.js';
+import { quickRequestShell } from '../src/quick-request.js';
 import { CanonicalRequestSchema } from './exports.js';
 
 /**
@@ -66,14 +66,24 @@ describe('quickRequestShell', () => {
     expect(accepted).toBeGreaterThan(100);
   });
 
-  it('leaves to the schema what it does not decide: tools, a tool choice, an output schema, an unknown key', () => {
+  it("leaves to the schema what it does not decide (a tool without side effects, an unknown tool choice or key), and returns the schema's output for the rest", () => {
     const base = { request_id: 'req_1', model: 'a:b', max_output_tokens: 10, messages: [] };
     expect(quickRequestShell(base)).not.toBeNull();
     const tool = { name: 'read', description: 'reads', input_schema: { type: 'object' } };
     expect(quickRequestShell({ ...base, tools: [tool] })).toBeNull();
     expect(quickRequestShell({ ...base, tool_choice: { type: 'auto' } })).toBeNull();
-    expect(quickRequestShell({ ...base, output_schema: { type: 'object' } })).toBeNull();
     expect(quickRequestShell({ ...base, extra: true })).toBeNull();
-    expect(quickRequestShell(Object.assign(Object.create(null), base))).toBeNull();
+    const full = {
+      ...base,
+      tools: [{ ...tool, side_effects: 'read' }],
+      tool_choice: { type: 'tool', name: 'read' },
+      output_schema: { type: 'object' },
+    };
+    for (const request of [full, Object.assign(Object.create(null), full)]) {
+      const quick = quickRequestShell(request);
+      const parsed = shellSchema.parse(request);
+      expect(quick).toStrictEqual(parsed);
+      expect(Object.keys(quick ?? {})).toEqual(Object.keys(parsed));
+    }
   });
 });

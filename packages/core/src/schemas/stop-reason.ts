@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { builtSchema as built, lazySchema } from '../lazy-schema.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** Why generation stopped. */
 export const StopReasonSchema = lazySchema((z) =>

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { builtSchema as built, lazySchema } from '../lazy-schema.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Whether and which tool the model must call. `auto` (the default, also when absent): the model
