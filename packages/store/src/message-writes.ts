@@ -33,7 +33,8 @@ import {
   uniqueViolationTable,
 } from './message-input.js';
 import { appendPlainMessagePostgres } from './postgres-append.js';
-import { appendPlainMessage, isPlainMessage, TakeoverNeeded } from './sqlite-direct.js';
+import { isPlainMessage, TakeoverNeeded } from './sqlite-direct.js';
+import { appendOneMessage, updateOneMessage } from './sqlite-direct-writes.js';
 import { insertToolCalls, recordAnswers, toolCallRows, toolCallStatusOf } from './tool-calls.js';
 
 // The message writes of SqlSessionStore: append (one or many), update, reprice. Each is one
@@ -70,15 +71,13 @@ export async function appendMessages(
   const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
   const lease = leaseOf(options, sessionIds);
   const [only] = checked;
-  if (ctx.direct && only && checked.length === 1 && isPlainMessage(only)) {
-    // a turn's plain message on SQLite: prepared statements, one synchronous transaction
+  if (ctx.direct && only && checked.length === 1) {
+    // a turn's message on SQLite: prepared statements, one synchronous transaction
     const revision = await ctx.direct
-      .write((sqlite) => appendPlainMessage(sqlite, only, lease))
-      .catch((error: unknown) => {
-        // a take over an expired lease finishes the dead turn's rows: on the kysely path below
-        if (error instanceof TakeoverNeeded) return null;
-        throw error;
-      });
+      .write((sqlite) =>
+        appendOneMessage(sqlite, { checked: only, options, lease, logger: ctx.logger }),
+      )
+      .catch(unlessTakeover);
     if (revision !== null) {
       reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
       return checked;
@@ -105,6 +104,13 @@ export async function appendMessages(
   });
   reportRevision(options, sessionIds, revisions);
   return checked;
+}
+
+/** Null for a direct write that must be made on the kysely path (a takeover); else rethrows. */
+function unlessTakeover(error: unknown): null {
+  // a take over an expired lease finishes the dead turn's rows: on the kysely path
+  if (error instanceof TakeoverNeeded) return null;
+  throw error;
 }
 
 /**
@@ -173,6 +179,16 @@ export async function updateMessage(
   const checked = checkMessage(message);
   const next = checked.message;
   const lease = leaseOf(options, [next.session_id]);
+  // SQLite: prepared statements, one synchronous transaction (a takeover goes the kysely way)
+  const direct = await ctx.direct
+    ?.write((sqlite) => updateOneMessage(sqlite, { checked, options, lease, logger: ctx.logger }))
+    .catch(unlessTakeover);
+  if (direct) {
+    if (direct.revision !== undefined) {
+      reportRevision(options, [next.session_id], new Map([[next.session_id, direct.revision]]));
+    }
+    return storedMessage(checked, direct.createdAt);
+  }
   const written = await ctx.write(async (trx) => {
     // the turn lease first (PostgreSQL locks the session row before the message rows, as an
     // append does); the touch then comes with it

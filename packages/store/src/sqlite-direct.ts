@@ -1,5 +1,6 @@
 import {
   nowEpochMicros,
+  type TurnLease,
   TurnLeaseHeldError,
   TurnLeaseLostError,
   type TurnLeaseWrite,
@@ -102,7 +103,7 @@ export class TakeoverNeeded extends Error {}
  * machine's file). Returns the session's new revision.
  * @throws SessionNotFoundError, TurnLeaseHeldError, TurnLeaseLostError, TakeoverNeeded.
  */
-function touchSession(
+export function touchSession(
   sqlite: SqliteDatabase,
   sessionId: string,
   write: TurnLeaseWrite | undefined,
@@ -152,8 +153,13 @@ export function appendPlainMessage(
   checked: CheckedMessage,
   lease?: TurnLeaseWrite,
 ): number {
-  const { session_id: sessionId, id } = checked.message;
-  const revision = touchSession(sqlite, sessionId, lease);
+  const revision = touchSession(sqlite, checked.message.session_id, lease);
+  insertMessageRow(sqlite, checked);
+  return revision;
+}
+
+/** Inserts a message's row in the open transaction. @throws DuplicateMessageError. */
+export function insertMessageRow(sqlite: SqliteDatabase, checked: CheckedMessage): void {
   const row = messageRow(checked);
   try {
     sqlite
@@ -168,8 +174,31 @@ export function appendPlainMessage(
         row.schema_version,
       ]);
   } catch (error) {
-    if (uniqueViolationTable(error) === 'messages') throw new DuplicateMessageError(id);
+    if (uniqueViolationTable(error) === 'messages') throw new DuplicateMessageError(row.id);
     throw error;
   }
-  return revision;
+}
+
+const RENEW_LEASE =
+  'update "sessions" set "turn_lease_expires_at" = ? where "id" = ? and "turn_lease_id" = ?';
+const RELEASE_LEASE =
+  'update "sessions" set "turn_lease_id" = null, "turn_lease_expires_at" = null where "id" = ? and "turn_lease_id" = ?';
+
+/**
+ * Renews a lease in the open transaction, as `lease.ts` does (the heartbeat).
+ * @throws TurnLeaseLostError, SessionNotFoundError.
+ */
+export function renewLease(sqlite: SqliteDatabase, sessionId: string, lease: TurnLease): void {
+  const until = nowEpochMicros() + lease.ttlMs * 1000;
+  const { changes } = sqlite.prepare(RENEW_LEASE).run([until, sessionId, lease.id]);
+  if (Number(changes) > 0) return;
+  if (sqlite.prepare(SELECT_LEASE).all([sessionId]).length === 0) {
+    throw new SessionNotFoundError(sessionId);
+  }
+  throw new TurnLeaseLostError(sessionId, lease.id);
+}
+
+/** Releases a lease in the open transaction; false when `lease.id` did not hold it. */
+export function releaseLease(sqlite: SqliteDatabase, sessionId: string, lease: TurnLease): boolean {
+  return Number(sqlite.prepare(RELEASE_LEASE).run([sessionId, lease.id]).changes) > 0;
 }
