@@ -21,6 +21,7 @@ import {
   MessageNotFoundError,
   type StoreInputIssue,
 } from './errors.js';
+import { fastAppend, fastUpdate } from './fast-writes.js';
 import { checkLeaseWrite, touchWithLease } from './lease.js';
 import {
   type CheckedMessage,
@@ -32,9 +33,6 @@ import {
   storedMessage,
   uniqueViolationTable,
 } from './message-input.js';
-import { appendPlainMessagePostgres } from './postgres-append.js';
-import { isPlainMessage, TakeoverNeeded } from './sqlite-direct.js';
-import { appendOneMessage, updateOneMessage } from './sqlite-direct-writes.js';
 import { insertToolCalls, recordAnswers, toolCallRows, toolCallStatusOf } from './tool-calls.js';
 
 // The message writes of SqlSessionStore: append (one or many), update, reprice. Each is one
@@ -71,20 +69,9 @@ export async function appendMessages(
   const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
   const lease = leaseOf(options, sessionIds);
   const [only] = checked;
-  if (ctx.direct && only && checked.length === 1) {
-    // a turn's message on SQLite: prepared statements, one synchronous transaction
-    const revision = await ctx.direct
-      .write((sqlite) =>
-        appendOneMessage(sqlite, { checked: only, options, lease, logger: ctx.logger }),
-      )
-      .catch(unlessTakeover);
-    if (revision !== null) {
-      reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
-      return checked;
-    }
-  } else if (ctx.postgresAppend && only && checked.length === 1 && isPlainMessage(only)) {
-    // the same on PostgreSQL: one statement; null when the kysely path must say why or take over
-    const revision = await appendPlainMessagePostgres(ctx.db, only, lease);
+  if (only && checked.length === 1) {
+    // a turn's message: SQLite's prepared statements or PostgreSQL's one statement, when it can
+    const revision = await fastAppend(ctx, only, options, lease);
     if (revision !== null) {
       reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
       return checked;
@@ -104,13 +91,6 @@ export async function appendMessages(
   });
   reportRevision(options, sessionIds, revisions);
   return checked;
-}
-
-/** Null for a direct write that must be made on the kysely path (a takeover); else rethrows. */
-function unlessTakeover(error: unknown): null {
-  // a take over an expired lease finishes the dead turn's rows: on the kysely path
-  if (error instanceof TakeoverNeeded) return null;
-  throw error;
 }
 
 /**
@@ -179,10 +159,8 @@ export async function updateMessage(
   const checked = checkMessage(message);
   const next = checked.message;
   const lease = leaseOf(options, [next.session_id]);
-  // SQLite: prepared statements, one synchronous transaction (a takeover goes the kysely way)
-  const direct = await ctx.direct
-    ?.write((sqlite) => updateOneMessage(sqlite, { checked, options, lease, logger: ctx.logger }))
-    .catch(unlessTakeover);
+  // SQLite's prepared statements or PostgreSQL's one statement, when it can
+  const direct = await fastUpdate(ctx, checked, options, lease);
   if (direct) {
     if (direct.revision !== undefined) {
       reportRevision(options, [next.session_id], new Map([[next.session_id, direct.revision]]));
