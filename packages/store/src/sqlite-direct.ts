@@ -162,4 +162,3 @@ export function insertMessageRow(sqlite: SqliteDatabase, checked: CheckedMessage
     throw error;
   }
 }
-

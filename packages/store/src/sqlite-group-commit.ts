@@ -7,9 +7,17 @@ import type { SqliteGate } from './sqlite-gate.js';
 // while they are taken join one batch, which runs at its turn as one `BEGIN IMMEDIATE`
 // transaction: each write inside a savepoint, so a failing one is rolled back alone and fails
 // alone, and every write's promise settles only once the batch has committed (a caller never
-// sees a write that a crash could still lose). A batch runs at most the gate's slice; the
-// writes left over go first in the next batch. With a thousand sessions storing at once, a
-// thousand commits (each writing its pages to the WAL) become a few.
+// sees a write that a crash could still lose). A batch runs at most the gate's slice and
+// `MAX_BATCH` writes; the writes left over go first in the next batch. With a thousand
+// sessions storing at once, a thousand commits (each writing its pages to the WAL) become a
+// few dozen.
+
+/**
+ * Writes per batch at most: every write of a batch settles at once, and what its caller does
+ * next (a turn building its request) runs in the same turn of the event loop; a thousand of
+ * them at once blocked the loop for seconds.
+ */
+export const MAX_BATCH = 32;
 
 /** A write waiting in a batch: its section and its promise's settlers. */
 interface Pending {
@@ -92,7 +100,7 @@ export class GroupCommit {
         break;
       }
       outcomes.push(outcome);
-      if (performance.now() - started >= this.#gate.sliceMs) break;
+      if (outcomes.length >= MAX_BATCH || performance.now() - started >= this.#gate.sliceMs) break;
     }
     const done = outcomes.length + (broken ? 1 : 0);
     const failure = broken ? broken.error : commitOrError(sqlite);
