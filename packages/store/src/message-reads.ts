@@ -9,6 +9,7 @@ import { checkKey } from './checks.js';
 import { checkLimit, reportCorrupt, requireSessions, type StoreContext } from './context.js';
 import { decodeCursor, encodeCursor, type Position } from './cursor.js';
 import type { MessagesTable } from './database.js';
+import { selectSessionMessagesPostgres } from './postgres-reads.js';
 import { rowToMessage } from './rows.js';
 import { selectSessionMessages } from './sqlite-direct-reads.js';
 
@@ -56,6 +57,10 @@ export async function loadMessages(ctx: StoreContext, sessionId: string): Promis
     // a session's first turn reads its history: prepared statements, one synchronous section
     const rows = await ctx.direct.read((sqlite) => selectSessionMessages(sqlite, sessionId));
     return readRows(rows, ctx.logger);
+  }
+  if (ctx.postgresAppend) {
+    // PostgreSQL without plugins: one round trip, the session's check joined in
+    return readRows(await selectSessionMessagesPostgres(ctx.db, sessionId), ctx.logger);
   }
   await requireSessions(ctx.db, [sessionId]);
   const rows = await ctx.db

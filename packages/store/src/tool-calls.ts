@@ -19,6 +19,7 @@ import {
   ROWS_PER_STATEMENT,
   uniqueViolationTable,
 } from './message-input.js';
+import { selectProviderIdsPostgres } from './postgres-reads.js';
 import { rowToToolCall } from './rows.js';
 import { selectProviderIds } from './sqlite-direct-reads.js';
 
@@ -94,7 +95,9 @@ export async function loadToolIdMap(ctx: StoreContext, sessionId: string): Promi
   checkKey(sessionId, 'sessionId');
   const rows = ctx.direct
     ? await ctx.direct.read((sqlite) => selectProviderIds(sqlite, sessionId))
-    : await providerIdRows(ctx, sessionId);
+    : ctx.postgresAppend
+      ? await selectProviderIdsPostgres(ctx.db, sessionId)
+      : await providerIdRows(ctx, sessionId);
   const map = new ToolIdMap();
   for (const row of rows) {
     try {

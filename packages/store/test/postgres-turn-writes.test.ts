@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionNotFoundError } from '../src/index.js';
 import { postgresTarget } from './helpers/targets.js';
 import { messagesFor, passThrough, rowsOf, tourOf } from './helpers/turn-tour.js';
 
 /**
  * A turn's writes on PostgreSQL without plugins (issue 50): the plain append, the tool message
- * with its answers and the finishing update are one statement each, and leave exactly the rows,
+ * with its answers, the finishing update and a session's first reads are one statement each, and leave exactly the rows,
  * revisions and leases the kysely path (a store with a plugin) leaves.
  */
 
@@ -65,6 +66,48 @@ describe('PostgreSQL: a turn in single statements', () => {
       expect(b.statements.filter((t) => t.startsWith('with '))).toEqual([]);
       expect(a.statements.length).toBeLessThanOrEqual(b.statements.length - 20);
       expect(await rowsOf(fast, sessionId)).toEqual(await rowsOf(viaKysely, sessionId));
+    } finally {
+      await fast.close();
+      await viaKysely.close();
+      await fastTarget.dispose();
+      await kyselyTarget.dispose();
+    }
+  });
+
+  it("a session's history and tool id map in one statement each, as the kysely path reads them", async () => {
+    const fastTarget = postgresTarget();
+    const kyselyTarget = postgresTarget();
+    const fast = await fastTarget.open();
+    const viaKysely = await kyselyTarget.open({ plugins: [passThrough] });
+    try {
+      const sessionId = 'sess_pg_reads';
+      for (const store of [fast, viaKysely]) {
+        await store.createSession({ id: sessionId, workspace_path: '/w' });
+        await store.createSession({ id: 'sess_pg_empty', workspace_path: '/w' });
+      }
+      const messages = messagesFor(sessionId);
+      await tourOf(fast, sessionId, messages);
+      await tourOf(viaKysely, sessionId, messages);
+      sent.length = 0;
+      counting = true;
+      let history: Awaited<ReturnType<typeof fast.loadMessages>>;
+      let map: Awaited<ReturnType<typeof fast.loadToolIdMap>>;
+      try {
+        history = await fast.loadMessages(sessionId);
+        map = await fast.loadToolIdMap(sessionId);
+      } finally {
+        counting = false;
+      }
+      expect(sent).toHaveLength(2);
+      expect(history).toEqual(await viaKysely.loadMessages(sessionId));
+      // eight writes, two of them updates of a streamed reply
+      expect(history.messages).toHaveLength(6);
+      expect(map).toEqual(await viaKysely.loadToolIdMap(sessionId));
+      expect(map.size).toBe(1);
+      expect(await fast.loadMessages('sess_pg_empty')).toEqual({ messages: [], errors: [] });
+      expect((await fast.loadToolIdMap('sess_pg_empty')).size).toBe(0);
+      await expect(fast.loadMessages('sess_none')).rejects.toBeInstanceOf(SessionNotFoundError);
+      await expect(fast.loadToolIdMap('sess_none')).rejects.toBeInstanceOf(SessionNotFoundError);
     } finally {
       await fast.close();
       await viaKysely.close();
