@@ -60,7 +60,8 @@ function statementOf(kind: TouchKind): string {
 }
 
 // built once: four texts, so the server and pg see the same ones every time
-const STATEMENTS: Record<TouchKind, string> = {
+/** The texts of the plain append, by lease kind. */
+export const STATEMENTS: Record<TouchKind, string> = {
   none: statementOf('none'),
   take: statementOf('take'),
   hold: statementOf('hold'),

@@ -7,9 +7,11 @@ import { SessionNotFoundError } from './errors.js';
 // session (no row) from an empty one (one row of nulls). The kysely path checks the session
 // first and reads after: two round trips each, four before a session's first request.
 
-const SESSION_MESSAGES =
+/** The history read's text. */
+export const SESSION_MESSAGES =
   'select "m".*, "s"."id" as "found_session" from "sessions" as "s" left join "messages" as "m" on "m"."session_id" = "s"."id" where "s"."id" = $1 order by "m"."created_at", "m"."id"';
-const PROVIDER_IDS =
+/** The tool id map read's text. */
+export const PROVIDER_IDS =
   'select "t"."id", "t"."provider", "t"."provider_id" from "sessions" as "s" left join "tool_calls" as "t" on "t"."session_id" = "s"."id" and "t"."provider_id" is not null and "t"."provider" is not null where "s"."id" = $1 order by "t"."created_at", "t"."id"';
 
 /** A session's message rows in load order. @throws SessionNotFoundError. */

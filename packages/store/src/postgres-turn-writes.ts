@@ -48,11 +48,13 @@ function updateStatement(kind: TouchKind): string {
 
 const KINDS: readonly TouchKind[] = ['none', 'take', 'hold', 'release'];
 // built once: the server and pg see the same texts every time
-const ANSWER = Object.fromEntries(KINDS.map((k) => [k, answerStatement(k)])) as Record<
+/** The texts of the tool message's append, by lease kind. */
+export const ANSWER = Object.fromEntries(KINDS.map((k) => [k, answerStatement(k)])) as Record<
   TouchKind,
   string
 >;
-const UPDATE = Object.fromEntries(KINDS.map((k) => [k, updateStatement(k)])) as Record<
+/** The texts of the plain update, by lease kind. */
+export const UPDATE = Object.fromEntries(KINDS.map((k) => [k, updateStatement(k)])) as Record<
   TouchKind,
   string
 >;

@@ -11,6 +11,8 @@ import { messagesFor, passThrough, rowsOf, tourOf } from './helpers/turn-tour.js
  */
 
 const sent: string[] = [];
+/** The names of the statements sent as prepared statements, while counting. */
+const named: string[] = [];
 let counting = false;
 let restore = () => {};
 
@@ -19,8 +21,9 @@ beforeAll(() => {
   const proto = pg.Client.prototype as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
+    const first = args[0] as string | { text?: string; name?: string };
     if (counting) sent.push(typeof first === 'string' ? first : String(first?.text));
+    if (counting && typeof first === 'object' && first.name) named.push(first.name);
     return original.apply(this, args);
   };
   restore = () => {
@@ -49,8 +52,14 @@ describe('PostgreSQL: a turn in single statements', () => {
           counting = false;
         }
       };
+      named.length = 0;
       const a = await counted(() => tourOf(fast, sessionId, messages));
+      // the store's fixed statements go as server-side prepared statements; kysely's do not
+      expect(named).toHaveLength(6);
+      expect(named.every((n) => n.startsWith('yourtool_store_'))).toBe(true);
+      named.length = 0;
       const b = await counted(() => tourOf(viaKysely, sessionId, messages));
+      expect(named).toEqual([]);
       expect(a.revisions).toEqual(b.revisions);
       expect(a.revisions).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
       // six writes in one statement each: the appends (plain, answers) and the finishing update
@@ -99,6 +108,10 @@ describe('PostgreSQL: a turn in single statements', () => {
         counting = false;
       }
       expect(sent).toHaveLength(2);
+      expect(named.slice(-2)).toEqual([
+        expect.stringMatching(/^yourtool_store_/),
+        expect.stringMatching(/^yourtool_store_/),
+      ]);
       expect(history).toEqual(await viaKysely.loadMessages(sessionId));
       // eight writes, two of them updates of a streamed reply
       expect(history.messages).toHaveLength(6);
