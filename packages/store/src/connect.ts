@@ -12,6 +12,7 @@ import {
 import type { StoreDatabase } from './database.js';
 import { InvalidStoreInputError, StoreConnectionError, StoreDependencyError } from './errors.js';
 import { AsyncLock, fileLock } from './lock.js';
+import { nameStoreStatements } from './postgres-named.js';
 import { GatedSqliteDialect, SqliteGate } from './sqlite-gate.js';
 
 /** How hard SQLite works to keep committed transactions across crashes (PRAGMA synchronous). */
@@ -238,6 +239,9 @@ export async function connectPostgres(
           : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  const rawStatements = (options.plugins ?? []).length === 0;
+  // the store's fixed statements prepared once per connection (plugins see kysely's texts only)
+  if (rawStatements) pool.on('connect', (client) => nameStoreStatements(client as never));
   // An idle connection dropped by the server emits 'error' on the pool; unhandled, that would
   // crash the process. The pool replaces the connection; the store only reports it.
   pool.on('error', (error) => {
@@ -255,6 +259,5 @@ export async function connectPostgres(
     }),
     plugins: options.plugins ?? [],
   });
-  const rawStatements = (options.plugins ?? []).length === 0;
   return { db, schema, secrets: options.secrets, rawStatements };
 }

@@ -9,7 +9,9 @@ import { checkKey } from './checks.js';
 import { checkLimit, reportCorrupt, requireSessions, type StoreContext } from './context.js';
 import { decodeCursor, encodeCursor, type Position } from './cursor.js';
 import type { MessagesTable } from './database.js';
+import { selectSessionMessagesPostgres } from './postgres-reads.js';
 import { rowToMessage } from './rows.js';
+import { selectSessionMessages } from './sqlite-direct-reads.js';
 
 // The message reads of SqlSessionStore. Every row goes through core's tolerant `parseMessage`;
 // an unreadable one is reported (a WARN and a CorruptRowError) while the rest loads.
@@ -51,6 +53,15 @@ export async function getMessage(ctx: StoreContext, id: string): Promise<Message
 
 export async function loadMessages(ctx: StoreContext, sessionId: string): Promise<LoadedMessages> {
   checkKey(sessionId, 'sessionId');
+  if (ctx.direct) {
+    // a session's first turn reads its history: prepared statements, one synchronous section
+    const rows = await ctx.direct.read((sqlite) => selectSessionMessages(sqlite, sessionId));
+    return readRows(rows, ctx.logger);
+  }
+  if (ctx.postgresAppend) {
+    // PostgreSQL without plugins: one round trip, the session's check joined in
+    return readRows(await selectSessionMessagesPostgres(ctx.db, sessionId), ctx.logger);
+  }
   await requireSessions(ctx.db, [sessionId]);
   const rows = await ctx.db
     .selectFrom('messages')

@@ -21,6 +21,7 @@ import {
   MessageNotFoundError,
   type StoreInputIssue,
 } from './errors.js';
+import { fastAppend, fastUpdate } from './fast-writes.js';
 import { checkLeaseWrite, touchWithLease } from './lease.js';
 import {
   type CheckedMessage,
@@ -32,8 +33,6 @@ import {
   storedMessage,
   uniqueViolationTable,
 } from './message-input.js';
-import { appendPlainMessagePostgres } from './postgres-append.js';
-import { appendPlainMessage, isPlainMessage, TakeoverNeeded } from './sqlite-direct.js';
 import { insertToolCalls, recordAnswers, toolCallRows, toolCallStatusOf } from './tool-calls.js';
 
 // The message writes of SqlSessionStore: append (one or many), update, reprice. Each is one
@@ -70,22 +69,9 @@ export async function appendMessages(
   const sessionIds = [...new Set(checked.map((c) => c.message.session_id))];
   const lease = leaseOf(options, sessionIds);
   const [only] = checked;
-  if (ctx.direct && only && checked.length === 1 && isPlainMessage(only)) {
-    // a turn's plain message on SQLite: prepared statements, one synchronous transaction
-    const revision = await ctx.direct
-      .write((sqlite) => appendPlainMessage(sqlite, only, lease))
-      .catch((error: unknown) => {
-        // a take over an expired lease finishes the dead turn's rows: on the kysely path below
-        if (error instanceof TakeoverNeeded) return null;
-        throw error;
-      });
-    if (revision !== null) {
-      reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
-      return checked;
-    }
-  } else if (ctx.postgresAppend && only && checked.length === 1 && isPlainMessage(only)) {
-    // the same on PostgreSQL: one statement; null when the kysely path must say why or take over
-    const revision = await appendPlainMessagePostgres(ctx.db, only, lease);
+  if (only && checked.length === 1) {
+    // a turn's message: SQLite's prepared statements or PostgreSQL's one statement, when it can
+    const revision = await fastAppend(ctx, only, options, lease);
     if (revision !== null) {
       reportRevision(options, sessionIds, new Map([[only.message.session_id, revision]]));
       return checked;
@@ -173,6 +159,14 @@ export async function updateMessage(
   const checked = checkMessage(message);
   const next = checked.message;
   const lease = leaseOf(options, [next.session_id]);
+  // SQLite's prepared statements or PostgreSQL's one statement, when it can
+  const direct = await fastUpdate(ctx, checked, options, lease);
+  if (direct) {
+    if (direct.revision !== undefined) {
+      reportRevision(options, [next.session_id], new Map([[next.session_id, direct.revision]]));
+    }
+    return storedMessage(checked, direct.createdAt);
+  }
   const written = await ctx.write(async (trx) => {
     // the turn lease first (PostgreSQL locks the session row before the message rows, as an
     // append does); the touch then comes with it

@@ -16,7 +16,7 @@ import { type CheckedMessage, messageRow, uniqueViolationTable } from './message
 const STORE_NOW = '(extract(epoch from clock_timestamp()) * 1000000)::bigint';
 
 /** The `set` and `where` of the touch, by the kind of lease the write carries. */
-const TOUCH = {
+export const TOUCH = {
   none: { set: '', where: '' },
   take: {
     set: `, "turn_lease_id" = $3, "turn_lease_expires_at" = ${STORE_NOW} + $4::bigint`,
@@ -32,7 +32,19 @@ const TOUCH = {
   },
 } as const;
 
-type TouchKind = keyof typeof TOUCH;
+/** The kind of lease a write carries. */
+export type TouchKind = keyof typeof TOUCH;
+
+/** The kind of `lease` and the lease it names (none without one). */
+export function leaseParts(lease: TurnLeaseWrite | undefined): {
+  kind: TouchKind;
+  held: { id: string; ttlMs: number } | null;
+} {
+  if (!lease) return { kind: 'none', held: null };
+  if ('take' in lease) return { kind: 'take', held: lease.take };
+  if ('hold' in lease) return { kind: 'hold', held: lease.hold };
+  return { kind: 'release', held: lease.release };
+}
 
 function statementOf(kind: TouchKind): string {
   const { set, where } = TOUCH[kind];
@@ -48,7 +60,8 @@ function statementOf(kind: TouchKind): string {
 }
 
 // built once: four texts, so the server and pg see the same ones every time
-const STATEMENTS: Record<TouchKind, string> = {
+/** The texts of the plain append, by lease kind. */
+export const STATEMENTS: Record<TouchKind, string> = {
   none: statementOf('none'),
   take: statementOf('take'),
   hold: statementOf('hold'),
@@ -67,20 +80,7 @@ export async function appendPlainMessagePostgres(
   lease: TurnLeaseWrite | undefined,
 ): Promise<number | null> {
   const row = messageRow(checked);
-  const kind: TouchKind = !lease
-    ? 'none'
-    : 'take' in lease
-      ? 'take'
-      : 'hold' in lease
-        ? 'hold'
-        : 'release';
-  const held = !lease
-    ? null
-    : 'take' in lease
-      ? lease.take
-      : 'hold' in lease
-        ? lease.hold
-        : lease.release;
+  const { kind, held } = leaseParts(lease);
   const parameters = [
     row.session_id,
     nowEpochMicros(),

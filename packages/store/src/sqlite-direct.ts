@@ -10,6 +10,7 @@ import { DuplicateMessageError, SessionNotFoundError } from './errors.js';
 import type { AsyncLock } from './lock.js';
 import { type CheckedMessage, messageRow, uniqueViolationTable } from './message-input.js';
 import type { SqliteGate } from './sqlite-gate.js';
+import { GroupCommit } from './sqlite-group-commit.js';
 
 // The hot path of a SQLite store, run on better-sqlite3's prepared statements directly: a turn
 // reads its session row and appends plain messages (no tool call rows, no answers to record),
@@ -37,9 +38,10 @@ export interface SqliteDirect {
   /** Reads in one synchronous section (no other query of this store runs meanwhile). */
   read<T>(section: (sqlite: SqliteDatabase) => T): Promise<T>;
   /**
-   * Writes in one `BEGIN IMMEDIATE` transaction, after the file's other writers of this thread
+   * Writes in a `BEGIN IMMEDIATE` transaction, after the file's other writers of this thread
    * (the write lock) and while no other query of this store runs (the connection's gate): at
-   * once, synchronously, when both are free.
+   * once, synchronously, in a transaction of its own when both are free; else in the batch of
+   * writes waiting for them (`sqlite-group-commit.ts`), settling once that batch commits.
    */
   write<T>(section: (sqlite: SqliteDatabase) => T): Promise<T>;
 }
@@ -51,27 +53,10 @@ export function sqliteDirect(
   writeLock: AsyncLock,
 ): SqliteDirect {
   // the connection is held for the section (at once when free): no kysely transaction is open
-  const exclusive = <T>(run: () => T) => gate.run(run);
+  const writes = new GroupCommit(gate, sqlite, writeLock);
   return {
-    read: (section) => exclusive(() => section(sqlite)),
-    write: (section) =>
-      writeLock.run(() =>
-        exclusive(() => {
-          sqlite.prepare('begin immediate').run([]);
-          try {
-            const result = section(sqlite);
-            sqlite.prepare('commit').run([]);
-            return result;
-          } catch (error) {
-            try {
-              sqlite.prepare('rollback').run([]);
-            } catch {
-              // the transaction is gone already (SQLite rolled it back itself)
-            }
-            throw error;
-          }
-        }),
-      ),
+    read: (section) => gate.run(() => section(sqlite)),
+    write: (section) => writes.write(section),
   };
 }
 
@@ -102,7 +87,7 @@ export class TakeoverNeeded extends Error {}
  * machine's file). Returns the session's new revision.
  * @throws SessionNotFoundError, TurnLeaseHeldError, TurnLeaseLostError, TakeoverNeeded.
  */
-function touchSession(
+export function touchSession(
   sqlite: SqliteDatabase,
   sessionId: string,
   write: TurnLeaseWrite | undefined,
@@ -152,8 +137,13 @@ export function appendPlainMessage(
   checked: CheckedMessage,
   lease?: TurnLeaseWrite,
 ): number {
-  const { session_id: sessionId, id } = checked.message;
-  const revision = touchSession(sqlite, sessionId, lease);
+  const revision = touchSession(sqlite, checked.message.session_id, lease);
+  insertMessageRow(sqlite, checked);
+  return revision;
+}
+
+/** Inserts a message's row in the open transaction. @throws DuplicateMessageError. */
+export function insertMessageRow(sqlite: SqliteDatabase, checked: CheckedMessage): void {
   const row = messageRow(checked);
   try {
     sqlite
@@ -168,8 +158,7 @@ export function appendPlainMessage(
         row.schema_version,
       ]);
   } catch (error) {
-    if (uniqueViolationTable(error) === 'messages') throw new DuplicateMessageError(id);
+    if (uniqueViolationTable(error) === 'messages') throw new DuplicateMessageError(row.id);
     throw error;
   }
-  return revision;
 }

@@ -50,6 +50,11 @@ export class SqliteGate {
     return now - this.#sliceStart >= this.#sliceMs;
   }
 
+  /** How long sections may follow each other before the event loop gets a turn, in ms. */
+  get sliceMs(): number {
+    return this.#sliceMs;
+  }
+
   /** Whether nobody holds the connection (and so nobody waits for it). */
   get free(): boolean {
     return !this.#held;

@@ -19,7 +19,9 @@ import {
   ROWS_PER_STATEMENT,
   uniqueViolationTable,
 } from './message-input.js';
+import { selectProviderIdsPostgres } from './postgres-reads.js';
 import { rowToToolCall } from './rows.js';
+import { selectProviderIds } from './sqlite-direct-reads.js';
 
 // The tool call operations of SqlSessionStore (reads), and the rows message writes keep in
 // `tool_calls`: one per tool use, answered by the tool message naming it.
@@ -75,10 +77,10 @@ export async function countFailedToolCalls(ctx: StoreContext, sessionId: string)
   return Number(row?.failed ?? 0);
 }
 
-export async function loadToolIdMap(ctx: StoreContext, sessionId: string): Promise<ToolIdMap> {
-  checkKey(sessionId, 'sessionId');
+/** The rows of {@link loadToolIdMap} through kysely. @throws SessionNotFoundError. */
+async function providerIdRows(ctx: StoreContext, sessionId: string) {
   await requireSessions(ctx.db, [sessionId]);
-  const rows = await ctx.db
+  return ctx.db
     .selectFrom('tool_calls')
     .select(['id', 'provider', 'provider_id'])
     .where('session_id', '=', sessionId)
@@ -87,6 +89,15 @@ export async function loadToolIdMap(ctx: StoreContext, sessionId: string): Promi
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+}
+
+export async function loadToolIdMap(ctx: StoreContext, sessionId: string): Promise<ToolIdMap> {
+  checkKey(sessionId, 'sessionId');
+  const rows = ctx.direct
+    ? await ctx.direct.read((sqlite) => selectProviderIds(sqlite, sessionId))
+    : ctx.postgresAppend
+      ? await selectProviderIdsPostgres(ctx.db, sessionId)
+      : await providerIdRows(ctx, sessionId);
   const map = new ToolIdMap();
   for (const row of rows) {
     try {
