@@ -53,6 +53,8 @@ export class TurnLeaseHolder {
   readonly #onLost: (error: unknown) => void;
   #state: 'free' | 'held' | 'released' | 'lost' = 'free';
   #timer: ReturnType<typeof setInterval> | null = null;
+  /** The finishing write handed out and not yet settled: a renewal failing meanwhile is moot. */
+  #releasing: TurnLeaseWrite | null = null;
 
   /** A holder for the turn, or null when the store keeps no leases (one process only). */
   static for(store: SessionStore, options: TurnLeaseHolderOptions): TurnLeaseHolder | null {
@@ -73,11 +75,15 @@ export class TurnLeaseHolder {
   writeFor(message: Message): TurnLeaseWrite {
     if (this.#state === 'free') return { take: this.lease };
     if (this.#state === 'released') return { take: this.lease };
-    return finishes(message) ? { release: this.lease } : { hold: this.lease };
+    if (!finishes(message)) return { hold: this.lease };
+    const release = { release: this.lease };
+    this.#releasing = release;
+    return release;
   }
 
   /** A write with `write` committed. */
   wrote(write: TurnLeaseWrite): void {
+    if (write === this.#releasing) this.#releasing = null;
     if ('release' in write) {
       this.#state = 'released';
       this.#stopHeartbeat();
@@ -93,6 +99,7 @@ export class TurnLeaseHolder {
    * another turn is a lost lease, not a turn that never started.
    */
   failed(write: TurnLeaseWrite, error: unknown): unknown {
+    if (write === this.#releasing) this.#releasing = null;
     if (isYourtoolError(error) && error.code === 'turn_lease_lost') {
       this.#state = 'lost';
       this.#stopHeartbeat();
@@ -140,7 +147,8 @@ export class TurnLeaseHolder {
     try {
       await this.#store.renewTurnLease(this.#sessionId, this.lease);
     } catch (error) {
-      if (this.#state !== 'held') return;
+      // a finishing write in flight may have released the lease before this renewal ran
+      if (this.#state !== 'held' || this.#releasing !== null) return;
       if (isYourtoolError(error) && error.code === 'turn_lease_lost') {
         this.#state = 'lost';
         this.#stopHeartbeat();
