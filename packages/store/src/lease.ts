@@ -10,6 +10,10 @@ import type { StoreContext } from './context.js';
 import type { StoreDatabase, StoreDialect } from './database.js';
 import { InvalidStoreInputError, SessionNotFoundError } from './errors.js';
 import { isPlainObject } from './message-input.js';
+import {
+  releaseLease as releaseLeaseDirect,
+  renewLease as renewLeaseDirect,
+} from './sqlite-direct.js';
 
 // A session's turn lease (docs/decisions/0156): two columns of `sessions`, taken, held and
 // released inside the transactions of a turn's writes, renewed by the turn's heartbeat. Times
@@ -208,6 +212,11 @@ export async function renewTurnLease(
   lease: TurnLease,
 ): Promise<void> {
   checkLease(lease, 'lease');
+  if (ctx.direct) {
+    // SQLite: a prepared statement, one synchronous transaction
+    await ctx.direct.write((sqlite) => renewLeaseDirect(sqlite, sessionId, lease));
+    return;
+  }
   await ctx.write((trx) => renewLease(trx, ctx.dialect, sessionId, lease));
 }
 
@@ -218,6 +227,7 @@ export async function releaseTurnLease(
   lease: TurnLease,
 ): Promise<boolean> {
   checkLease(lease, 'lease');
+  if (ctx.direct) return ctx.direct.write((sqlite) => releaseLeaseDirect(sqlite, sessionId, lease));
   const changed = await ctx.write((trx) =>
     trx
       .updateTable('sessions')

@@ -1,5 +1,6 @@
 import {
   nowEpochMicros,
+  type TurnLease,
   TurnLeaseHeldError,
   TurnLeaseLostError,
   type TurnLeaseWrite,
@@ -161,4 +162,28 @@ export function insertMessageRow(sqlite: SqliteDatabase, checked: CheckedMessage
     if (uniqueViolationTable(error) === 'messages') throw new DuplicateMessageError(row.id);
     throw error;
   }
+}
+
+const RENEW_LEASE =
+  'update "sessions" set "turn_lease_expires_at" = ? where "id" = ? and "turn_lease_id" = ?';
+const RELEASE_LEASE =
+  'update "sessions" set "turn_lease_id" = null, "turn_lease_expires_at" = null where "id" = ? and "turn_lease_id" = ?';
+
+/**
+ * Renews a lease in the open transaction, as `lease.ts` does (the heartbeat).
+ * @throws TurnLeaseLostError, SessionNotFoundError.
+ */
+export function renewLease(sqlite: SqliteDatabase, sessionId: string, lease: TurnLease): void {
+  const until = nowEpochMicros() + lease.ttlMs * 1000;
+  const { changes } = sqlite.prepare(RENEW_LEASE).run([until, sessionId, lease.id]);
+  if (Number(changes) > 0) return;
+  if (sqlite.prepare(SELECT_LEASE).all([sessionId]).length === 0) {
+    throw new SessionNotFoundError(sessionId);
+  }
+  throw new TurnLeaseLostError(sessionId, lease.id);
+}
+
+/** Releases a lease in the open transaction; false when `lease.id` did not hold it. */
+export function releaseLease(sqlite: SqliteDatabase, sessionId: string, lease: TurnLease): boolean {
+  return Number(sqlite.prepare(RELEASE_LEASE).run([sessionId, lease.id]).changes) > 0;
 }
