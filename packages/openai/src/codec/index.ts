@@ -16,4 +16,4 @@ export * from './stream.js';
 export * from './strict-projection.js';
 export * from './tool-names.js';
 export * from './tools-param.js';
-export * from './wire-run.js';
+export { RunTail, WireRuns, type WrittenList } from '@yourtool/core';
