@@ -146,14 +146,20 @@ export class WireRuns<W> {
    * Starts a request's list on `messages` (the prepared history) under `context` (what the
    * forms depend on, such as the `ToolIdMap`) with `head` (the text of a head item, or null):
    * the remembered items of its leading messages that are still the same objects, as far as
-   * the last cut point among them.
+   * the last cut point among them and within the first `upTo` messages (an encoder whose items
+   * may join across messages asks again with less when the next message would join the last).
    */
-  resume(messages: readonly Message[], context: object, head: string | null): RunTail<W> {
+  resume(
+    messages: readonly Message[],
+    context: object,
+    head: string | null,
+    upTo: number = messages.length,
+  ): RunTail<W> {
     const first = messages[0];
     const run = first === undefined ? undefined : this.#runs.get(first);
     if (run !== undefined && run.context === context && run.head === head) {
       const known = run.messages;
-      const limit = Math.min(known.length, messages.length);
+      const limit = Math.min(known.length, messages.length, upTo);
       let same = 0;
       while (same < limit && known[same] === messages[same]) same++;
       let cut = run.cutMessages.length - 1;

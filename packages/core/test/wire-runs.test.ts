@@ -109,6 +109,19 @@ describe('WireRuns', () => {
     expect(headed.headDone).toBe(false);
   });
 
+  it('resumes within the first `upTo` messages, from the last cut there', () => {
+    const runs = new WireRuns<string>();
+    const context = {};
+    const history = [message('a'), message('b'), message('c'), message('d')];
+    encode(runs, history.slice(0, 2), context);
+    encode(runs, history, context);
+    expect(runs.resume(history, context, null).from).toBe(4);
+    expect(runs.resume(history, context, null, 3).from).toBe(2);
+    const earlier = runs.resume(history, context, null, 1);
+    expect(earlier.from).toBe(0);
+    expect(earlier.headDone).toBe(false);
+  });
+
   it('holds a run only as long as its first message lives', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
