@@ -227,3 +227,25 @@ function cutBack<W>(run: Run<W>, cut: number): Run<W> {
     cutBytes: run.cutBytes.slice(0, keep),
   };
 }
+
+/**
+ * The name of the latest tool use of `id` among `messages[0 .. end)`, or undefined. An encoder
+ * resumed on a run reads here the wire name a run's tool use went out with: a kept form's tool
+ * use goes out under its own name (a renamed one logs a WARN, so is never kept).
+ */
+export function runToolUseName(
+  messages: readonly Message[],
+  end: number,
+  id: string,
+): string | undefined {
+  // a tool result answers a recent tool use, so the search backwards stops early
+  for (let i = end - 1; i >= 0; i--) {
+    const message = messages[i] as Message;
+    if (message.role !== 'assistant') continue;
+    for (let j = message.content.length - 1; j >= 0; j--) {
+      const block = message.content[j];
+      if (block?.type === 'tool_use' && block.id === id) return block.name;
+    }
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { WireRuns, type WrittenList } from '../src/wire-runs.js';
+import { runToolUseName, WireRuns, type WrittenList } from '../src/wire-runs.js';
 import { type Message, newMessageId } from './exports.js';
 import { SESSION } from './helpers.js';
 
@@ -135,5 +135,23 @@ describe('WireRuns', () => {
       gc();
     }
     expect(first.deref()).toBeUndefined();
+  });
+});
+
+describe('runToolUseName', () => {
+  it('names the latest tool use of an id before the end given', () => {
+    const use = (name: string): Message => ({
+      ...message(''),
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'calling' },
+        { type: 'tool_use', id: 'call_1', name, input: {} },
+      ],
+    });
+    const messages = [message('a'), use('read'), message('b'), use('write')];
+    expect(runToolUseName(messages, 4, 'call_1')).toBe('write');
+    expect(runToolUseName(messages, 3, 'call_1')).toBe('read');
+    expect(runToolUseName(messages, 1, 'call_1')).toBeUndefined();
+    expect(runToolUseName(messages, 4, 'call_2')).toBeUndefined();
   });
 });

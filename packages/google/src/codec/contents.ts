@@ -2,6 +2,7 @@ import type { Content, Part } from '@google/genai';
 import {
   type Message,
   type RunTail,
+  runToolUseName,
   silentLogger,
   type ToolIdRules,
   type ToolResultBlock,
@@ -71,9 +72,7 @@ export function encodeGeminiContentsJson(
     return target !== undefined && (original === undefined || original === message);
   };
   const tail =
-    memory === undefined || target === undefined
-      ? null
-      : resumeRun(messages, memory, target, memorable);
+    memory === undefined || target === undefined ? null : resumeRun(messages, memory, target);
   const local = new Map<string, string>();
   const from = tail?.from ?? 0;
   const encoder: TurnEncoder = {
@@ -86,7 +85,7 @@ export function encodeGeminiContentsJson(
     toolName: context.toolName ?? ((name) => wireToolName(name, GOOGLE_TOOL_NAME_RULES)),
     // a call made by this request's messages comes after (so wins over) the run's
     callNames: {
-      get: (id) => local.get(id) ?? runCallName(messages, from, id),
+      get: (id) => local.get(id) ?? runToolUseName(messages, from, id),
       set: (id, name) => local.set(id, name),
     },
     calls: [],
@@ -122,46 +121,42 @@ export function encodeGeminiContentsJson(
 
 /**
  * The request's run: resumed where the first message after the remembered turns opens a turn
- * of its own (its form known, of the other role than the last remembered turn); a message of a
- * forked history that would join that turn resumes from an earlier cut instead.
+ * of its own (of the other role than the last remembered turn); a message of a forked history
+ * that would join that turn resumes from an earlier cut instead.
  */
 function resumeRun(
   messages: readonly Message[],
   memory: GeminiWireMemory,
   target: object,
-  memorable: (message: Message) => boolean,
 ): RunTail<Content> {
   let tail = memory.runs.resume(messages, target, null);
   while (tail.from > 0) {
     const next = messages[tail.from];
     const last = tail.out.at(-1);
     if (next === undefined || last === undefined) break;
-    if (memorable(next) && memory.forms.has(next, target)) {
-      const form = memory.forms.get(next, target, () => {
-        throw new Error('unreachable: the form is remembered');
-      });
-      if (form.role !== null && form.parts.length > 0 && form.role !== last.role) break;
-    }
+    const role = turnRole(next);
+    if (role !== null && role !== last.role) break;
     tail = memory.runs.resume(messages, target, null, tail.from - 1);
   }
   return tail;
 }
 
 /**
- * The wire name of the latest call of `id` among `messages[0 .. end)`: those are a remembered
- * run, whose forms were kept, so each of their calls went out under its own name.
+ * The role of the turn a prepared message certainly adds parts to, from its blocks alone (each
+ * of these blocks becomes a part); null when that is not certain.
  */
-function runCallName(messages: readonly Message[], end: number, id: string): string | undefined {
-  // a result answers a recent call, so the search backwards stops early
-  for (let i = end - 1; i >= 0; i--) {
-    const message = messages[i] as Message;
-    if (message.role !== 'assistant') continue;
-    for (let j = message.content.length - 1; j >= 0; j--) {
-      const block = message.content[j];
-      if (block?.type === 'tool_use' && block.id === id) return block.name;
-    }
+function turnRole(message: Message): 'user' | 'model' | null {
+  const has = (types: readonly string[]) => message.content.some((b) => types.includes(b.type));
+  switch (message.role) {
+    case 'user':
+      return has(['text', 'image']) ? 'user' : null;
+    case 'tool':
+      return has(['tool_result']) ? 'user' : null;
+    case 'assistant':
+      return has(['text', 'tool_use']) ? 'model' : null;
+    default:
+      return null;
   }
-  return undefined;
 }
 
 const OPEN = utf8('[');

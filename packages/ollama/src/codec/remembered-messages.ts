@@ -1,4 +1,4 @@
-import type { Message, ToolIdMap } from '@yourtool/core';
+import { type Message, runToolUseName, type ToolIdMap } from '@yourtool/core';
 import {
   type OllamaMessageEncoder,
   type OllamaMessagesOptions,
@@ -21,23 +21,6 @@ export interface RememberedMessages {
 }
 
 /**
- * The wire name the latest tool use of `id` among `messages[0 .. end)` went out with: those are a
- * remembered run, whose forms were kept, so each of their tool uses went out under its own name.
- */
-function runToolName(messages: readonly Message[], end: number, id: string): string | undefined {
-  // a tool result answers a recent tool use, so the search backwards stops early
-  for (let i = end - 1; i >= 0; i--) {
-    const message = messages[i] as Message;
-    if (message.role !== 'assistant') continue;
-    for (let j = message.content.length - 1; j >= 0; j--) {
-      const block = message.content[j];
-      if (block?.type === 'tool_use' && block.id === id) return block.name;
-    }
-  }
-  return undefined;
-}
-
-/**
  * Encodes prepared messages as `encodeOllamaMessages` does, remembering in `memory` (decisions
  * 0195, 0201): the run of messages an earlier request started with and remembered is taken
  * whole (its wire messages copied, its JSON one piece of bytes), each further sealed message's
@@ -56,7 +39,7 @@ export function encodeRememberedMessages(
     ...ollamaMessageEncoder(toolIdMap, options),
     // a tool use set by this request's messages comes after (so wins over) the run's
     toolNames: {
-      get: (id) => local.get(id) ?? runToolName(messages, tail.from, id),
+      get: (id) => local.get(id) ?? runToolUseName(messages, tail.from, id),
       set: (id, name) => local.set(id, name),
     },
   };
