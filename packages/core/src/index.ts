@@ -257,3 +257,4 @@ export { validateHistory } from './validate-history.js';
 export { imageBlockViolations } from './validate-image.js';
 export { validateMessage } from './validate-message.js';
 export type { MessageViolation } from './validation-rules.js';
+export { RunTail, runToolUseName, WireRuns, type WrittenList } from './wire-runs.js';

@@ -1,11 +1,20 @@
 import type { Content, Part } from '@google/genai';
-import { type Message, silentLogger, type ToolIdRules, type ToolResultBlock } from '@yourtool/core';
+import {
+  type Message,
+  type RunTail,
+  runToolUseName,
+  silentLogger,
+  type ToolIdRules,
+  type ToolResultBlock,
+  type WrittenList,
+} from '@yourtool/core';
 import { type EncodedWireForm, wireToolName } from '@yourtool/core/adapter';
 import { modelTurnParts } from './model-turn.js';
 import { GOOGLE } from './signatures.js';
 import { GOOGLE_TOOL_NAME_RULES } from './tool-names.js';
 import { type EncodedToolResult, encodeImage, encodeToolResult } from './tool-results.js';
-import type { GeminiContentsContext, TurnEncoder } from './turn-encoder.js';
+import type { CallNames, GeminiContentsContext, TurnEncoder } from './turn-encoder.js';
+import { TurnWriter } from './turn-writer.js';
 import { concatBytes, geminiPartsJson, utf8 } from './wire-json.js';
 import type { GeminiMessageForm, GeminiWireMemory } from './wire-memory.js';
 
@@ -53,6 +62,19 @@ export function encodeGeminiContentsJson(
   messages: readonly Message[],
   context: GeminiContentsContext,
 ): EncodedGeminiContents {
+  const memory = context.wireMemory;
+  const target = memory?.context(context.toolIdMap, targetKey(context));
+  const originals = new Map<string, Message>();
+  for (const m of context.originalMessages ?? []) originals.set(m.id, m);
+  // whether a message's form may come from (and go into) the memory
+  const memorable = (message: Message): boolean => {
+    const original = originals.get(message.id);
+    return target !== undefined && (original === undefined || original === message);
+  };
+  const tail =
+    memory === undefined || target === undefined ? null : resumeRun(messages, memory, target);
+  const local = new Map<string, string>();
+  const from = tail?.from ?? 0;
   const encoder: TurnEncoder = {
     logger: context.logger ?? silentLogger,
     context,
@@ -61,101 +83,91 @@ export function encodeGeminiContentsJson(
         ? {}
         : { id: context.toolIdMap.toProviderId(GOOGLE, canonicalId, GOOGLE_TOOL_ID_RULES) },
     toolName: context.toolName ?? ((name) => wireToolName(name, GOOGLE_TOOL_NAME_RULES)),
-    callNames: new Map(),
+    // a call made by this request's messages comes after (so wins over) the run's
+    callNames: {
+      get: (id) => local.get(id) ?? runToolUseName(messages, from, id),
+      set: (id, name) => local.set(id, name),
+    },
     calls: [],
     answers: [],
     warned: 0,
   };
-  const memory = context.wireMemory;
-  const withJson = memory !== undefined;
-  const target = memory?.context(context.toolIdMap, targetKey(context));
-  const originals = new Map<string, Message>();
-  for (const m of context.originalMessages ?? []) originals.set(m.id, m);
+  const withJson = tail !== null;
   const remembered = (message: Message, kept: boolean) =>
     encodeMemorable(message, originals.get(message.id), encoder, kept);
-  const turns = new TurnWriter(withJson);
-  for (const message of messages) {
+  const turns = new TurnWriter(tail);
+  for (let i = from; i < messages.length; i++) {
+    const message = messages[i] as Message;
     if (message.role !== 'tool') turns.flushTrailing();
     const original = originals.get(message.id);
-    let form =
-      target !== undefined && (original === undefined || original === message)
-        ? (memory as GeminiWireMemory).forms.get(message, target, remembered)
-        : encodeForm(message, original, encoder, withJson);
+    const fromMemory = memory !== undefined && target !== undefined && memorable(message);
+    let form = fromMemory
+      ? memory.forms.get(message, target, remembered)
+      : encodeForm(message, original, encoder, withJson);
+    let kept = fromMemory && memory.forms.has(message, target);
     if (form.answers.length > 0 && !answersHold(form, encoder.callNames)) {
       form = encodeForm(message, original, encoder, withJson);
+      kept = false;
     }
-    for (let i = 0; i < form.calls.length; i++) {
-      const [id, name] = form.calls[i] as readonly [string, string];
+    for (let c = 0; c < form.calls.length; c++) {
+      const [id, name] = form.calls[c] as readonly [string, string];
       encoder.callNames.set(id, name);
     }
-    turns.add(form);
+    turns.add(form, kept, i);
   }
-  turns.flushTrailing();
-  return { contents: turns.contents, json: withJson ? turns.bytes() : null };
+  const written = turns.finish();
+  return { contents: turns.contents, json: written === null ? null : contentsBytes(written) };
 }
 
-/** The JSON between and around turns, as the SDK writes it (`parts`, then `role`). */
-const COMMA = utf8(',');
-const TURN_START = utf8('{"parts":[');
-const TURN_END = { user: utf8('],"role":"user"}'), model: utf8('],"role":"model"}') } as const;
-const OPEN = utf8('[');
-const CLOSE = utf8(']');
+/**
+ * The request's run: resumed where the first message after the remembered turns opens a turn
+ * of its own (of the other role than the last remembered turn); a message of a forked history
+ * that would join that turn resumes from an earlier cut instead.
+ */
+function resumeRun(
+  messages: readonly Message[],
+  memory: GeminiWireMemory,
+  target: object,
+): RunTail<Content> {
+  let tail = memory.runs.resume(messages, target, null);
+  while (tail.from > 0) {
+    const next = messages[tail.from];
+    const last = tail.out.at(-1);
+    if (next === undefined || last === undefined) break;
+    const role = turnRole(next);
+    if (role !== null && role !== last.role) break;
+    tail = memory.runs.resume(messages, target, null, tail.from - 1);
+  }
+  return tail;
+}
 
 /**
- * Assembles message forms into turns (consecutive same-role parts merge, a run of tool
- * results' images after it) and, when asked, the turns' JSON: the remembered UTF-8 pieces are
- * copied once, into the bytes sent (a string would be copied again and encoded on each send).
+ * The role of the turn a prepared message certainly adds parts to, from its blocks alone (each
+ * of these blocks becomes a part); null when that is not certain.
  */
-class TurnWriter {
-  readonly contents: Content[] = [];
-  readonly #withJson: boolean;
-  readonly #pieces: Uint8Array[] = [OPEN];
-  #open: 'user' | 'model' | undefined;
-  readonly #trailing: Part[] = [];
-  readonly #trailingPieces: Uint8Array[] = [];
-
-  constructor(withJson: boolean) {
-    this.#withJson = withJson;
+function turnRole(message: Message): 'user' | 'model' | null {
+  const has = (types: readonly string[]) => message.content.some((b) => types.includes(b.type));
+  switch (message.role) {
+    case 'user':
+      return has(['text', 'image']) ? 'user' : null;
+    case 'tool':
+      return has(['tool_result']) ? 'user' : null;
+    case 'assistant':
+      return has(['text', 'tool_use']) ? 'model' : null;
+    default:
+      return null;
   }
+}
 
-  /** Adds a message's parts, and keeps its trailing images for the end of the run. */
-  add(form: GeminiMessageForm): void {
-    if (form.role !== null) this.#push(form.role, form.parts, [form.bytes]);
-    if (form.trailing.length > 0) {
-      this.#trailing.push(...form.trailing);
-      if (this.#trailingPieces.length > 0) this.#trailingPieces.push(COMMA);
-      this.#trailingPieces.push(form.trailingBytes);
-    }
-  }
+const OPEN = utf8('[');
+const CLOSE = utf8(']');
+const COMMA = utf8(',');
 
-  /** Sends the images of the tool results just added, once the results are all out. */
-  flushTrailing(): void {
-    if (this.#trailing.length === 0) return;
-    this.#push('user', this.#trailing.splice(0), this.#trailingPieces.splice(0));
-  }
-
-  /** The JSON of the contents, as UTF-8. */
-  bytes(): Uint8Array {
-    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open]);
-    this.#open = undefined;
-    this.#pieces.push(CLOSE);
-    return concatBytes(this.#pieces);
-  }
-
-  #push(role: 'user' | 'model', parts: readonly Part[], json: readonly Uint8Array[]): void {
-    if (parts.length === 0) return;
-    const last = this.contents.at(-1);
-    if (last !== undefined && last.role === role) {
-      last.parts?.push(...parts);
-      if (this.#withJson) this.#pieces.push(COMMA, ...json);
-      return;
-    }
-    this.contents.push({ role, parts: [...parts] });
-    if (!this.#withJson) return;
-    if (this.#open !== undefined) this.#pieces.push(TURN_END[this.#open], COMMA);
-    this.#pieces.push(TURN_START, ...json);
-    this.#open = role;
-  }
+/** The contents' JSON as UTF-8: the remembered turns' bytes copied once, the rest encoded. */
+function contentsBytes({ prefix, rest }: WrittenList): Uint8Array {
+  if (rest === '') return concatBytes([OPEN, prefix, CLOSE]);
+  if (prefix.length === 0) return utf8(`[${rest}]`);
+  return concatBytes([OPEN, prefix, COMMA, utf8(rest), CLOSE]);
 }
 
 /** What, besides the message and the map, a message's form depends on. */
@@ -169,7 +181,7 @@ function targetKey(context: GeminiContentsContext): string {
 }
 
 /** Whether each call a form's results answer still has the name the form was made with. */
-function answersHold(form: GeminiMessageForm, callNames: ReadonlyMap<string, string>): boolean {
+function answersHold(form: GeminiMessageForm, callNames: CallNames): boolean {
   for (const [id, name] of form.answers) {
     if ((callNames.get(id) ?? UNKNOWN_TOOL) !== name) return false;
   }
@@ -250,8 +262,8 @@ function encodeForm(
     trailing,
     calls: encoder.calls,
     answers: encoder.answers,
-    bytes: withJson ? utf8(geminiPartsJson(parts)) : NO_BYTES,
-    trailingBytes: withJson ? utf8(geminiPartsJson(trailing)) : NO_BYTES,
+    json: withJson ? geminiPartsJson(parts) : '',
+    trailingJson: withJson ? geminiPartsJson(trailing) : '',
   };
 }
 
@@ -278,14 +290,11 @@ function idsRecorded(message: Message, context: GeminiContentsContext): boolean 
 
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  // typed arrays (the forms' UTF-8) cannot be frozen; nothing writes to them
-  if (ArrayBuffer.isView(value)) return;
   Object.freeze(value);
   for (const inner of Object.values(value)) deepFreeze(inner);
 }
 
 const UNKNOWN_TOOL = 'unknown_tool';
-const NO_BYTES = new Uint8Array(0);
 
 /** A tool result: its `functionResponse` part, and the images that go after the turn's. */
 function toolResultParts(block: ToolResultBlock, encoder: TurnEncoder): EncodedToolResult {

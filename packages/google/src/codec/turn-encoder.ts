@@ -40,6 +40,14 @@ export interface GeminiContentsContext {
   wireMemory?: GeminiWireMemory;
 }
 
+/** The wire names of a request's calls seen so far, by canonical id. */
+export interface CallNames {
+  /** The wire name the call `id` went out with, if one was encoded before. */
+  get(id: string): string | undefined;
+  /** Records the wire name of the call `id` (a later one replaces it). */
+  set(id: string, name: string): void;
+}
+
 /** What encoding one message needs besides the message. */
 export interface TurnEncoder {
   logger: Logger;
@@ -48,7 +56,7 @@ export interface TurnEncoder {
   wireId: (canonicalId: string) => { id?: string };
   toolName: (name: string) => string;
   /** Wire name of each tool use encoded so far, by canonical id (for its `functionResponse`). */
-  callNames: Map<string, string>;
+  callNames: CallNames;
   /** The message being encoded: the calls it makes and the call names its results read. */
   calls: Array<[string, string]>;
   answers: Array<[string, string]>;

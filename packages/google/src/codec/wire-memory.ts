@@ -1,5 +1,5 @@
 import type { Content, Part } from '@google/genai';
-import type { ToolIdMap } from '@yourtool/core';
+import { type ToolIdMap, WireRuns } from '@yourtool/core';
 import { SealedWireForms } from '@yourtool/core/adapter';
 
 /** One message's share of a request's `contents`, as the contents encoder made it. */
@@ -15,12 +15,12 @@ export interface GeminiMessageForm {
   /** The wire name of the call each of its results answers, by canonical id, as it was read. */
   answers: ReadonlyArray<readonly [string, string]>;
   /**
-   * The JSON of `parts` as `@google/genai` writes them, joined by commas (empty: none), in
-   * UTF-8: what goes on the wire, copied into the body and never encoded again.
+   * The JSON of `parts` as `@google/genai` writes them, joined by commas (`''`: none): what goes
+   * on the wire, written into the remembered run's bytes once (decision 0201).
    */
-  bytes: Uint8Array;
+  json: string;
   /** The JSON of `trailing`, likewise. */
-  trailingBytes: Uint8Array;
+  trailingJson: string;
 }
 
 /** A contents array's JSON (UTF-8), and the contents it held when the JSON was written. */
@@ -39,12 +39,15 @@ interface WrittenContents {
  *
  * Lifetime: the owner's. Bound: each sealed message's form weakly by the message (one per
  * message), the encoding contexts weakly by `ToolIdMap` (one per distinct target the map was
- * sent to), each encoded contents array's JSON weakly by the array (so for as long as the
+ * sent to), per history (weakly by its first message) the closed turns of its leading messages
+ * and their UTF-8 JSON in one growing buffer (core's `WireRuns`, decision 0201), each encoded contents array's JSON weakly by the array (so for as long as the
  * parameters live). One memory serves one encoder (one adapter); never share it.
  */
 export class GeminiWireMemory {
   /** Each sealed message's form, under the context object of the target it was encoded for. */
   readonly forms = new SealedWireForms<GeminiMessageForm>();
+  /** Per history, its leading messages' closed turns and their UTF-8 JSON (decision 0201). */
+  readonly runs = new WireRuns<Content>();
   readonly #contexts = new WeakMap<ToolIdMap, Map<string, object>>();
   readonly #written = new WeakMap<readonly Content[], WrittenContents>();
 

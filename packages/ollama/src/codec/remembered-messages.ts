@@ -1,5 +1,4 @@
-import type { Message, ToolIdMap } from '@yourtool/core';
-import { COMMA, concat, EMPTY, utf8 } from './json-bytes.js';
+import { type Message, runToolUseName, type ToolIdMap } from '@yourtool/core';
 import {
   type OllamaMessageEncoder,
   type OllamaMessagesOptions,
@@ -22,11 +21,11 @@ export interface RememberedMessages {
 }
 
 /**
- * Encodes prepared messages as `encodeOllamaMessages` does, remembering in `memory` (decision
- * 0195): the run of messages an earlier request started with and remembered is taken whole (its
- * wire messages copied, its JSON one string), each further sealed message's form is looked up or
- * kept, and the run is extended by the remembered messages this request starts with, so a long
- * session's request costs about its new messages.
+ * Encodes prepared messages as `encodeOllamaMessages` does, remembering in `memory` (decisions
+ * 0195, 0201): the run of messages an earlier request started with and remembered is taken
+ * whole (its wire messages copied, its JSON one piece of bytes), each further sealed message's
+ * form is looked up or kept, and the run grows by the remembered messages this request starts
+ * with, so a long session's request costs about its new messages.
  */
 export function encodeRememberedMessages(
   messages: readonly Message[],
@@ -34,49 +33,21 @@ export function encodeRememberedMessages(
   options: OllamaMessagesOptions,
   memory: OllamaWireMemory,
 ): RememberedMessages {
-  const run = memory.run(messages, toolIdMap);
+  const tail = memory.runs.resume(messages, toolIdMap, null);
   const local = new Map<string, string>();
-  const before = run?.names;
   const encoder: OllamaMessageEncoder = {
     ...ollamaMessageEncoder(toolIdMap, options),
     // a tool use set by this request's messages comes after (so wins over) the run's
     toolNames: {
-      get: (id) => local.get(id) ?? before?.get(id),
+      get: (id) => local.get(id) ?? runToolUseName(messages, tail.from, id),
       set: (id, name) => local.set(id, name),
     },
   };
-  const start = run?.messages.length ?? 0;
-  const wire: OllamaWireMessage[] = run ? run.wire.slice() : [];
-  const head = run?.json ?? EMPTY;
-  const parts: string[] = [];
-  // the remembered messages right after the run, which extend it
-  const grown: Message[] = [];
-  const grownNames: Array<readonly [string, string]> = [];
-  let keptWire = wire.length;
-  let keptParts = 0;
-  for (let i = start; i < messages.length; i++) {
-    const message = messages[i] as Message;
-    const { form, kept } = memory.form(message, toolIdMap, encoder);
-    for (const m of form.messages) wire.push(m);
-    if (form.json !== '') parts.push(form.json);
-    if (kept && grown.length === i - start) {
-      grown.push(message);
-      grownNames.push(...form.setNames);
-      keptWire = wire.length;
-      keptParts = parts.length;
-    }
+  for (let i = tail.from; i < messages.length; i++) {
+    const { form, kept } = memory.form(messages[i] as Message, toolIdMap, encoder);
+    tail.push(form.messages, form.json, kept);
+    tail.cut(i + 1);
   }
-  if (grown.length > 0) {
-    const names = new Map(run?.names);
-    for (const [id, name] of grownNames) names.set(id, name);
-    const added = utf8(parts.slice(0, keptParts).join(','));
-    memory.rememberRun({
-      toolIdMap,
-      messages: run ? [...run.messages, ...grown] : grown,
-      wire: Object.freeze(wire.slice(0, keptWire)),
-      json: head.length === 0 ? added : added.length === 0 ? head : concat([head, COMMA, added]),
-      names,
-    });
-  }
-  return { wire, head, tail: parts.join(',') };
+  const written = tail.finish();
+  return { wire: tail.out, head: written.prefix, tail: written.rest };
 }

@@ -1,4 +1,4 @@
-import type { Message, ToolIdMap } from '@yourtool/core';
+import { type Message, type ToolIdMap, WireRuns } from '@yourtool/core';
 import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
 import {
   encodeOllamaMessage,
@@ -19,21 +19,12 @@ export interface OllamaMessageForm {
   readNames: ReadonlyArray<readonly [string, string | undefined]>;
 }
 
-/**
- * A run of messages a request started with, all remembered: their wire messages, the JSON of
- * those joined by commas, and the tool names their tool uses set, under one `ToolIdMap`.
- */
+/** What a history's remembered run covers (see {@link OllamaWireMemory.run}). */
 export interface RememberedRun {
-  /** The map the run's forms were encoded under (their tool ids are its links). */
-  toolIdMap: ToolIdMap;
   /** The prepared messages of the run, from the history's first. */
   messages: readonly Message[];
-  /** Their wire messages, in order (frozen). */
+  /** Their wire messages, in order. */
   wire: readonly OllamaWireMessage[];
-  /** The UTF-8 JSON of `wire`, joined by commas (empty when `wire` is). */
-  json: Uint8Array;
-  /** The wire name of each tool use in the run, by canonical tool use id (the last one wins). */
-  names: ReadonlyMap<string, string>;
 }
 
 /** A messages array's UTF-8 JSON in pieces, and the messages it held when it was written. */
@@ -128,12 +119,14 @@ export function encodeOllamaForm(
  *
  * Lifetime: the owner's. Bound: nothing held strongly by key: each sealed message's form weakly
  * by the message (one per message), one remembered run per history weakly by its first message
- * (its messages' forms and their UTF-8 JSON in one piece), and each encoded messages array's JSON
- * weakly by the array (for as long as the parameters live).
+ * (core's `WireRuns`: its wire messages and their UTF-8 JSON in one growing buffer, decision
+ * 0201), and each encoded messages array's JSON weakly by the array (for as long as the
+ * parameters live).
  */
 export class OllamaWireMemory {
   readonly #forms = new SealedWireForms<OllamaMessageForm>();
-  readonly #runs = new WeakMap<Message, RememberedRun>();
+  /** Per history, the wire messages of its leading messages and their JSON (decision 0201). */
+  readonly runs = new WireRuns<OllamaWireMessage>();
   readonly #written = new WeakMap<readonly OllamaWireMessage[], WrittenMessages>();
 
   /**
@@ -161,25 +154,13 @@ export class OllamaWireMemory {
   }
 
   /**
-   * The remembered run `messages` starts with under `toolIdMap`: the longest run an earlier
-   * request remembered, when `messages` still starts with exactly its messages; else null.
+   * What the remembered run of `messages` under `toolIdMap` covers: the leading messages a
+   * request on `messages` would take whole, and their wire messages; null when it takes none.
    */
   run(messages: readonly Message[], toolIdMap: ToolIdMap): RememberedRun | null {
-    const first = messages[0];
-    if (first === undefined) return null;
-    const run = this.#runs.get(first);
-    if (run === undefined || run.toolIdMap !== toolIdMap) return null;
-    if (run.messages.length > messages.length) return null;
-    for (let i = 1; i < run.messages.length; i++) {
-      if (messages[i] !== run.messages[i]) return null;
-    }
-    return run;
-  }
-
-  /** Remembers `run` as the run its history starts with (replacing an earlier one). */
-  rememberRun(run: RememberedRun): void {
-    const first = run.messages[0];
-    if (first !== undefined) this.#runs.set(first, run);
+    const tail = this.runs.resume(messages, toolIdMap, null);
+    if (!tail.headDone) return null;
+    return { messages: messages.slice(0, tail.from), wire: tail.out };
   }
 
   /**

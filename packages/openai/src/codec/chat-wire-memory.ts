@@ -1,4 +1,4 @@
-import type { Message, ToolIdMap } from '@yourtool/core';
+import { type Message, type ToolIdMap, WireRuns, type WrittenList } from '@yourtool/core';
 import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import {
@@ -8,7 +8,6 @@ import {
 } from './chat-messages.js';
 import { deepFreeze } from './frozen.js';
 import { idsRecorded, type RememberedForm, rememberedForm } from './message-form.js';
-import { WireRuns, type WrittenList } from './wire-run.js';
 
 /** One message's remembered Chat Completions form. */
 export interface ChatMessageForm {

@@ -1,3 +1,4 @@
+export { RunTail, WireRuns, type WrittenList } from '@yourtool/core';
 export * from '../responses/codec.js';
 export * from './chat-body.js';
 export * from './chat-history.js';
@@ -16,4 +17,3 @@ export * from './stream.js';
 export * from './strict-projection.js';
 export * from './tool-names.js';
 export * from './tools-param.js';
-export * from './wire-run.js';

@@ -1,4 +1,4 @@
-import type { WrittenList } from './wire-run.js';
+import type { WrittenList } from '@yourtool/core';
 
 /**
  * A request body as UTF-8 JSON, exactly the bytes of `JSON.stringify(body)`, with the list at

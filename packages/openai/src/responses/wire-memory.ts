@@ -1,8 +1,7 @@
-import type { Message, ToolIdMap } from '@yourtool/core';
+import { type Message, type ToolIdMap, WireRuns, type WrittenList } from '@yourtool/core';
 import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
 import { deepFreeze } from '../codec/frozen.js';
 import { idsRecorded, type RememberedForm, rememberedForm } from '../codec/message-form.js';
-import { WireRuns, type WrittenList } from '../codec/wire-run.js';
 import {
   encodeResponsesItems,
   OPENAI_RESPONSES_TOOL_ID_RULES,

@@ -1,4 +1,4 @@
-import type { Message } from '@yourtool/core';
+import type { Message } from './schemas/message.js';
 
 /** A growing byte buffer: `bytes[0 .. length)` hold what was written so far. */
 interface ByteRun {
@@ -8,8 +8,8 @@ interface ByteRun {
 
 /**
  * The remembered run of one history: the wire items of its leading messages (after an optional
- * head item, the system message), their JSON as UTF-8 joined by commas, and the points where
- * the run may be cut (after the head and after a message whose items are complete).
+ * head item, such as a system message), their JSON as UTF-8 joined by commas, and the points
+ * where the run may be cut (after the head and after a message whose items are complete).
  */
 interface Run<W> {
   context: object;
@@ -24,7 +24,14 @@ interface Run<W> {
   cutBytes: number[];
 }
 
-/** What a request's list is written as: remembered bytes in one piece, then the rest's JSON. */
+/** What one request adds to a run: the messages it then covers, and their items and JSON. */
+interface Growth<W> {
+  covered: number;
+  pieces: string[];
+  wires: W[];
+}
+
+/** How a request's list is written: remembered bytes in one piece, then the rest's JSON. */
 export interface WrittenList {
   /** The UTF-8 JSON of the list's first members, joined by commas (a view: never change it). */
   prefix: Uint8Array;
@@ -33,10 +40,12 @@ export interface WrittenList {
 }
 
 const COMMA = 0x2c;
-const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+const encoder = new TextEncoder();
 
-function append(run: ByteRun, part: Uint8Array): void {
-  const needed = run.length + part.length + 1;
+/** Appends `,` (unless the run is empty) and `text` as UTF-8, growing the buffer when needed. */
+function append(run: ByteRun, text: string): void {
+  // UTF-8 takes at most three bytes per UTF-16 code unit
+  const needed = run.length + 1 + text.length * 3;
   if (needed > run.bytes.length) {
     // a new buffer: views of the old one handed out for a body stay as they were
     const grown = new Uint8Array(Math.max(needed, run.bytes.length * 2));
@@ -44,22 +53,21 @@ function append(run: ByteRun, part: Uint8Array): void {
     run.bytes = grown;
   }
   if (run.length > 0) run.bytes[run.length++] = COMMA;
-  run.bytes.set(part, run.length);
-  run.length += part.length;
+  run.length += encoder.encodeInto(text, run.bytes.subarray(run.length)).written;
 }
 
 /**
- * One request's encoding of a list (Chat Completions `messages`, Responses `input`) on top of a
+ * One request's encoding of a list (a request's messages, input items or contents) on top of a
  * remembered run: starts with the run's items for the leading messages the history still has,
  * takes the items of the rest as they are encoded, and at the end grows the run by what was
- * encoded up to the last cut point while every form was kept (see {@link WireRuns.resume}).
+ * encoded up to the last cut point while every item was kept (see {@link WireRuns.resume}).
  */
 export class RunTail<W> {
   /** The request's list: the remembered items, then each one pushed (a fresh array). */
   readonly out: W[];
-  /** The first message to encode (those before it are in {@link out} already). */
+  /** The first message to encode (those before it are in {@link RunTail.out} already). */
   readonly from: number;
-  /** Whether the head item is in {@link out} already. */
+  /** Whether the head item is in {@link RunTail.out} already. */
   readonly headDone: boolean;
   readonly #runs: WireRuns<W>;
   readonly #messages: readonly Message[];
@@ -120,34 +128,38 @@ export class RunTail<W> {
   }
 }
 
-/** What one request adds to a run: the messages it then covers, and their items and JSON. */
-interface Growth<W> {
-  covered: number;
-  pieces: string[];
-  wires: W[];
-}
-
 /**
- * The remembered runs of one encoder (decision 0193): per history, weakly by its first message,
- * the wire items of the longest run of leading messages whose forms were all kept, and their
- * JSON as UTF-8 in one buffer. A request on a history that grew costs one identity comparison
- * per remembered message, one array copy and the encoding of its new messages; its body copies
- * the remembered bytes in one piece. Owner: the encoder's wire memory (decision 0165).
+ * The remembered runs of one encoder (decisions 0193, 0201): per history, weakly by its first
+ * message, the wire items `W` of the longest run of leading messages whose forms were all kept,
+ * and their JSON as UTF-8 in one growing buffer. A request on a history that grew costs one
+ * identity comparison per remembered message, one array copy and the encoding of its new
+ * messages; its body copies the remembered bytes in one piece. A history cut back (or forked)
+ * gets a copy of the shared part, so a body written earlier never changes.
+ *
+ * Lifetime: its owner's (an adapter's wire memory). Bound: nothing held strongly by key; one run
+ * per history, dropped with the history's first message. Never share one between encoders.
  */
 export class WireRuns<W> {
   readonly #runs = new WeakMap<Message, Run<W>>();
 
   /**
-   * Starts a request's list on `messages` (the prepared history) under `context` (the
-   * `ToolIdMap`) with `head` (the system text, or null): the remembered items of its leading
-   * messages that are still the same objects, as far as the last cut point among them.
+   * Starts a request's list on `messages` (the prepared history) under `context` (what the
+   * forms depend on, such as the `ToolIdMap`) with `head` (the text of a head item, or null):
+   * the remembered items of its leading messages that are still the same objects, as far as
+   * the last cut point among them and within the first `upTo` messages (an encoder whose items
+   * may join across messages asks again with less when the next message would join the last).
    */
-  resume(messages: readonly Message[], context: object, head: string | null): RunTail<W> {
+  resume(
+    messages: readonly Message[],
+    context: object,
+    head: string | null,
+    upTo: number = messages.length,
+  ): RunTail<W> {
     const first = messages[0];
     const run = first === undefined ? undefined : this.#runs.get(first);
     if (run !== undefined && run.context === context && run.head === head) {
       const known = run.messages;
-      const limit = Math.min(known.length, messages.length);
+      const limit = Math.min(known.length, messages.length, upTo);
       let same = 0;
       while (same < limit && known[same] === messages[same]) same++;
       let cut = run.cutMessages.length - 1;
@@ -169,8 +181,9 @@ export class WireRuns<W> {
   }
 
   /**
-   * Grows `run` (cut back to its cut point `resumed` first, -1: a new run) by `growth`; returns
-   * the bytes of the items it then covers (a view), or null when it covers nothing.
+   * Internal (called by {@link RunTail.finish}): grows `run` (cut back to its cut point
+   * `resumed` first, -1: a new run) by `growth`; returns the bytes of the items it then covers
+   * (a view), or null when it covers nothing.
    */
   extend(
     messages: readonly Message[],
@@ -187,26 +200,52 @@ export class WireRuns<W> {
     let grown = run;
     if (resumed < 0) this.#runs.set(first, grown);
     else if (resumed < run.cutMessages.length - 1) {
-      // cut back: a copy, so bodies written from the longer run's bytes stay as they were
-      const length = run.cutBytes[resumed] as number;
-      const keep = resumed + 1;
-      grown = {
-        ...run,
-        messages: run.messages.slice(0, known),
-        wires: run.wires.slice(0, run.cutWires[resumed]),
-        bytes: { bytes: run.bytes.bytes.slice(0, length), length },
-        cutMessages: run.cutMessages.slice(0, keep),
-        cutWires: run.cutWires.slice(0, keep),
-        cutBytes: run.cutBytes.slice(0, keep),
-      };
+      grown = cutBack(run, resumed);
       this.#runs.set(first, grown);
     }
     for (let i = known; i < growth.covered; i++) grown.messages.push(messages[i] as Message);
     for (const wire of growth.wires) grown.wires.push(wire);
-    for (const piece of growth.pieces) append(grown.bytes, utf8(piece));
+    for (const piece of growth.pieces) append(grown.bytes, piece);
     grown.cutMessages.push(growth.covered);
     grown.cutWires.push(grown.wires.length);
     grown.cutBytes.push(grown.bytes.length);
     return grown.bytes.bytes.subarray(0, grown.bytes.length);
   }
+}
+
+/** `run` as far as its cut point `cut`, copied: bodies written from its bytes stay as they were. */
+function cutBack<W>(run: Run<W>, cut: number): Run<W> {
+  const length = run.cutBytes[cut] as number;
+  const keep = cut + 1;
+  return {
+    ...run,
+    messages: run.messages.slice(0, run.cutMessages[cut]),
+    wires: run.wires.slice(0, run.cutWires[cut]),
+    bytes: { bytes: run.bytes.bytes.slice(0, length), length },
+    cutMessages: run.cutMessages.slice(0, keep),
+    cutWires: run.cutWires.slice(0, keep),
+    cutBytes: run.cutBytes.slice(0, keep),
+  };
+}
+
+/**
+ * The name of the latest tool use of `id` among `messages[0 .. end)`, or undefined. An encoder
+ * resumed on a run reads here the wire name a run's tool use went out with: a kept form's tool
+ * use goes out under its own name (a renamed one logs a WARN, so is never kept).
+ */
+export function runToolUseName(
+  messages: readonly Message[],
+  end: number,
+  id: string,
+): string | undefined {
+  // a tool result answers a recent tool use, so the search backwards stops early
+  for (let i = end - 1; i >= 0; i--) {
+    const message = messages[i] as Message;
+    if (message.role !== 'assistant') continue;
+    for (let j = message.content.length - 1; j >= 0; j--) {
+      const block = message.content[j];
+      if (block?.type === 'tool_use' && block.id === id) return block.name;
+    }
+  }
+  return undefined;
 }
