@@ -33,7 +33,8 @@ import {
   storedMessage,
   uniqueViolationTable,
 } from './message-input.js';
-import { insertToolCalls, recordAnswers, toolCallRows, toolCallStatusOf } from './tool-calls.js';
+import { toolCallStatusOf } from './tool-call-status.js';
+import { insertToolCalls, recordAnswers, toolCallRows } from './tool-calls.js';
 
 // The message writes of SqlSessionStore: append (one or many), update, reprice. Each is one
 // transaction that keeps the message rows, their tool calls and their sessions consistent.

@@ -4,7 +4,7 @@ import type { StoreDatabase } from './database.js';
 import { DuplicateMessageError } from './errors.js';
 import { type CheckedMessage, messageRow, uniqueViolationTable } from './message-input.js';
 import { leaseParts, TOUCH, type TouchKind } from './postgres-append.js';
-import { toolCallStatusOf } from './tool-calls.js';
+import { toolCallStatusOf } from './tool-call-status.js';
 
 // Two more of a turn's writes on PostgreSQL in one statement each (issue 50), like the plain
 // append of `postgres-append.ts`: the tool message answering its calls, and the update that

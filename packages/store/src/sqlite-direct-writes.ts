@@ -14,7 +14,8 @@ import {
 } from './errors.js';
 import { type CheckedMessage, uniqueViolationTable } from './message-input.js';
 import { insertMessageRow, touchSession } from './sqlite-direct.js';
-import { toolCallRows, toolCallStatusOf } from './tool-calls.js';
+import { toolCallStatusOf } from './tool-call-status.js';
+import { toolCallRows } from './tool-calls.js';
 
 // A turn's other writes on SQLite's prepared statements (issue 50): the assistant message with
 // its tool call rows, the tool message answering them, and the update that finishes a streamed

@@ -22,6 +22,7 @@ import {
 import { selectProviderIdsPostgres } from './postgres-reads.js';
 import { rowToToolCall } from './rows.js';
 import { selectProviderIds } from './sqlite-direct-reads.js';
+import { toolCallStatusOf } from './tool-call-status.js';
 
 // The tool call operations of SqlSessionStore (reads), and the rows message writes keep in
 // `tool_calls`: one per tool use, answered by the tool message naming it.
@@ -118,12 +119,6 @@ export async function loadToolIdMap(ctx: StoreContext, sessionId: string): Promi
 }
 
 // ------------------------------------------------------------------------ written with messages
-
-/** The status a new tool call of `message` starts in. */
-export function toolCallStatusOf(message: Message): 'pending' | 'cancelled' {
-  const status = message.metadata.status;
-  return status === 'cancelled' || status === 'error' ? 'cancelled' : 'pending';
-}
 
 /** The `tool_calls` rows of an assistant message's tool uses (none for other roles). */
 export function toolCallRows(
