@@ -1,5 +1,6 @@
 import type { Message } from './schemas/message.js';
 import { isSealedMessage } from './sealed.js';
+import type { ToolIdMap, ToolIdRules } from './tool-id-map.js';
 
 /** What an adapter's encoder made of one message, and whether the result may be reused. */
 export interface EncodedWireForm<F> {
@@ -61,4 +62,43 @@ export class SealedWireForms<F> {
   has(message: Message, context: object): boolean {
     return this.#forms.get(message)?.context === context;
   }
+}
+
+/**
+ * Whether every tool id `message` went out with is the link `toolIdMap` records for `provider`
+ * under `rules`, so its wire form stays right on later requests (a form is kept only then).
+ */
+export function toolIdsRecorded(
+  message: Message,
+  toolIdMap: ToolIdMap,
+  provider: string,
+  rules: ToolIdRules | undefined,
+): boolean {
+  return message.content.every((block) => {
+    const id =
+      block.type === 'tool_use'
+        ? block.id
+        : block.type === 'tool_result'
+          ? block.tool_use_id
+          : null;
+    if (id === null) return true;
+    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
+    const recorded = toolIdMap.getProviderId(provider, id);
+    return recorded !== undefined && toolIdMap.toProviderId(provider, id, rules) === recorded;
+  });
+}
+
+/** Whether `value` and everything in it is frozen (so can never change). */
+export function deepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (!Object.isFrozen(value)) return false;
+  for (const inner of Object.values(value)) if (!deepFrozen(inner)) return false;
+  return true;
+}
+
+/** Freezes `value` and everything in it (a remembered wire form is shared by every request). */
+export function freezeWireForm(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) freezeWireForm(inner);
 }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  deepFrozen,
   type EncodedWireForm,
+  freezeWireForm,
   type Message,
   newMessageId,
   SealedWireForms,
   sealMessage,
+  ToolIdMap,
+  toolIdsRecorded,
 } from './exports.js';
 import { SESSION } from './helpers.js';
 
@@ -93,5 +97,38 @@ describe('SealedWireForms', () => {
     one.get(sealed, context, () => ({ form: ['one'], reusable: true }));
     expect(two.get(sealed, context, () => ({ form: ['two'], reusable: true }))).toEqual(['two']);
     expect(one.get(sealed, context, () => ({ form: ['x'], reusable: true }))).toEqual(['one']);
+  });
+});
+
+describe('toolIdsRecorded', () => {
+  const withTools = (): Message => ({
+    ...message('calls'),
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'reading' },
+      { type: 'tool_use', id: 'toolu_01', name: 'read', input: {} },
+    ],
+  });
+
+  it('is true only when every tool id the message carries has a link the map records and the rules accept', () => {
+    const m = withTools();
+    const map = new ToolIdMap();
+    expect(toolIdsRecorded(m, map, 'p', undefined)).toBe(false);
+    map.set({ canonical_id: 'toolu_01', provider: 'p', provider_id: 'call-1' });
+    expect(toolIdsRecorded(m, map, 'p', undefined)).toBe(true);
+    // a recorded link the provider's rules refuse is derived afresh each time: not kept
+    expect(toolIdsRecorded(m, map, 'p', { pattern: /^[a-z0-9]+$/ })).toBe(false);
+    expect(toolIdsRecorded(m, map, 'other', undefined)).toBe(false);
+    // a message without tool ids depends on no link
+    expect(toolIdsRecorded(message('plain'), new ToolIdMap(), 'p', undefined)).toBe(true);
+  });
+
+  it('freezeWireForm freezes every level, and deepFrozen tells a partly frozen value apart', () => {
+    const form = { a: [{ b: 1 }], c: { d: 'x' } };
+    const partly = Object.freeze({ inner: { open: true } });
+    expect(deepFrozen(partly)).toBe(false);
+    freezeWireForm(form);
+    expect(deepFrozen(form)).toBe(true);
+    expect(Object.isFrozen(form.a[0])).toBe(true);
   });
 });

@@ -8,7 +8,12 @@ import {
   type ToolResultBlock,
   type WrittenList,
 } from '@yourtool/core';
-import { type EncodedWireForm, wireToolName } from '@yourtool/core/adapter';
+import {
+  freezeWireForm as deepFreeze,
+  type EncodedWireForm,
+  toolIdsRecorded,
+  wireToolName,
+} from '@yourtool/core/adapter';
 import { modelTurnParts } from './model-turn.js';
 import { GOOGLE } from './signatures.js';
 import { GOOGLE_TOOL_NAME_RULES } from './tool-names.js';
@@ -270,28 +275,7 @@ function encodeForm(
 /** Whether every tool id the message went out with is the link the map records (so stays). */
 function idsRecorded(message: Message, context: GeminiContentsContext): boolean {
   if (context.functionCallIds === false) return true;
-  const { toolIdMap } = context;
-  return message.content.every((block) => {
-    const id =
-      block.type === 'tool_use'
-        ? block.id
-        : block.type === 'tool_result'
-          ? block.tool_use_id
-          : null;
-    if (id === null) return true;
-    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
-    const recorded = toolIdMap.getProviderId(GOOGLE, id);
-    return (
-      recorded !== undefined &&
-      toolIdMap.toProviderId(GOOGLE, id, GOOGLE_TOOL_ID_RULES) === recorded
-    );
-  });
-}
-
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
+  return toolIdsRecorded(message, context.toolIdMap, GOOGLE, GOOGLE_TOOL_ID_RULES);
 }
 
 const UNKNOWN_TOOL = 'unknown_tool';

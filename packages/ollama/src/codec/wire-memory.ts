@@ -1,5 +1,10 @@
 import { type Message, type ToolIdMap, WireRuns } from '@yourtool/core';
-import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
+import {
+  freezeWireForm as deepFreeze,
+  type EncodedWireForm,
+  SealedWireForms,
+  toolIdsRecorded,
+} from '@yourtool/core/adapter';
 import {
   encodeOllamaMessage,
   type OllamaMessageEncoder,
@@ -33,29 +38,9 @@ interface WrittenMessages {
   json: readonly Uint8Array[];
 }
 
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
-}
-
 /** Whether every tool id the message went out with is the link the map records (so stays). */
 function idsRecorded(message: Message, toolIdMap: ToolIdMap): boolean {
-  return message.content.every((block) => {
-    const id =
-      block.type === 'tool_use'
-        ? block.id
-        : block.type === 'tool_result'
-          ? block.tool_use_id
-          : null;
-    if (id === null) return true;
-    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
-    const recorded = toolIdMap.getProviderId(OLLAMA, id);
-    return (
-      recorded !== undefined &&
-      toolIdMap.toProviderId(OLLAMA, id, OLLAMA_TOOL_ID_RULES) === recorded
-    );
-  });
+  return toolIdsRecorded(message, toolIdMap, OLLAMA, OLLAMA_TOOL_ID_RULES);
 }
 
 /**

@@ -1,13 +1,17 @@
 import { type Message, type ToolIdMap, WireRuns, type WrittenList } from '@yourtool/core';
-import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
+import {
+  freezeWireForm as deepFreeze,
+  type EncodedWireForm,
+  SealedWireForms,
+  toolIdsRecorded,
+} from '@yourtool/core/adapter';
 import type OpenAI from 'openai';
 import {
   encodeChatMessageParts,
   type OpenAIChatMessage,
   type OpenAIMessageEncodeContext,
 } from './chat-messages.js';
-import { deepFreeze } from './frozen.js';
-import { idsRecorded, type RememberedForm, rememberedForm } from './message-form.js';
+import { type RememberedForm, rememberedForm } from './message-form.js';
 
 /** One message's remembered Chat Completions form. */
 export interface ChatMessageForm {
@@ -66,7 +70,7 @@ export function encodeChatForm(
     !renamed &&
     !reasoning &&
     context.dropped.length === droppedBefore &&
-    idsRecorded(message, context.toolIdMap, context.provider, context.toolIdRules);
+    toolIdsRecorded(message, context.toolIdMap, context.provider, context.toolIdRules);
   if (reusable) deepFreeze(form);
   return { form, reusable };
 }

@@ -1,6 +1,5 @@
 import { isSealedMessage, type Message, type ToolIdMap, type ToolIdRules } from '@yourtool/core';
-import type { EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
-import { deepFrozen } from './frozen.js';
+import { deepFrozen, type EncodedWireForm, type SealedWireForms } from '@yourtool/core/adapter';
 
 /** A remembered form, and the `ToolIdMap` it was encoded under. */
 export interface RememberedForm<F> {
@@ -34,25 +33,4 @@ export function rememberedForm<F>(
   const encoded = encode(message, true);
   if (encoded.reusable) memory.results.set(block, { context: toolIdMap, form: encoded.form });
   return encoded.form;
-}
-
-/** Whether every tool id the message went out with is the link the map records (so stays). */
-export function idsRecorded(
-  message: Message,
-  toolIdMap: ToolIdMap,
-  provider: string,
-  rules: ToolIdRules | undefined,
-): boolean {
-  return message.content.every((block) => {
-    const id =
-      block.type === 'tool_use'
-        ? block.id
-        : block.type === 'tool_result'
-          ? block.tool_use_id
-          : null;
-    if (id === null) return true;
-    // a recorded link that breaks the rules is derived afresh (unrecorded) each time
-    const recorded = toolIdMap.getProviderId(provider, id);
-    return recorded !== undefined && toolIdMap.toProviderId(provider, id, rules) === recorded;
-  });
 }

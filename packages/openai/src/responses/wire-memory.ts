@@ -1,7 +1,11 @@
 import { type Message, type ToolIdMap, WireRuns, type WrittenList } from '@yourtool/core';
-import { type EncodedWireForm, SealedWireForms } from '@yourtool/core/adapter';
-import { deepFreeze } from '../codec/frozen.js';
-import { idsRecorded, type RememberedForm, rememberedForm } from '../codec/message-form.js';
+import {
+  freezeWireForm as deepFreeze,
+  type EncodedWireForm,
+  SealedWireForms,
+  toolIdsRecorded,
+} from '@yourtool/core/adapter';
+import { type RememberedForm, rememberedForm } from '../codec/message-form.js';
 import {
   encodeResponsesItems,
   OPENAI_RESPONSES_TOOL_ID_RULES,
@@ -57,7 +61,7 @@ export function encodeResponsesForm(
     kept &&
     !renamed &&
     context.dropped.length === droppedBefore &&
-    idsRecorded(message, context.toolIdMap, context.provider, rules);
+    toolIdsRecorded(message, context.toolIdMap, context.provider, rules);
   if (reusable) deepFreeze(form);
   return { form, reusable };
 }
