@@ -7,7 +7,7 @@ import {
   sealMessage,
   sessionStatsOf,
   sumDecimalStrings,
-  type ToolIdMap,
+  ToolIdMap,
   timestampToEpochMicros,
 } from '@yourtool/core';
 import { conversationOf, extendConversation } from './conversation.js';
@@ -157,6 +157,28 @@ export class HistoryCache {
     const before = known.bytes;
     known.bytes = entryBytes(known);
     this.#bytes += known.bytes - before;
+  }
+
+  /**
+   * Keeps an empty history for a session this manager just created (`session` as the store
+   * returned it), so its first turn reads one session row and no message rows, as later turns
+   * do. The first turn's revision check still reloads it should another writer come first.
+   */
+  seed(session: SessionRecord): void {
+    const { bytes, sessions } = this.#limits;
+    if (session.revision === undefined || bytes <= 0 || sessions <= 0) return;
+    if (this.#known.has(session.id)) return;
+    const known: KnownHistory = {
+      revision: session.revision,
+      messages: [],
+      conversation: [],
+      toolIdMap: new ToolIdMap(),
+      stats: sessionStatsOf([]),
+      messageBytes: 0,
+      bytes: 0,
+    };
+    known.bytes = entryBytes(known);
+    this.#remember(session.id, known);
   }
 
   /**

@@ -82,13 +82,16 @@ export class SessionManager {
   }
 
   /** Creates a session. */
-  createSession(
+  async createSession(
     input: Pick<
       CreateSessionInput,
       'workspace_path' | 'active_model' | 'id' | 'user' | 'tenant' | 'tags'
     >,
   ): Promise<SessionRecord> {
-    return this.#context.settings.store.createSession(input);
+    const session = await this.#context.settings.store.createSession(input);
+    // a new session has no messages: its first turn needs no history read
+    this.#context.histories.seed(session);
+    return session;
   }
 
   /** A session's stored messages, in order. */

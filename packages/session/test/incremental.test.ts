@@ -98,12 +98,13 @@ describe('incremental turns (decision 0103)', () => {
 
     server.enqueue(...fixture('tool-call-stream'), ...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'Summarize README.md');
-    expect(loads).toHaveBeenCalledTimes(1);
+    // a session this manager created starts with its (empty) history kept (decision 0202)
+    expect(loads).toHaveBeenCalledTimes(0);
     server.enqueue(...fixture('text-stream'));
     const second = await manager.sendAndWait(session.id, 'Thanks. And then?');
     server.enqueue(...fixture('text-stream'));
     const third = await manager.sendAndWait(session.id, 'One more.');
-    expect(loads).toHaveBeenCalledTimes(1);
+    expect(loads).toHaveBeenCalledTimes(0);
     expect(stats).not.toHaveBeenCalled();
 
     // the third request carries every earlier message, tool pair included
@@ -151,7 +152,8 @@ describe('incremental turns (decision 0103)', () => {
     server.enqueue(...fixture('text-stream'));
     const result = await a.sendAndWait(session.id, 'from A, second');
 
-    expect(loads).toHaveBeenCalledTimes(2);
+    // A's first turn started from the history A kept at creation; its second reloads
+    expect(loads).toHaveBeenCalledTimes(1);
     expect(texts(body(2))).toEqual([
       'user:from A, first',
       'assistant:Hello! How can I help you today?',
@@ -182,7 +184,8 @@ describe('incremental turns (decision 0103)', () => {
     });
     server.enqueue(...fixture('text-stream'));
     const second = await manager.sendAndWait(session.id, 'again');
-    expect(loads).toHaveBeenCalledTimes(2);
+    // the first turn started from the history kept at creation; the second reloads
+    expect(loads).toHaveBeenCalledTimes(1);
     const secondCost = second.messages.find((m) => m.role === 'assistant')?.metadata.usage
       ?.cost_usd;
     expect(Number(second.session_cost_usd)).toBeCloseTo(1.5 + Number(secondCost), 12);
@@ -204,7 +207,8 @@ describe('incremental turns (decision 0103)', () => {
 
     server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'kept');
-    expect(loads).toHaveBeenCalledTimes(2);
+    // none for the first turn (kept at creation), one after the failed write
+    expect(loads).toHaveBeenCalledTimes(1);
     expect(texts(body(1))).toEqual([
       'user:hello',
       'assistant:Hello! How can I help you today?',

@@ -227,7 +227,8 @@ describe('kept histories bounded by bytes (decision 0186)', () => {
       await manager.sendAndWait(id, `${text} ${'words '.repeat(50)}`);
       sizes.push(manager.keptHistories.bytes);
     }
-    expect(total(loads)).toBe(1);
+    // none: the session's history was kept from its creation (decision 0202)
+    expect(total(loads)).toBe(0);
     for (let i = 1; i < sizes.length; i++) {
       // each turn adds a ~300-character question and its answer
       expect((sizes[i] as number) - (sizes[i - 1] as number)).toBeGreaterThan(300);

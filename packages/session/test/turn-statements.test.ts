@@ -87,7 +87,63 @@ models:
   return new SessionManager({ store, router, pricing: defaultPriceTable() });
 }
 
+// SQLite's transaction control is a call in this process, not a round trip: not counted
+const countedOn = (name: string, texts: string[]) =>
+  name === 'sqlite' ? texts.filter((t) => !/^(begin|commit|rollback)\b/i.test(t)) : texts;
+
 describe.each(storeTargets())('statements before a turn request leaves ($name)', ({ make }) => {
+  it('the first turn of a session this manager created: at most 3, and no message is read', async () => {
+    const target = make();
+    targets.push(target);
+    const store = await target.open();
+    const manager = managerOn(store);
+    loopback.server.reset();
+    loopback.server.enqueue(...requireFixture(fixtures, 'text-stream'));
+    const before: string[] = [];
+    seen.length = 0;
+    counting = true;
+    let result: Awaited<ReturnType<SessionManager['sendAndWait']>>;
+    try {
+      const session = await manager.createSession({ workspace_path: '/w' });
+      seen.length = 0;
+      const turn = manager.sendAndWait(session.id, 'first');
+      await loopback.server.waitForRequests(1);
+      before.push(...seen);
+      result = await turn;
+    } finally {
+      counting = false;
+    }
+    expect(countedOn(target.name, before).length, before.join('\n')).toBeLessThanOrEqual(3);
+    expect(before.filter((t) => /from "?messages"?/i.test(t) && /^\s*select/i.test(t))).toEqual([]);
+    const stored = (await store.loadMessages(result.messages[0]?.session_id ?? '')).messages;
+    expect(stored.map((m) => `${m.role}:${m.metadata.status}`)).toEqual([
+      'user:complete',
+      'assistant:complete',
+    ]);
+  });
+
+  it('a created session another writer wrote to before its first turn: the turn reloads it and sends every stored message', async () => {
+    const target = make();
+    targets.push(target);
+    const store = await target.open();
+    const other = await target.open();
+    const manager = managerOn(store);
+    loopback.server.reset();
+    const session = await manager.createSession({ workspace_path: '/w' });
+    // another process's turn, stored before this manager's first
+    loopback.server.enqueue(...requireFixture(fixtures, 'text-stream'));
+    await managerOn(other).sendAndWait(session.id, 'elsewhere');
+    loopback.server.enqueue(...requireFixture(fixtures, 'text-stream'));
+    await manager.sendAndWait(session.id, 'here');
+    const body = loopback.server.requests[1]?.body as
+      | { messages: Array<{ role: string; content: unknown }> }
+      | undefined;
+    const sent = body?.messages ?? [];
+    expect(JSON.stringify(sent.map((m) => m.content))).toContain('elsewhere');
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect((await store.loadMessages(session.id)).messages).toHaveLength(4);
+  });
+
   it('the second turn of a kept session: at most 3, and the turn is stored whole', async () => {
     const target = make();
     targets.push(target);
