@@ -1,5 +1,5 @@
 import { STATEMENTS } from './postgres-append.js';
-import { PROVIDER_IDS, SESSION_MESSAGES } from './postgres-reads.js';
+import { PROVIDER_IDS, SESSION_MESSAGES, SESSION_ROW } from './postgres-reads.js';
 import { ANSWER, UPDATE } from './postgres-turn-writes.js';
 
 // The store's own PostgreSQL statements as server-side prepared statements (issue 50): a turn
@@ -16,6 +16,7 @@ export const NAMED_STATEMENTS: ReadonlyMap<string, string> = new Map(
     ...Object.values(UPDATE),
     SESSION_MESSAGES,
     PROVIDER_IDS,
+    SESSION_ROW,
   ].map((text, i) => [text, `yourtool_store_${i}`]),
 );
 

@@ -23,6 +23,7 @@ import {
   isPlainObject,
   uniqueViolationTable,
 } from './message-input.js';
+import { selectSessionPostgres } from './postgres-reads.js';
 import { rowToSession } from './rows.js';
 import { checkSessionImport, importedSession, writeSessionImport } from './session-import.js';
 import { checkOwner } from './session-owner.js';
@@ -116,12 +117,15 @@ export async function getSession(ctx: StoreContext, id: string): Promise<Session
     const row = await ctx.direct.read((sqlite) => selectSession(sqlite, id));
     return row ? rowToSession(row, nowEpochMicros()) : null;
   }
-  const row = await ctx.db
-    .selectFrom('sessions')
-    .selectAll()
-    .select(storeNow(ctx.dialect).as('store_now'))
-    .where('id', '=', id)
-    .executeTakeFirst();
+  // on PostgreSQL, a fixed text the server prepares once per connection
+  const row = ctx.postgresAppend
+    ? await selectSessionPostgres(ctx.db, id)
+    : await ctx.db
+        .selectFrom('sessions')
+        .selectAll()
+        .select(storeNow(ctx.dialect).as('store_now'))
+        .where('id', '=', id)
+        .executeTakeFirst();
   return row ? rowToSession(row, Number(row.store_now)) : null;
 }
 

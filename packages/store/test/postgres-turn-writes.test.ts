@@ -117,6 +117,22 @@ describe('PostgreSQL: a turn in single statements', () => {
       expect(history.messages).toHaveLength(6);
       expect(map).toEqual(await viaKysely.loadToolIdMap(sessionId));
       expect(map.size).toBe(1);
+      // the session row every turn starts with: one prepared statement, the kysely path's record
+      sent.length = 0;
+      named.length = 0;
+      counting = true;
+      let row: Awaited<ReturnType<typeof fast.getSession>>;
+      try {
+        row = await fast.getSession(sessionId);
+      } finally {
+        counting = false;
+      }
+      expect(sent).toHaveLength(1);
+      expect(named).toEqual([expect.stringMatching(/^yourtool_store_/)]);
+      const clockless = (r: typeof row) => r && { ...r, created_at: '', updated_at: '' };
+      expect(clockless(row)).toEqual(clockless(await viaKysely.getSession(sessionId)));
+      expect(row?.revision).toBe(9);
+      expect(await fast.getSession('sess_none')).toBeNull();
       expect(await fast.loadMessages('sess_pg_empty')).toEqual({ messages: [], errors: [] });
       expect((await fast.loadToolIdMap('sess_pg_empty')).size).toBe(0);
       await expect(fast.loadMessages('sess_none')).rejects.toBeInstanceOf(SessionNotFoundError);
