@@ -201,6 +201,11 @@ export async function concurrencyScenario(
     checks,
     notes: [
       "all sessions run turn 1 together, then turn 2, then the tool turn; added time to first token is the client's time from the call (the tool turn's second call: from the moment every tool finished) to its first text delta, minus the server's own time from the request's arrival to that delta leaving",
+      ...(db === 'postgres'
+        ? [
+            "our store's pool (10 connections) keeps idle ones for 120 s: the sides alternate, and pg's 10 s default closed them during the raw side's run",
+          ]
+        : []),
       ...(sessions !== configured
         ? [`sessions overridden to ${sessions} by YOURTOOL_BENCH_SESSIONS`]
         : []),

@@ -90,6 +90,7 @@ export class RunProbe {
       const server = serverFirstMs[id];
       if (server !== undefined) added.push(client - server);
     }
+    if (process.env.YOURTOOL_BENCH_DETAIL) printByStep(this.#firstMs, serverFirstMs);
     if (added.length !== this.#firstMs.size) {
       throw new Error(
         `sanity check failed: the server timed ${added.length} of ${this.#firstMs.size} first deltas`,
@@ -105,6 +106,30 @@ export class RunProbe {
       toolTurnLoopDelayP99: histogramP99(this.#toolLoop),
       wallMs,
     };
+  }
+}
+
+/**
+ * With `YOURTOOL_BENCH_DETAIL` set: the added time to first token of each turn and step apart,
+ * on stderr (which of a run's requests make its p99).
+ */
+function printByStep(
+  firstMs: ReadonlyMap<string, number>,
+  serverFirstMs: Readonly<Record<string, number>>,
+): void {
+  const byStep = new Map<string, number[]>();
+  for (const [id, client] of firstMs) {
+    const [side, , , turn, step] = id.split('.');
+    const key = `${side} turn ${turn} step ${step}`;
+    const list = byStep.get(key) ?? [];
+    list.push(client - (serverFirstMs[id] ?? 0));
+    byStep.set(key, list);
+  }
+  for (const [key, list] of byStep) {
+    const ms = (q: number) => quantile(list, q).toFixed(0);
+    process.stderr.write(
+      `[detail] ${key}: added TTFT p50 ${ms(0.5)} p99 ${ms(0.99)} max ${ms(1)} ms\n`,
+    );
   }
 }
 

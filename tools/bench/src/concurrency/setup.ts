@@ -18,6 +18,14 @@ import { type PacedServer, startPacedServer } from './paced-server.js';
 import { Barrier } from './probe.js';
 import { type BarrierHolder, WIRE_MODEL, waitForAllTool } from './sides.js';
 
+/**
+ * How long the store's pool keeps an idle connection. The sides alternate run by run, so our
+ * pool sits idle through a raw run and the sessions' creation (over pg's 10 s default): its
+ * connections were closed and the next run's first turns paid for new ones, which a service
+ * under steady load does not (decision 0202).
+ */
+const POOL_IDLE_MS = 120_000;
+
 /** Where the scenario's store lives. */
 export type ConcurrencyDb = 'sqlite' | 'postgres';
 
@@ -51,7 +59,7 @@ export async function setUpConcurrency(db: ConcurrencyDb, tag: string): Promise<
   const store =
     db === 'sqlite'
       ? await openStore(`sqlite:${join(dir, 'sessions.db')}`)
-      : await openStore(url, { schema });
+      : await openStore(url, { schema, pool: { idleTimeoutMillis: POOL_IDLE_MS } });
   const registry = ModelRegistry.fromYaml(
     `
 adapters:
