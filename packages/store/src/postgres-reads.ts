@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { MessagesTable, SessionsTable, StoreDatabase, ToolCallsTable } from './database.js';
 import { SessionNotFoundError } from './errors.js';
 
@@ -22,10 +22,10 @@ export const PROVIDER_IDS =
 export async function selectSessionPostgres(
   db: Kysely<StoreDatabase>,
   sessionId: string,
-): Promise<(SessionsTable & { store_now: number | string }) | undefined> {
-  const { rows } = await db.executeQuery<SessionsTable & { store_now: number | string }>(
-    CompiledQuery.raw(SESSION_ROW, [sessionId]),
-  );
+): Promise<(Selectable<SessionsTable> & { store_now: number | string }) | undefined> {
+  const { rows } = await db.executeQuery<
+    Selectable<SessionsTable> & { store_now: number | string }
+  >(CompiledQuery.raw(SESSION_ROW, [sessionId]));
   return rows[0];
 }
 
