@@ -165,20 +165,13 @@ export class HistoryCache {
    * do. The first turn's revision check still reloads it should another writer come first.
    */
   seed(session: SessionRecord): void {
-    const { bytes, sessions } = this.#limits;
-    if (session.revision === undefined || bytes <= 0 || sessions <= 0) return;
-    if (this.#known.has(session.id)) return;
-    const known: KnownHistory = {
-      revision: session.revision,
-      messages: [],
-      conversation: [],
-      toolIdMap: new ToolIdMap(),
-      stats: sessionStatsOf([]),
-      messageBytes: 0,
-      bytes: 0,
-    };
-    known.bytes = entryBytes(known);
-    this.#remember(session.id, known);
+    if (session.revision === undefined || !this.#keepsAny() || this.#known.has(session.id)) return;
+    this.#remember(session.id, knownHistory(session.revision, [], [], new ToolIdMap()));
+  }
+
+  /** Whether the limits let any history be kept. */
+  #keepsAny(): boolean {
+    return this.#limits.bytes > 0 && this.#limits.sessions > 0;
   }
 
   /**
@@ -206,22 +199,10 @@ export class HistoryCache {
     const messages = loaded.messages.map((m) => sealMessage(m));
     const conversation = conversationOf(messages);
     // a history with unreadable rows is loaded (and warned about) every turn until repaired
-    const { bytes, sessions } = this.#limits;
-    const keep =
-      session.revision !== undefined && loaded.errors.length === 0 && bytes > 0 && sessions > 0;
+    const keep = session.revision !== undefined && loaded.errors.length === 0 && this.#keepsAny();
     const revision = keep ? await this.#revisionStill(session) : null;
     if (revision !== null) {
-      const known: KnownHistory = {
-        revision,
-        messages,
-        conversation,
-        toolIdMap,
-        stats: sessionStatsOf(messages),
-        messageBytes: estimatedMessagesBytes(messages),
-        bytes: 0,
-      };
-      known.bytes = entryBytes(known);
-      this.#remember(session.id, known);
+      this.#remember(session.id, knownHistory(revision, messages, conversation, toolIdMap));
     }
     return { messages, conversation, toolIdMap, revision };
   }
@@ -300,6 +281,26 @@ export class HistoryCache {
       return null;
     }
   }
+}
+
+/** A history to keep under `revision`, its figures and estimated size computed once. */
+function knownHistory(
+  revision: number,
+  messages: readonly Message[],
+  conversation: readonly Message[],
+  toolIdMap: ToolIdMap,
+): KnownHistory {
+  const known: KnownHistory = {
+    revision,
+    messages,
+    conversation,
+    toolIdMap,
+    stats: sessionStatsOf(messages),
+    messageBytes: estimatedMessagesBytes(messages),
+    bytes: 0,
+  };
+  known.bytes = entryBytes(known);
+  return known;
 }
 
 /** A kept entry's estimated heap bytes: its messages, and the lists around them as they are now. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createMessage, type Message, silentLogger, type TurnLeaseWrite } from '@yourtool/core';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
+import { assistantTestMetadata } from '@yourtool/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TurnLeaseHolder } from '../src/turn-lease.js';
 
@@ -56,27 +57,7 @@ describe('TurnLeaseHolder', () => {
       session_id: session.id,
       role: 'assistant',
       content: [{ type: 'text', text: 'hello' }],
-      metadata: {
-        status: 'complete',
-        model: 'anthropic:claude-sonnet-4-6',
-        provider: 'anthropic',
-        routing: {
-          mode: 'default',
-          chosen_model: 'anthropic:claude-sonnet-4-6',
-          reason: 'default',
-          alternatives_considered: [],
-        },
-        usage: {
-          input_tokens: 1,
-          output_tokens: 2,
-          cached_input_tokens: 0,
-          cache_creation_input_tokens: 0,
-          cost_usd: '0.001',
-          pricing_version: 'v1',
-          latency_ms: 5,
-          estimated: false,
-        },
-      },
+      metadata: { status: 'complete', ...assistantTestMetadata('anthropic:claude-sonnet-4-6') },
     });
     const release = await append(reply);
     expect('release' in release).toBe(true);

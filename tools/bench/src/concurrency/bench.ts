@@ -123,7 +123,7 @@ const range = (values: number[]) => {
 function statementNotes(probe: StatementFigures | null, perTurn: number[]): string[] {
   if (!probe) return [];
   return [
-    `SQL statements per turn, counted by wrapping pg's Client.prototype.query (kysely's queries and the driver's BEGIN/COMMIT alike), the request's leaving seen on undici's undici:request:create channel, one turn at a time: steady path (a session's second text turn) before the request leaves ${range(probe.steadyBefore)}, in total ${range(probe.steadyTotal)}; a session's first turn before the request leaves ${range(probe.firstBefore)}, in total ${range(probe.firstTotal)}; tool turn in total ${range(probe.toolTotal)}`,
+    `SQL statements per turn, counted by wrapping pg's Client.prototype.query (kysely's queries and the driver's BEGIN/COMMIT alike), the request's leaving seen on undici's undici:request:create channel, one turn at a time: steady path (a session's second text turn) before the request leaves ${range(probe.steadyBefore)}, in total ${range(probe.steadyTotal)}; a session's first turn (created by the manager) before the request leaves ${range(probe.firstBefore)}, in total ${range(probe.firstTotal)}; tool turn in total ${range(probe.toolTotal)}`,
     `SQL statements per turn during the concurrent runs (all statements ÷ turns): ${perTurn.map((n) => n.toFixed(1)).join(', ')}`,
   ];
 }
