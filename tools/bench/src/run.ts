@@ -90,9 +90,12 @@ async function runScenario(scenario: Scenario): Promise<ScenarioReport> {
   return report;
 }
 
+// each argument picks the scenarios whose id starts with it; one ending in `$` picks that id only
 const prefixes = process.argv.slice(2).filter((a) => a !== '--');
+const picks = (id: string, p: string) =>
+  p.endsWith('$') ? id === p.slice(0, -1) : id.startsWith(p);
 const chosen = SCENARIOS.filter(
-  (s) => prefixes.length === 0 || prefixes.some((p) => s.id.startsWith(p)),
+  (s) => prefixes.length === 0 || prefixes.some((p) => picks(s.id, p)),
 );
 if (chosen.length === 0) {
   console.error(`no scenario matches ${prefixes.join(' ')}`);
