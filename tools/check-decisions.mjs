@@ -23,7 +23,7 @@ for (const line of index.split('\n')) {
   if (!existsSync(join(indexDir, m[2])))
     problems.push(`${m[1]}: the link ${m[2]} does not resolve`);
   if (
-    !/^(accepted|partly superseded by \d{4}|superseded by \d{4}|amended by \d{4}|supplements \d{4})/.test(
+    !/^(accepted|rejected|partly superseded by \d{4}|superseded by \d{4}|amended by \d{4}|supplements \d{4})/.test(
       m[5],
     )
   )

@@ -15,11 +15,7 @@ import type { CompactionRecord } from './compaction.js';
 export type SessionEvent =
   | StreamEvent
   | {
-      /**
-       * The turn's user message, once routing found a model for the turn. Content blocks are
-       * stored by then; text is being written while the request leaves (decision 0203), and a
-       * write that fails ends the turn with the store's error, with nothing of it stored.
-       */
+      /** The user message is stored (once routing found a model for the turn). */
       type: 'session.user_message';
       message: Message;
     }

@@ -271,8 +271,6 @@ export class SessionManager {
     const { histories } = this.#context;
     turn.confirmations.clear();
     options.signal?.removeEventListener('abort', onAbort);
-    // a turn left early may end while its user message is still being written
-    await turn.log.userSettled();
     histories.settle(sessionId, turn.log);
     histories.release(sessionId);
     await turn.log.end();

@@ -35,7 +35,7 @@ export interface OpenedTurn {
   toolIdMap: ToolIdMap;
   /** The conversation the turn's calls send; kept messages join it as stored. */
   conversation: Message[];
-  /** The turn's user message, stored once routing found a model ({@link TurnLog.startUser}). */
+  /** The turn's user message, stored once routing found a model ({@link TurnLog.keepUser}). */
   user: Message;
   /**
    * Whether `user` is known to keep the format's rules (text the session built itself), so
@@ -91,8 +91,6 @@ export class TurnLog implements TurnWriteRecord {
   #user: { message: Message; checked: boolean } | null = null;
   /** The order each message was first written in, by id. */
   readonly #order = new Map<string, number>();
-  /** The user message's write while it runs (text the session built is not waited for). */
-  #userWrite: Promise<void> | null = null;
 
   constructor(options: TurnLogOptions) {
     const { store, sessionId, lease, logger, onLost } = options;
@@ -133,48 +131,18 @@ export class TurnLog implements TurnWriteRecord {
   }
 
   /**
-   * Starts storing the turn's user message and returns it as the turn built it. Text the
-   * session built (`userChecked`) is not waited for: the conversation takes its sealed copy
-   * now, the request leaves while it is written, and every later write of the turn waits for
-   * it (decision 0203); should it fail, `onFailed` is called (the turn stops its call) and
-   * {@link userStored} throws it. Anything else the store checks first, so a message it
-   * refuses is never sent: that write is waited for here.
+   * Stores the turn's user message (a sealed copy when the session built it; else for the
+   * store to check); the conversation takes the stored copy in its place. Returns the
+   * message as the turn built it.
    */
-  async startUser(onFailed: () => void): Promise<Message> {
+  async keepUser(): Promise<Message> {
     if (!this.#user) throw new TurnLogNotOpenError();
     const { message, checked } = this.#user;
-    if (!checked) {
-      this.#takeUser(message, await this.#writeNow('append', message));
-      return message;
-    }
-    const sealed = sealedCopy(message);
-    this.#replaceInConversation(message, sealed);
-    const write = this.#writeNow('append', sealed).then((kept) => this.#takeUser(message, kept));
-    this.#userWrite = write;
-    write.catch(onFailed);
-    return message;
-  }
-
-  /** Resolves once the user message is stored; throws what its write threw. */
-  async userStored(): Promise<void> {
-    await this.#userWrite;
-  }
-
-  /** Resolves once the user message's write has settled, stored or failed. */
-  async userSettled(): Promise<void> {
-    await this.#userWrite?.catch(() => undefined);
-  }
-
-  /** The stored user message joins the turn's result; the conversation takes its stored copy. */
-  #takeUser(message: Message, kept: Message): void {
-    this.#replaceInConversation(message, kept);
+    const kept = await this.#write('append', checked ? sealedCopy(message) : message);
+    const at = this.#conversation.indexOf(message);
+    if (at >= 0) this.#conversation[at] = kept;
     this.#keep(message);
-  }
-
-  /** Puts `copy` in the conversation in place of the message with its id. */
-  #replaceInConversation(message: Message, copy: Message): void {
-    const at = this.#conversation.findLastIndex((m) => m.id === message.id);
-    if (at >= 0) this.#conversation[at] = copy;
+    return message;
   }
 
   /** Stores a reply's `partial` row (decision 0148), unsealed: the store checks it. */
@@ -272,8 +240,6 @@ export class TurnLog implements TurnWriteRecord {
 
   /** At the turn's end: releases the lease when it is still held (a turn that ended early). */
   async end(): Promise<void> {
-    // the user message's write may still be taking the lease: it is released after
-    await this.userSettled();
     await this.#lease?.end();
   }
 
@@ -286,18 +252,8 @@ export class TurnLog implements TurnWriteRecord {
     messages.splice(i, 0, message);
   }
 
-  /** One write, after the user message's (a failed one throws its error here, writing nothing). */
-  async #write(
-    kind: 'append' | 'update',
-    message: Message,
-    options?: AppendMessageOptions,
-  ): Promise<Message> {
-    if (this.#userWrite) await this.#userWrite;
-    return this.#writeNow(kind, message, options);
-  }
-
   /** One write: the lease taken, held or released with it; resolves to the stored copy. */
-  async #writeNow(
+  async #write(
     kind: 'append' | 'update',
     message: Message,
     options?: AppendMessageOptions,

@@ -70,8 +70,6 @@ export async function* runTurn(
         if (state.steps >= maxSteps) warnMaxSteps(state);
       }
       if (state.end === 'cancelled') yield* await state.log.answerUnanswered(state.steps);
-      // a user message whose write failed ends the turn with that error, whatever the call did
-      await state.log.userStored();
       settled = true;
     } catch (error) {
       throwing = true;
@@ -95,16 +93,14 @@ export async function* runTurn(
  * Routes the turn before its user message is stored: a routing error (no model fits, an
  * explicit choice that cannot be honoured, a strict rule's refusal) is thrown with nothing
  * stored, so the session's next turn is not poisoned by it (docs/decisions/0095). The router
- * is prepared first (capabilities detected at run time). The request does not wait for a
- * text message's write (decision 0203): a write that fails stops the turn's call.
+ * is prepared first (capabilities detected at run time).
  */
 async function* routeAndStoreUser(state: TurnState): AsyncGenerator<SessionEvent, void> {
   await state.manager.preparation.ready(state.signal);
   state.firstRoute = await routeStep(state);
   yield* flushPending(state);
-  // aborted without the error as reason: the call ends as cancelled, not as a provider failure
-  const stop = () => state.active.controller.abort();
-  yield { type: 'session.user_message', message: await state.log.startUser(stop) };
+  // the conversation takes the stored (sealed) copy: the next requests do not check it again
+  yield { type: 'session.user_message', message: await state.log.keepUser() };
 }
 
 /** Whether the turn's signal has aborted; marks the turn cancelled then. */

@@ -200,17 +200,16 @@ describe('incremental turns (decision 0103)', () => {
     server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'hello');
 
-    // the user message's write fails (the disk filled up): the turn throws, nothing of it is
-    // stored (its request, sent while the write ran, was stopped: decision 0203)
+    // the user message's write fails (the disk filled up): the turn throws, nothing is sent
     vi.spyOn(store, 'appendMessage').mockRejectedValueOnce(new Error('SQLITE_FULL'));
     await expect(manager.sendAndWait(session.id, 'lost')).rejects.toThrow('SQLITE_FULL');
-    const sent = server.requests.length;
+    expect(server.requests).toHaveLength(1);
 
     server.enqueue(...fixture('text-stream'));
     await manager.sendAndWait(session.id, 'kept');
     // none for the first turn (kept at creation), one after the failed write
     expect(loads).toHaveBeenCalledTimes(1);
-    expect(texts(body(sent))).toEqual([
+    expect(texts(body(1))).toEqual([
       'user:hello',
       'assistant:Hello! How can I help you today?',
       'user:kept',
