@@ -58,7 +58,7 @@ async function runSide(
   counted: () => number,
 ): Promise<SideRun> {
   const side = variant === 'ours' ? 'ours' : 'raw';
-  const probe = new RunProbe();
+  const probe = new RunProbe(`${side}-rep${rep}`);
   const base = { side, rep };
   let runner: Parameters<typeof runPhases>[3];
   let sessionIds: string[] = [];
@@ -98,6 +98,7 @@ async function runSide(
 
 const METRICS: ReadonlyArray<[keyof RunFigures, string]> = [
   ['cpuMsPer1000Events', 'CPU ms per 1,000 text events'],
+  ['gcMsPer1000Events', 'GC ms per 1,000 text events (of that CPU)'],
   ['addedTtftP50', 'added time to first token p50, ms'],
   ['addedTtftP99', 'added time to first token p99, ms'],
   ['gapP99', `inter-event gap p99, ms (server paces ${DELTA_PACE_MS} ms)`],

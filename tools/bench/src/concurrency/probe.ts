@@ -3,12 +3,20 @@
  * between a stream's deltas, and the event loop's delay over the whole run and during the tool
  * turn. One probe per run; nothing in it outlives the run.
  */
-import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import {
+  type IntervalHistogram,
+  monitorEventLoopDelay,
+  PerformanceObserver,
+  performance,
+} from 'node:perf_hooks';
+import { type PhaseProfiler, phaseProfiler } from './phase-profile.js';
 import { keyString, type RequestKey } from './script.js';
 
 /** The figures of one run of one side, in ms (CPU per 1,000 events). */
 export interface RunFigures {
   cpuMsPer1000Events: number;
+  /** Time in garbage collection (the `gc` performance entries) per 1,000 text events. */
+  gcMsPer1000Events: number;
   events: number;
   addedTtftP50: number;
   addedTtftP99: number;
@@ -39,15 +47,36 @@ export class RunProbe {
   readonly #firstMs = new Map<string, number>();
   readonly #gaps: number[] = [];
   #cpu: NodeJS.CpuUsage = process.cpuUsage();
+  #gcMs = 0;
+  readonly #gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) this.#gcMs += entry.duration;
+  });
   #started = 0;
   readonly #loop = monitorEventLoopDelay({ resolution: 10 });
   readonly #toolLoop = monitorEventLoopDelay({ resolution: 10 });
+  readonly #profiler: PhaseProfiler | null = phaseProfiler();
+
+  /** `label` names this run in phase profiles (`<side>-rep<R>`). */
+  constructor(readonly label: string) {}
 
   /** Starts the clocks (CPU, wall, event-loop delay). */
   start(): void {
     this.#cpu = process.cpuUsage();
+    this.#gcMs = 0;
+    this.#gc.observe({ entryTypes: ['gc'] });
     this.#started = performance.now();
     this.#loop.enable();
+  }
+
+  /** A phase (turn `turn` of every session) starts: profiles its opening when asked to. */
+  async phase(turn: number, sessions: number): Promise<void> {
+    await this.#profiler?.settled();
+    await this.#profiler?.start(`${this.label}-turn${turn}`, sessions);
+  }
+
+  /** Resolves once any phase profile still being written is written. */
+  settled(): Promise<void> {
+    return this.#profiler?.settled() ?? Promise.resolve();
   }
 
   /** The tool turn starts / ends: its event-loop delay is kept apart too. */
@@ -64,8 +93,10 @@ export class RunProbe {
       delta: () => {
         const now = performance.now();
         this.#events++;
-        if (last < 0) this.#firstMs.set(id, now - startedAt);
-        else this.#gaps.push(now - last);
+        if (last < 0) {
+          this.#firstMs.set(id, now - startedAt);
+          this.#profiler?.firstDelta();
+        } else this.#gaps.push(now - last);
         last = now;
       },
     };
@@ -83,6 +114,9 @@ export class RunProbe {
   finish(serverFirstMs: Readonly<Record<string, number>>): RunFigures {
     const wallMs = performance.now() - this.#started;
     const used = process.cpuUsage(this.#cpu);
+    // entries still queued for the observer are delivered here, before it stops
+    for (const entry of this.#gc.takeRecords()) this.#gcMs += entry.duration;
+    this.#gc.disconnect();
     this.#loop.disable();
     this.#toolLoop.disable();
     const added: number[] = [];
@@ -98,6 +132,7 @@ export class RunProbe {
     }
     return {
       cpuMsPer1000Events: ((used.user + used.system) / 1000 / this.#events) * 1000,
+      gcMsPer1000Events: (this.#gcMs / this.#events) * 1000,
       events: this.#events,
       addedTtftP50: quantile(added, 0.5),
       addedTtftP99: quantile(added, 0.99),

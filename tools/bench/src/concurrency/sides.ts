@@ -71,6 +71,7 @@ export async function runPhases(
       holder.barrier = new Barrier(sessions);
       probe.toolTurn(true);
     }
+    await probe.phase(t, sessions);
     const done = await Promise.all(
       Array.from({ length: sessions }, (_, s) =>
         turn(s, t).catch((error: unknown) => {
@@ -82,6 +83,7 @@ export async function runPhases(
     if (t === TOOL_TURN) probe.toolTurn(false);
     failed += done.filter((ok) => !ok).length;
   }
+  await probe.settled();
   return { failed, firstError };
 }
 

@@ -45,7 +45,7 @@ export async function probeStatements(
     for (let s = 0; s < PROBED_SESSIONS; s++) {
       ids.push((await setup.manager.createSession({ workspace_path: setup.dir })).id);
     }
-    const probe = new RunProbe();
+    const probe = new RunProbe('probe');
     const turn = oursTurn(setup.manager, ids, {
       base: { side: 'probe', rep: 0 },
       probe,
