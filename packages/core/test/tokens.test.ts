@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +47,71 @@ describe('estimateTextTokens: ±10% on ordinary English (contract §3)', () => {
 
   it('counts an empty text as zero', () => {
     expect(estimateTextTokens('')).toBe(0);
+  });
+});
+
+/** The rules as regular expressions: the definition the allocation-free scanner must match. */
+function byPattern(text: string): number {
+  let tokens = 0;
+  for (const [, word, digits, space, punctuation] of text.matchAll(
+    /(\p{L}+)|(\p{N}+)|(\s+)|([^\p{L}\p{N}\s]+)/gu,
+  )) {
+    if (word !== undefined) {
+      tokens += /^[A-Za-z]+$/.test(word)
+        ? 1 + Math.floor(Math.max(0, word.length - 9) / 6)
+        : Math.ceil(word.length / 1.5);
+    } else if (digits !== undefined) tokens += Math.ceil(digits.length / 3);
+    else if (space !== undefined) tokens += space.includes('\n') ? 1 : 0;
+    else if (punctuation !== undefined) tokens += Math.ceil(punctuation.length / 2);
+  }
+  return tokens;
+}
+
+describe('estimateTextTokens: the scanner counts what the rules say', () => {
+  // letters, digits and spaces of several scripts, astral letters, lone surrogates, controls
+  const pieces = [
+    'word',
+    'Straße',
+    'naïve',
+    'дом',
+    '東京',
+    '𝒜𝒷',
+    '١٢٣',
+    '½',
+    '42',
+    '\n',
+    ' ',
+    '\t',
+    '\u00a0',
+    '\u2028',
+    '\u3000',
+    '\ufeff',
+    '—',
+    '...',
+    '{"a":1}',
+    '\ud800',
+    '\udc00',
+    '😀',
+    '\u0000',
+    'x9y',
+    'ＡＢ',
+  ];
+  const texts = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 60 }),
+    fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((parts) => parts.join('')),
+  );
+
+  it('gives the figure of the regular-expression rules on any text', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(estimateTextTokens(text)).toBe(byPattern(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives their figure on the English corpus', () => {
+    for (const paragraph of prose) expect(estimateTextTokens(paragraph)).toBe(byPattern(paragraph));
   });
 });
 
