@@ -18,6 +18,11 @@ export class EventQueue {
     wake?.();
   }
 
+  /** How many events are buffered. */
+  get size(): number {
+    return this.#items.length;
+  }
+
   /** Takes every buffered event. */
   drain(): SessionEvent[] {
     return this.#items.splice(0);

@@ -5,6 +5,7 @@ import {
   isCancelledError,
   type MessageStatus,
   OtherAdapterError,
+  type StreamEvent,
 } from '@yourtool/core';
 import { requestMessages } from './bound-targets.js';
 import { admitCall, settleCall } from './budget-admission.js';
@@ -43,23 +44,31 @@ export async function* callModel(call: ModelCall): AsyncGenerator<SessionEvent, 
     // cross one more generator layer, with its promises, on its way to the consumer
     const { iterator, partials } = openCallStream(call, report, streamed);
     for (;;) {
-      const work = iterator.next();
-      let next = await turn.queue.settledOrWoken(work);
-      // attempt events (a retry's wait happens inside `next()`) go out while the stream waits
-      while (next === null) {
-        for (const event of turn.queue.drain()) yield event;
-        next = await turn.queue.settledOrWoken(work);
+      let next: IteratorResult<StreamEvent, void>;
+      if (streamed.row) {
+        // attempt events come only while the stream opens: from its first event on, the wait
+        // is the stream's alone (an event pushed later would go out with the next one)
+        next = await iterator.next();
+      } else {
+        const work = iterator.next();
+        let settled = await turn.queue.settledOrWoken(work);
+        // attempt events (a retry's wait happens inside `next()`) go out while the stream waits
+        while (settled === null) {
+          for (const event of turn.queue.drain()) yield event;
+          settled = await turn.queue.settledOrWoken(work);
+        }
+        if (!settled.ok) throw settled.error;
+        next = settled.value;
       }
-      for (const event of turn.queue.drain()) yield event;
-      if (!next.ok) throw next.error;
-      if (next.value.done) {
+      if (turn.queue.size > 0) for (const event of turn.queue.drain()) yield event;
+      if (next.done) {
         streamed.parsed = partials?.parsed() ?? null;
         break;
       }
       if (!streamed.row) await startRow(call, report, streamed);
-      if (next.value.value.type === 'message.complete') streamed.complete = next.value.value;
+      if (next.value.type === 'message.complete') streamed.complete = next.value;
       // the object's JSON deltas reach the consumer as partial objects, in their place
-      yield partials?.take(next.value.value) ?? next.value.value;
+      yield partials?.take(next.value) ?? next.value;
     }
   } catch (thrown) {
     error = isAdapterError(thrown)
