@@ -1,3 +1,4 @@
+import { linkAbort } from './abort-link.js';
 import { InvalidRequestError } from './errors.js';
 import type { Logger } from './logger.js';
 import { InvalidModelIdError, parseModelId } from './model-id.js';
@@ -148,10 +149,12 @@ export class InflightCalls {
   begin(requestId: string, signal?: AbortSignal): { signal: AbortSignal; end: () => void } {
     const controller = new AbortController();
     this.#calls.set(requestId, controller);
-    const combined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    // the call's signal aborts with the caller's (linked, not `AbortSignal.any`: decision 0204)
+    const unlink = signal ? linkAbort(signal, controller) : undefined;
     return {
-      signal: combined,
+      signal: controller.signal,
       end: () => {
+        unlink?.();
         if (this.#calls.get(requestId) === controller) this.#calls.delete(requestId);
       },
     };

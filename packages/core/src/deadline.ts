@@ -1,3 +1,4 @@
+import { linkAbort } from './abort-link.js';
 import { NetworkError } from './errors.js';
 
 /** Default longest silence between two chunks of a provider stream, in seconds. */
@@ -38,10 +39,13 @@ export class AttemptDeadline {
   #overallTimer: ReturnType<typeof setTimeout> | undefined;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #lastActivity = 0;
+  readonly #unlink: () => void;
 
   /** Starts the overall deadline at once; the idle one starts with {@link armIdle}. */
   constructor(callSignal: AbortSignal, limits: AttemptLimits, now: () => number = Date.now) {
-    this.signal = AbortSignal.any([callSignal, this.#controller.signal]);
+    // linked rather than `AbortSignal.any` (decision 0204); `clear` unlinks it
+    this.signal = this.#controller.signal;
+    this.#unlink = linkAbort(callSignal, this.#controller);
     this.#limits = limits;
     this.#now = now;
     const timeout = limits.timeoutMs;
@@ -70,6 +74,7 @@ export class AttemptDeadline {
 
   /** Stops both timers. Call when the attempt ends, however it ends. */
   clear(): void {
+    this.#unlink();
     if (this.#overallTimer !== undefined) clearTimeout(this.#overallTimer);
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
     this.#overallTimer = undefined;
