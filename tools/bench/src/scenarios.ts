@@ -15,6 +15,7 @@ import { STREAM_PROVIDERS } from './streaming/wire.js';
 import { partialObjectScenario } from './structured/bench.js';
 import { telemetryStreamingScenario, telemetryTurnScenario } from './telemetry/bench.js';
 import { TURN_SIZES, turnScenario } from './turn/bench.js';
+import { streamTurnScenario } from './turn/stream.js';
 
 /** A benchmark scenario: one process runs it. */
 export interface Scenario {
@@ -133,6 +134,15 @@ export const SCENARIOS: Scenario[] = [
       run: (options) => turnScenario(size, options),
     }),
   ),
+  // what a session turn adds to each streamed event (issue 50, goal 1's CPU per event)
+  {
+    id: 'turn/stream',
+    mode: 'interleaved',
+    reps: 21,
+    warmup: 5,
+    memoryReps: 3,
+    run: streamTurnScenario,
+  },
   // an adapter's call on a long history it sent before, against its raw SDK sending the same body
   ...SEND_PROVIDERS.flatMap((provider) =>
     SEND_SIZES.map(
