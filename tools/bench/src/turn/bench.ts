@@ -9,6 +9,7 @@ import { defaultPriceTable } from '@yourtool/pricing';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { SessionManager } from '@yourtool/session';
 import { openStore } from '@yourtool/store';
+import { anthropicBenchRouter, BENCH_MODEL } from '../lib/anthropic-router.js';
 import {
   check,
   cpuAndWallMeasurements,
@@ -39,7 +40,7 @@ export const MANY_PAIRS: Record<(typeof TURN_SIZES)[number], number> = {
 };
 const TURNS_PER_SESSION = 10;
 
-export const MODEL = 'anthropic:claude-sonnet-4-6';
+export const MODEL = BENCH_MODEL;
 export const PROMPT = 'Reply with one word.';
 
 /** Starts the one-word server process; returns its URL and its IPC commands. */
@@ -143,16 +144,7 @@ export async function turnScenario(size: number, options: RunOptions): Promise<S
     const store = await openStore(`sqlite:${join(dir, 'sessions.db')}`);
     const session = await store.createSession({ workspace_path: dir });
     await store.appendMessages(textHistory(session.id, size));
-    const registry = ModelRegistry.fromYaml(
-      `
-adapters:
-  anthropic: { type: anthropic, api_key: bench-key, base_url: ${server.url}, max_retries: 0 }
-models:
-  ${MODEL}: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
-`,
-      { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
-    );
-    const router = new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+    const router = anthropicBenchRouter(server.url);
     const manager = new SessionManager({ store, router, pricing: defaultPriceTable() });
     const client = new Anthropic({
       apiKey: 'bench-key',

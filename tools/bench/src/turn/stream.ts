@@ -10,11 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicAdapter } from '@yourtool/anthropic';
 import { defaultPriceTable } from '@yourtool/pricing';
-import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { SessionManager } from '@yourtool/session';
 import { openStore } from '@yourtool/store';
+import { anthropicBenchRouter } from '../lib/anthropic-router.js';
 import {
   check,
   interleave,
@@ -22,10 +21,9 @@ import {
   type RunOptions,
   type ScenarioResult,
 } from '../lib/harness.js';
-import { STREAM_DELTAS, streamWord } from './stream-script.js';
+import { STREAM_DELTAS, STREAM_TEXT } from './stream-script.js';
 
-const MODEL = 'claude-sonnet-4-6';
-const EXPECTED = Array.from({ length: STREAM_DELTAS }, (_, i) => streamWord(i)).join('');
+const WIRE_MODEL = 'claude-sonnet-4-6';
 
 /** Starts the server process; resolves to its URL and its end. */
 async function startStreamServer(): Promise<{ url: string; close: () => void }> {
@@ -46,16 +44,7 @@ export async function streamTurnScenario(options: RunOptions): Promise<ScenarioR
   const dir = mkdtempSync(join(tmpdir(), 'yourtool-turn-stream-'));
   try {
     const store = await openStore(`sqlite:${join(dir, 'sessions.db')}`);
-    const registry = ModelRegistry.fromYaml(
-      `
-adapters:
-  anthropic: { type: anthropic, api_key: bench-key, base_url: ${server.url}, max_retries: 0 }
-models:
-  anthropic:${MODEL}: { adapter: anthropic, wire_name: ${MODEL}, aliases: [sonnet] }
-`,
-      { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
-    );
-    const router = new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+    const router = anthropicBenchRouter(server.url);
     const manager = new SessionManager({ store, router, pricing: defaultPriceTable() });
     const client = new Anthropic({
       apiKey: 'bench-key',
@@ -77,7 +66,7 @@ models:
       },
       baseline: async () => {
         const stream = await client.messages.create({
-          model: MODEL,
+          model: WIRE_MODEL,
           max_tokens: 4096,
           messages: [{ role: 'user', content: 'Say the words.' }],
           stream: true,
@@ -94,13 +83,13 @@ models:
     const timings = await interleave(options, sides, undefined, { forceGc: false });
     const checks: string[] = [];
     if (options.only !== 'baseline') {
-      check(oursText === EXPECTED, 'our turn streamed a different text than the server sent');
-      check(storedText === EXPECTED, "the turn's stored reply differs from what was streamed");
+      check(oursText === STREAM_TEXT, 'our turn streamed a different text than the server sent');
+      check(storedText === STREAM_TEXT, "the turn's stored reply differs from what was streamed");
       checks.push(`${STREAM_DELTAS} text deltas per turn, streamed and stored intact`);
     }
     if (options.only !== 'ours') {
       check(
-        baselineText === EXPECTED,
+        baselineText === STREAM_TEXT,
         'the raw SDK streamed a different text than the server sent',
       );
     }
