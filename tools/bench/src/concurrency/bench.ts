@@ -78,7 +78,7 @@ async function runSide(
   const outcome = await runPhases(sessions, probe, setup.holder, runner);
   const statements = counted() - statementsBefore;
   const stats = await setup.server.stats();
-  const figures = probe.finish(stats.firstDeltaMs);
+  const figures = probe.finish(stats.firstDeltaMs, stats.arrivedAt);
   check(
     outcome.failed === 0,
     `${side} run ${rep}: ${outcome.failed} failed turns (first: ${outcome.firstError})`,

@@ -5,7 +5,9 @@
  * what time to first token pays for: every turn's work before its request, and the events of
  * turns already answering. The in-process inspector samples the one thread the turns run on.
  * With `YOURTOOL_BENCH_PHASE_HEAP=1` as well, a sampling heap profile of the same window that
- * keeps what the GC collected (`.heapprofile`): where the window's allocations come from.
+ * keeps what the GC collected (`.heapprofile`): where the window's allocations come from. With
+ * `YOURTOOL_BENCH_PHASE_HEAP=live`, only what is still alive when the window ends: what the
+ * window's scavenges had to copy, by where it was allocated.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -38,7 +40,9 @@ function create(dir: string | undefined): PhaseProfiler | null {
   let remaining = 0;
   let label = '';
   let writing: Promise<void> = Promise.resolve();
-  const heap = process.env.YOURTOOL_BENCH_PHASE_HEAP === '1';
+  const heapMode = process.env.YOURTOOL_BENCH_PHASE_HEAP;
+  const heap = heapMode === '1' || heapMode === 'live';
+  const collected = heapMode !== 'live';
   const stop = async (name: string) => {
     const { profile } = await session.post('Profiler.stop');
     if (heap) {
@@ -60,8 +64,8 @@ function create(dir: string | undefined): PhaseProfiler | null {
         await session.post('HeapProfiler.enable');
         await session.post('HeapProfiler.startSampling', {
           samplingInterval: HEAP_SAMPLING_BYTES,
-          includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
+          includeObjectsCollectedByMajorGC: collected,
+          includeObjectsCollectedByMinorGC: collected,
         });
       }
     },

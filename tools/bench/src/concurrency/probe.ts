@@ -4,8 +4,10 @@
  * turn. One probe per run; nothing in it outlives the run.
  */
 import {
+  constants,
   type IntervalHistogram,
   monitorEventLoopDelay,
+  type PerformanceEntry,
   PerformanceObserver,
   performance,
 } from 'node:perf_hooks';
@@ -33,6 +35,22 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
 }
 
+/** The name of a `gc` entry's kind (`perf_hooks.constants.NODE_PERFORMANCE_GC_*`). */
+function gcKindName(kind: number | undefined): string {
+  switch (kind) {
+    case constants.NODE_PERFORMANCE_GC_MINOR:
+      return 'scavenge';
+    case constants.NODE_PERFORMANCE_GC_MAJOR:
+      return 'mark-compact';
+    case constants.NODE_PERFORMANCE_GC_INCREMENTAL:
+      return 'incremental marking';
+    case constants.NODE_PERFORMANCE_GC_WEAKCB:
+      return 'weak callbacks';
+    default:
+      return `kind ${kind}`;
+  }
+}
+
 const histogramP99 = (h: IntervalHistogram) => h.percentile(99) / 1e6;
 
 /** One stream's deltas as the client sees them. */
@@ -45,12 +63,16 @@ export interface StreamTracker {
 export class RunProbe {
   #events = 0;
   readonly #firstMs = new Map<string, number>();
+  /** Per request key: when the call started, in ms since the epoch (for the detail split). */
+  readonly #startedAt = new Map<string, number>();
   readonly #gaps: number[] = [];
   #cpu: NodeJS.CpuUsage = process.cpuUsage();
   #gcMs = 0;
   readonly #gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) this.#gcMs += entry.duration;
+    for (const entry of list.getEntries()) this.#noteGc(entry);
   });
+  /** GC time and count by kind (scavenge, mark-compact, ...), for the detail lines. */
+  readonly #gcByKind = new Map<string, { ms: number; count: number }>();
   #started = 0;
   readonly #loop = monitorEventLoopDelay({ resolution: 10 });
   readonly #toolLoop = monitorEventLoopDelay({ resolution: 10 });
@@ -59,10 +81,42 @@ export class RunProbe {
   /** `label` names this run in phase profiles (`<side>-rep<R>`). */
   constructor(readonly label: string) {}
 
+  /**
+   * With `YOURTOOL_BENCH_DETAIL` set, on stderr: the run's GC by kind, and each turn and step's
+   * added time to first token, split at the request's arrival at the server.
+   */
+  #printDetail(
+    serverFirstMs: Readonly<Record<string, number>>,
+    arrivedAt: Readonly<Record<string, number>>,
+  ): void {
+    const kinds = [...this.#gcByKind].map(
+      ([kind, { ms, count }]) => `${kind} ${count}× ${ms.toFixed(0)} ms`,
+    );
+    process.stderr.write(`[detail] ${this.label} GC by kind: ${kinds.join(', ')}\n`);
+    printByStep(this.#firstMs, serverFirstMs, (id) => {
+      const at = arrivedAt[id];
+      const from = this.#startedAt.get(id);
+      return at === undefined || from === undefined ? Number.NaN : at - from;
+    });
+  }
+
+  /** Adds one `gc` entry to the run's GC time and to its kind's. */
+  #noteGc(entry: PerformanceEntry): void {
+    this.#gcMs += entry.duration;
+    // a `gc` entry's `detail` says its kind (typed loosely by @types/node)
+    const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } | null };
+    const kind = gcKindName(detail?.kind);
+    const seen = this.#gcByKind.get(kind) ?? { ms: 0, count: 0 };
+    seen.ms += entry.duration;
+    seen.count++;
+    this.#gcByKind.set(kind, seen);
+  }
+
   /** Starts the clocks (CPU, wall, event-loop delay). */
   start(): void {
     this.#cpu = process.cpuUsage();
     this.#gcMs = 0;
+    this.#gcByKind.clear();
     this.#gc.observe({ entryTypes: ['gc'] });
     this.#started = performance.now();
     this.#loop.enable();
@@ -89,6 +143,7 @@ export class RunProbe {
   stream(key: RequestKey, startedAt: number): StreamTracker {
     let last = -1;
     const id = keyString(key);
+    this.#startedAt.set(id, performance.timeOrigin + startedAt);
     return {
       delta: () => {
         const now = performance.now();
@@ -111,11 +166,14 @@ export class RunProbe {
    * Stops the clocks; the server's own time to each first delta (`serverFirstMs`, by key) is
    * subtracted from the client's, request by request.
    */
-  finish(serverFirstMs: Readonly<Record<string, number>>): RunFigures {
+  finish(
+    serverFirstMs: Readonly<Record<string, number>>,
+    arrivedAt: Readonly<Record<string, number>> = {},
+  ): RunFigures {
     const wallMs = performance.now() - this.#started;
     const used = process.cpuUsage(this.#cpu);
     // entries still queued for the observer are delivered here, before it stops
-    for (const entry of this.#gc.takeRecords()) this.#gcMs += entry.duration;
+    for (const entry of this.#gc.takeRecords()) this.#noteGc(entry);
     this.#gc.disconnect();
     this.#loop.disable();
     this.#toolLoop.disable();
@@ -124,7 +182,7 @@ export class RunProbe {
       const server = serverFirstMs[id];
       if (server !== undefined) added.push(client - server);
     }
-    if (process.env.YOURTOOL_BENCH_DETAIL) printByStep(this.#firstMs, serverFirstMs);
+    if (process.env.YOURTOOL_BENCH_DETAIL) this.#printDetail(serverFirstMs, arrivedAt);
     if (added.length !== this.#firstMs.size) {
       throw new Error(
         `sanity check failed: the server timed ${added.length} of ${this.#firstMs.size} first deltas`,
@@ -145,25 +203,35 @@ export class RunProbe {
 }
 
 /**
- * With `YOURTOOL_BENCH_DETAIL` set: the added time to first token of each turn and step apart,
- * on stderr (which of a run's requests make its p99).
+ * The added time to first token of each turn and step apart, on stderr (which of a run's
+ * requests make its p99), split in two: from the call to the request's arrival at the server
+ * (`untilArrival`; the server's clock, as ms since the epoch, is the same machine's), and from
+ * the first delta leaving the server to the caller receiving it.
  */
 function printByStep(
   firstMs: ReadonlyMap<string, number>,
   serverFirstMs: Readonly<Record<string, number>>,
+  untilArrival: (id: string) => number,
 ): void {
-  const byStep = new Map<string, number[]>();
+  const byStep = new Map<string, { added: number[]; before: number[]; after: number[] }>();
   for (const [id, client] of firstMs) {
     const [side, , , turn, step] = id.split('.');
     const key = `${side} turn ${turn} step ${step}`;
-    const list = byStep.get(key) ?? [];
-    list.push(client - (serverFirstMs[id] ?? 0));
-    byStep.set(key, list);
+    const lists = byStep.get(key) ?? { added: [], before: [], after: [] };
+    const added = client - (serverFirstMs[id] ?? 0);
+    lists.added.push(added);
+    lists.before.push(untilArrival(id));
+    lists.after.push(added - untilArrival(id));
+    byStep.set(key, lists);
   }
-  for (const [key, list] of byStep) {
-    const ms = (q: number) => quantile(list, q).toFixed(0);
+  for (const [key, { added, before, after }] of byStep) {
+    const ms = (list: number[], q: number) => quantile(list, q).toFixed(0);
+    // before: from the call to the request's arrival at the server; after: from the first
+    // delta leaving the server to the caller receiving it
     process.stderr.write(
-      `[detail] ${key}: added TTFT p50 ${ms(0.5)} p99 ${ms(0.99)} max ${ms(1)} ms\n`,
+      `[detail] ${key}: added TTFT p50 ${ms(added, 0.5)} p99 ${ms(added, 0.99)} max ${ms(added, 1)} ms;` +
+        ` until arrival p50 ${ms(before, 0.5)} p99 ${ms(before, 0.99)};` +
+        ` after the delta left p50 ${ms(after, 0.5)} p99 ${ms(after, 0.99)}\n`,
     );
   }
 }

@@ -20,6 +20,8 @@ export type PacedServerReply =
   | {
       /** Per request key: ms from the request's arrival to its first text delta leaving. */
       firstDeltaMs: Record<string, number>;
+      /** Per request key: when the request arrived, in ms since the epoch (for the detail split). */
+      arrivedAt: Record<string, number>;
       /** Streams whose response has neither finished nor been closed by the client. */
       open: number;
       /** Requests answered since the last stats, and those the client closed before the end. */
@@ -32,6 +34,7 @@ export type PacedServerReply =
 const send = (reply: PacedServerReply) => process.send?.(reply);
 
 let firstDeltaMs: Record<string, number> = {};
+let arrivedAt: Record<string, number> = {};
 let open = 0;
 let requests = 0;
 let aborted = 0;
@@ -106,6 +109,7 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       'cache-control': 'no-cache',
       'request-id': `req_bench_${seq}`,
     });
+    arrivedAt[keyString(key)] = performance.timeOrigin + arrived;
     stream(res, chunksOf(key, seq++, model), keyString(key), arrived);
   });
 }
@@ -123,8 +127,9 @@ process.on('message', (command: PacedServerCommand) => {
     server.close(() => process.exit(0));
     return;
   }
-  send({ firstDeltaMs, open, requests, aborted, unknown });
+  send({ firstDeltaMs, arrivedAt, open, requests, aborted, unknown });
   firstDeltaMs = {};
+  arrivedAt = {};
   requests = 0;
   aborted = 0;
   unknown = 0;
