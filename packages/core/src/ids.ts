@@ -78,15 +78,27 @@ export function nowEpochMicros(): number {
   return lastMicros;
 }
 
+/**
+ * The last whole second formatted, `YYYY-MM-DDTHH:MM:SS.` (a one-entry memo owned by
+ * {@link epochMicrosToTimestamp}): timestamps made close together share it, and formatting a
+ * date was most of the cost.
+ */
+const lastSecond = { second: Number.NaN, prefix: '' };
+
 /** Formats epoch microseconds as an ISO-8601 UTC timestamp with six fractional digits. */
 export function epochMicrosToTimestamp(micros: number): string {
   if (!Number.isSafeInteger(micros)) {
     throw new YourtoolError('invalid_timestamp', `not an integer microsecond count: ${micros}`);
   }
-  const ms = Math.floor(micros / 1000);
-  const rest = micros - ms * 1000;
-  const iso = new Date(ms).toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
-  return `${iso.slice(0, 23)}${String(rest).padStart(3, '0')}Z`;
+  const second = Math.floor(micros / 1_000_000);
+  const fraction = String(micros - second * 1_000_000).padStart(6, '0');
+  if (second !== lastSecond.second) {
+    const iso = new Date(second * 1000).toISOString(); // YYYY-MM-DDTHH:MM:SS.000Z
+    // years outside 0000–9999 are written with a sign and six digits; their prefix is longer
+    lastSecond.prefix = iso.slice(0, iso.length - 4);
+    lastSecond.second = second;
+  }
+  return `${lastSecond.prefix}${fraction}Z`;
 }
 
 const TIMESTAMP_PATTERN =

@@ -48,6 +48,24 @@ describe('timestamps', () => {
     expect(timestampToEpochMicros(iso)).toBe(micros);
   });
 
+  it('format like Date for any microsecond, in any order (the memo of the last second)', () => {
+    // Date's own millisecond text, with the three sub-millisecond digits appended
+    const byDate = (micros: number) => {
+      const ms = Math.floor(micros / 1000);
+      const iso = new Date(ms).toISOString();
+      return `${iso.slice(0, 23)}${String(micros - ms * 1000).padStart(3, '0')}Z`;
+    };
+    const base = 1_746_705_599_999_000;
+    const values = [0, -1, -1_000_001, 999_999, 1_000_000, base, base + 999, base + 1_000];
+    let seed = 7;
+    for (let i = 0; i < 2_000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      // within a few seconds of `base` (the memo's case) and anywhere within ±230 years of 1970
+      values.push(base + (seed % 5_000_000), (seed - 2 ** 30) * 7_000_000);
+    }
+    for (const micros of values) expect(epochMicrosToTimestamp(micros)).toBe(byDate(micros));
+  });
+
   it('parse offsets and short fractions', () => {
     expect(timestampToEpochMicros('2025-05-08T14:00:00.5+02:00')).toBe(1_746_705_600_500_000);
     expect(() => timestampToEpochMicros('yesterday')).toThrow(/not an ISO-8601 timestamp/);
