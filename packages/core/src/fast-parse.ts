@@ -40,6 +40,16 @@ const USAGE_KEYS = new Set([
   'provider_cost_usd',
   'estimated',
 ]);
+/** `RoutingModeSchema`'s values. */
+const ROUTING_MODES = new Set(['override', 'manual', 'rule', 'pattern', 'delegate', 'default']);
+const ROUTING_KEYS = new Set([
+  'mode',
+  'chosen_model',
+  'reason',
+  'rule_name',
+  'confidence',
+  'alternatives_considered',
+]);
 const STOP_REASONS = new Set([
   'end_turn',
   'max_tokens',
@@ -176,11 +186,33 @@ function metadataOf(metadata: unknown): MessageMetadata | null {
   if (!Object.hasOwn(metadata, 'routing') || metadata.routing === null) {
     return metadata as MessageMetadata;
   }
-  // the routing record has defaults and nested enums: its own schema, which is cheap
+  // a routing record the session wrote passes its own quick check; the rest, its schema
+  if (routingOk(metadata.routing)) return metadata as MessageMetadata;
   const routing = RoutingDecisionRecordSchema.safeParse(metadata.routing);
   if (!routing.success) return null;
   return { ...metadata, routing: routing.data } as MessageMetadata;
 }
+
+/**
+ * Whether a routing record is one the schema returns unchanged: the known fields only, each as
+ * the schema wants it, `alternatives_considered` given (the schema would fill it in) and no
+ * `fallback_from` (nested records: the schema decides).
+ */
+function routingOk(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  for (const key in value) if (!ROUTING_KEYS.has(key)) return false;
+  const { mode, chosen_model, reason, alternatives_considered } = value;
+  if (!ROUTING_MODES.has(mode as string) || !nonEmpty(chosen_model)) return false;
+  if (typeof reason !== 'string' || !Array.isArray(alternatives_considered)) return false;
+  for (const name of alternatives_considered) if (typeof name !== 'string') return false;
+  if (Object.hasOwn(value, 'rule_name') && !stringOrNull(value.rule_name)) return false;
+  const { confidence } = value;
+  return !Object.hasOwn(value, 'confidence') || confidence === null || unitInterval(confidence);
+}
+
+/** A number from 0 to 1 (not NaN). */
+const unitInterval = (value: unknown): boolean =>
+  typeof value === 'number' && value >= 0 && value <= 1;
 
 /**
  * The message, when the quick check accepts it (see the module comment); null when the zod

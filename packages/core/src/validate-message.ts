@@ -1,3 +1,4 @@
+import { quickParseMessage } from './fast-parse.js';
 import { isUlid } from './ids.js';
 import { parseModelId } from './model-id.js';
 import { issuesFromZod } from './parse.js';
@@ -211,6 +212,11 @@ function checkMetadata(message: Message, complete: boolean, violations: MessageV
   }
 }
 
+/** Whether `value` is a non-array object (what the quick check can look into). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * Checks a message against every invariant of canonical-format §5 (see {@link MESSAGE_RULES}).
  * Accepts any value: a value that is not even message-shaped yields `schema` violations.
@@ -220,14 +226,21 @@ export function validateMessage(
   input: unknown,
   options: ValidateMessageOptions = {},
 ): ValidationResult {
-  const parsed = MessageSchema.safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      violations: issuesFromZod(parsed.error).map((i) => ({ rule: 'schema', ...i })),
-    };
+  // a message in the usual shape passes the quick check, whose result equals the schema's
+  // (decision 0104); the schema decides the rest, with its error paths
+  const quick = isObject(input) ? quickParseMessage(input) : null;
+  let message: Message;
+  if (quick) message = quick;
+  else {
+    const parsed = MessageSchema.safeParse(input);
+    if (!parsed.success) {
+      return {
+        ok: false,
+        violations: issuesFromZod(parsed.error).map((i) => ({ rule: 'schema', ...i })),
+      };
+    }
+    message = parsed.data;
   }
-  const message = parsed.data;
   const violations: MessageViolation[] = [];
   const complete = message.metadata.status === 'complete';
   checkEnvelope(message, complete, violations);

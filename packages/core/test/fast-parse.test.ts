@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quickParseMessage } from '../src/fast-parse.js';
 import { createMemoryLogger, MessageSchema, parseMessage } from './exports.js';
+import { completeAssistantMeta, msg } from './helpers.js';
 
 /**
  * The quick check of stored messages (decision 0104) must never accept what the schema refuses,
@@ -67,7 +68,7 @@ const usage = fc.record(
 );
 const routing = fc.record(
   {
-    mode: fc.constantFrom('override', 'manual', 'rule', 'default'),
+    mode: fc.constantFrom('override', 'manual', 'rule', 'pattern', 'delegate', 'default'),
     chosen_model: fc.constant('anthropic:claude-sonnet-4-6'),
     reason: fc.string(),
     rule_name: fc.option(fc.string()),
@@ -161,6 +162,32 @@ describe('the quick check of stored messages (decision 0104)', () => {
     );
     // the quick path is the one taken: only corner cases go to the schema
     expect(accepted / total).toBeGreaterThan(0.95);
+  });
+
+  it('reads a routing record as its schema does, or leaves it to the schema', () => {
+    let quickRead = 0;
+    run(
+      fc.property(routing, corruption, fc.boolean(), (record, change, broken) => {
+        const given = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
+        if (broken) corrupt(given, change);
+        const base = MessageSchema.parse(
+          msg('assistant', [{ type: 'text', text: 'hi' }], completeAssistantMeta()),
+        );
+        const value = JSON.parse(
+          JSON.stringify({ ...base, metadata: { ...base.metadata, routing: given } }),
+        );
+        const input = JSON.parse(JSON.stringify(value));
+        const quick = quickParseMessage(input);
+        const schema = MessageSchema.safeParse(value);
+        if (quick === null) return;
+        // the record itself, not the schema's copy of it: the routing schema was skipped
+        if (quick.metadata.routing === input.metadata.routing) quickRead++;
+        expect(schema.success).toBe(true);
+        expect(quick).toEqual(schema.data);
+      }) as unknown as fc.IPropertyWithHooks<never>,
+    );
+    // most records skip the routing schema (read as they were given)
+    expect(quickRead).toBeGreaterThan(100);
   });
 
   it('never accepts what the schema refuses, and never returns something else', () => {

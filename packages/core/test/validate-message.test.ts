@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { quickParseMessage } from '../src/fast-parse.js';
 import {
   type ContentBlock,
   imageBlockViolations,
@@ -185,6 +186,36 @@ describe('validateMessage: every invariant of canonical-format §5', () => {
       expect(result.violations.map((v) => v.rule)).toContain(rule);
     });
   }
+
+  // the quick check (decision 0104) stands in for the schema on well-formed messages: a
+  // timestamp without sub-second digits sends the same message through the schema instead
+  it('gives the same violations whether the quick check or the schema reads the message', () => {
+    const throughSchema = (value: unknown) =>
+      typeof value === 'object' && value !== null && 'created_at' in value
+        ? { ...value, created_at: '2026-01-02T03:04:05Z' }
+        : value;
+    const sameTime = (value: unknown) =>
+      typeof value === 'object' && value !== null && 'created_at' in value
+        ? { ...value, created_at: '2026-01-02T03:04:05.000000Z' }
+        : value;
+    let compared = 0;
+    let quickRead = 0;
+    for (const { pass, fail, options } of Object.values(cases)) {
+      for (const make of [pass, fail]) {
+        const given = sameTime(make());
+        if (typeof given === 'object' && given !== null && quickParseMessage({ ...given })) {
+          quickRead++;
+        }
+        const quick = validateMessage(given, options);
+        const schema = validateMessage(throughSchema(make()), options);
+        expect(quick).toEqual(schema);
+        compared++;
+      }
+    }
+    expect(compared).toBe(Object.keys(MESSAGE_RULES).length * 2);
+    // most cases are well-formed enough for the quick check: the comparison covers it
+    expect(quickRead).toBeGreaterThan(compared / 2);
+  });
 
   it('names the path of each violation', () => {
     const message = msg(
