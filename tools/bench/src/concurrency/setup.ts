@@ -6,17 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicAdapter } from '@yourtool/anthropic';
+import type Anthropic from '@anthropic-ai/sdk';
 import { defaultPriceTable } from '@yourtool/pricing';
-import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { SessionManager, ToolRegistry } from '@yourtool/session';
 import { openStore, type SqlSessionStore } from '@yourtool/store';
 import pg from 'pg';
+import { anthropicBenchRouter, rawBenchClient } from '../lib/anthropic-router.js';
 import { postgresUrl } from '../store/bench.js';
 import { type PacedServer, startPacedServer } from './paced-server.js';
 import { Barrier } from './probe.js';
-import { type BarrierHolder, WIRE_MODEL, waitForAllTool } from './sides.js';
+import { type BarrierHolder, waitForAllTool } from './sides.js';
 
 /**
  * How long the store's pool keeps an idle connection. The sides alternate run by run, so our
@@ -34,7 +33,6 @@ export interface ConcurrencySetup {
   server: PacedServer;
   store: SqlSessionStore;
   manager: SessionManager;
-  registry: ModelRegistry;
   client: Anthropic;
   /** The current run's tool barrier, renewed by each run (the tool reads it from here). */
   holder: BarrierHolder;
@@ -60,16 +58,7 @@ export async function setUpConcurrency(db: ConcurrencyDb, tag: string): Promise<
     db === 'sqlite'
       ? await openStore(`sqlite:${join(dir, 'sessions.db')}`)
       : await openStore(url, { schema, pool: { idleTimeoutMillis: POOL_IDLE_MS } });
-  const registry = ModelRegistry.fromYaml(
-    `
-adapters:
-  anthropic: { type: anthropic, api_key: bench-key, base_url: ${server.url}, max_retries: 0 }
-models:
-  anthropic:${WIRE_MODEL}: { adapter: anthropic, wire_name: ${WIRE_MODEL}, aliases: [sonnet] }
-`,
-    { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
-  );
-  const router = new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+  const router = anthropicBenchRouter(server.url);
   const holder: BarrierHolder = { barrier: new Barrier(0) };
   const manager = new SessionManager({
     store,
@@ -77,22 +66,16 @@ models:
     pricing: defaultPriceTable(),
     tools: new ToolRegistry([waitForAllTool(holder)]),
   });
-  const client = new Anthropic({
-    apiKey: 'bench-key',
-    baseURL: server.url,
-    maxRetries: 0,
-    logLevel: 'off',
-  });
+  const client = rawBenchClient(server.url);
   return {
     server,
     store,
     manager,
-    registry,
     client,
     holder,
     dir,
     close: async () => {
-      await registry.close();
+      await router.registry.close();
       await store.close();
       await server.close();
       if (db === 'postgres') await dropSchema(url, schema);

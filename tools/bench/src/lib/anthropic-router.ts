@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicAdapter } from '@yourtool/anthropic';
 import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 
@@ -16,4 +17,9 @@ models:
     { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
   );
   return new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+}
+
+/** The raw SDK client the baselines use against the loopback server at `url`: no retries, no logs. */
+export function rawBenchClient(url: string): Anthropic {
+  return new Anthropic({ apiKey: 'bench-key', baseURL: url, maxRetries: 0, logLevel: 'off' });
 }

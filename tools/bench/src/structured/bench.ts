@@ -1,9 +1,8 @@
 import { fork } from 'node:child_process';
-import { AnthropicAdapter } from '@yourtool/anthropic';
 import { MemorySessionStore } from '@yourtool/core/memory-store';
 import { defaultPriceTable } from '@yourtool/pricing';
-import { ModelRegistry, parseRoutingConfig, Router } from '@yourtool/router';
 import { SessionManager } from '@yourtool/session';
+import { anthropicBenchRouter } from '../lib/anthropic-router.js';
 import {
   check,
   interleave,
@@ -14,7 +13,6 @@ import {
 import { DELTAS, RECORDS, RECORDS_SCHEMA, recordsObject } from './document.js';
 import type { ObjectServerCommand, ObjectServerReply } from './server.js';
 
-const MODEL = 'anthropic:claude-sonnet-4-6';
 /** Turns per timed repetition: a repetition's time is less at the mercy of one GC. */
 const TURNS = 4;
 
@@ -45,16 +43,7 @@ async function startServer() {
 }
 
 function managerOn(url: string): SessionManager {
-  const registry = ModelRegistry.fromYaml(
-    `
-adapters:
-  anthropic: { type: anthropic, api_key: bench-key, base_url: ${url}, max_retries: 0 }
-models:
-  ${MODEL}: { adapter: anthropic, wire_name: claude-sonnet-4-6, aliases: [sonnet] }
-`,
-    { factories: { anthropic: (config, runtime) => new AnthropicAdapter(config, runtime) } },
-  );
-  const router = new Router({ registry, config: parseRoutingConfig('global_default: sonnet') });
+  const router = anthropicBenchRouter(url);
   return new SessionManager({
     store: new MemorySessionStore(),
     router,

@@ -2,12 +2,12 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { createMessage, type Message } from '@yourtool/core';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { SessionManager } from '@yourtool/session';
 import { openStore } from '@yourtool/store';
-import { anthropicBenchRouter, BENCH_MODEL } from '../lib/anthropic-router.js';
+import { anthropicBenchRouter, BENCH_MODEL, rawBenchClient } from '../lib/anthropic-router.js';
 import {
   check,
   cpuAndWallMeasurements,
@@ -144,12 +144,7 @@ export async function turnScenario(size: number, options: RunOptions): Promise<S
     await store.appendMessages(textHistory(session.id, size));
     const router = anthropicBenchRouter(server.url);
     const manager = new SessionManager({ store, router, pricing: defaultPriceTable() });
-    const client = new Anthropic({
-      apiKey: 'bench-key',
-      baseURL: server.url,
-      maxRetries: 0,
-      logLevel: 'off',
-    });
+    const client = rawBenchClient(server.url);
 
     // the manager's first turn of the session (loads it, prepares the router), untimed
     await server.enqueue();

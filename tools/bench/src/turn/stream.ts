@@ -9,11 +9,10 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { defaultPriceTable } from '@yourtool/pricing';
 import { SessionManager } from '@yourtool/session';
 import { openStore } from '@yourtool/store';
-import { anthropicBenchRouter } from '../lib/anthropic-router.js';
+import { anthropicBenchRouter, rawBenchClient } from '../lib/anthropic-router.js';
 import {
   check,
   interleave,
@@ -46,12 +45,7 @@ export async function streamTurnScenario(options: RunOptions): Promise<ScenarioR
     const store = await openStore(`sqlite:${join(dir, 'sessions.db')}`);
     const router = anthropicBenchRouter(server.url);
     const manager = new SessionManager({ store, router, pricing: defaultPriceTable() });
-    const client = new Anthropic({
-      apiKey: 'bench-key',
-      baseURL: server.url,
-      maxRetries: 0,
-      logLevel: 'off',
-    });
+    const client = rawBenchClient(server.url);
     let oursText = '';
     let baselineText = '';
     let storedText = '';
