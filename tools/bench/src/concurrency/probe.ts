@@ -13,6 +13,7 @@ import {
 } from 'node:perf_hooks';
 import { type PhaseProfiler, phaseProfiler } from './phase-profile.js';
 import { keyString, type RequestKey } from './script.js';
+import { StallWatch } from './stall-watch.js';
 
 /** The figures of one run of one side, in ms (CPU per 1,000 events). */
 export interface RunFigures {
@@ -77,6 +78,8 @@ export class RunProbe {
   readonly #loop = monitorEventLoopDelay({ resolution: 10 });
   readonly #toolLoop = monitorEventLoopDelay({ resolution: 10 });
   readonly #profiler: PhaseProfiler | null = phaseProfiler();
+  /** The loop's long stalls by phase, for the detail lines. */
+  readonly #stalls = process.env.YOURTOOL_BENCH_DETAIL ? new StallWatch() : null;
 
   /** `label` names this run in phase profiles (`<side>-rep<R>`). */
   constructor(readonly label: string) {}
@@ -93,6 +96,7 @@ export class RunProbe {
       ([kind, { ms, count }]) => `${kind} ${count}× ${ms.toFixed(0)} ms`,
     );
     process.stderr.write(`[detail] ${this.label} GC by kind: ${kinds.join(', ')}\n`);
+    if (this.#stalls) process.stderr.write(`${this.#stalls.summary(this.label)}\n`);
     printByStep(this.#firstMs, serverFirstMs, (id) => {
       const at = arrivedAt[id];
       const from = this.#startedAt.get(id);
@@ -103,6 +107,7 @@ export class RunProbe {
   /** Adds one `gc` entry to the run's GC time and to its kind's. */
   #noteGc(entry: PerformanceEntry): void {
     this.#gcMs += entry.duration;
+    this.#stalls?.gc(entry);
     // a `gc` entry's `detail` says its kind (typed loosely by @types/node)
     const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } | null };
     const kind = gcKindName(detail?.kind);
@@ -120,17 +125,24 @@ export class RunProbe {
     this.#gc.observe({ entryTypes: ['gc'] });
     this.#started = performance.now();
     this.#loop.enable();
+    this.#stalls?.start();
   }
 
   /** A phase (turn `turn` of every session) starts: profiles its opening when asked to. */
   async phase(turn: number, sessions: number): Promise<void> {
     await this.#profiler?.settled();
+    this.#stalls?.phase(turn);
     await this.#profiler?.start(`${this.label}-turn${turn}`, sessions);
   }
 
   /** Resolves once any phase profile still being written is written. */
   settled(): Promise<void> {
     return this.#profiler?.settled() ?? Promise.resolve();
+  }
+
+  /** Every session's tool finished at `at` (performance.now() ms): the detail lines say when. */
+  toolsFinished(at: number): void {
+    this.#stalls?.toolsFinished(at);
   }
 
   /** The tool turn starts / ends: its event-loop delay is kept apart too. */
@@ -177,6 +189,7 @@ export class RunProbe {
     this.#gc.disconnect();
     this.#loop.disable();
     this.#toolLoop.disable();
+    this.#stalls?.stop();
     const added: number[] = [];
     for (const [id, client] of this.#firstMs) {
       const server = serverFirstMs[id];

@@ -80,7 +80,10 @@ export async function runPhases(
         }),
       ),
     );
-    if (t === TOOL_TURN) probe.toolTurn(false);
+    if (t === TOOL_TURN) {
+      probe.toolTurn(false);
+      probe.toolsFinished(holder.barrier.openedAt);
+    }
     failed += done.filter((ok) => !ok).length;
   }
   await probe.settled();
