@@ -238,3 +238,8 @@ export function quickParseMessage(value: Json): Message | null {
     schema_version: schema_version as number,
   };
 }
+
+/** {@link quickParseMessage} for any value: null unless it is a plain object the check accepts. */
+export function quickParseValue(value: unknown): Message | null {
+  return isRecord(value) ? quickParseMessage(value) : null;
+}

@@ -1,4 +1,4 @@
-import { quickParseMessage } from './fast-parse.js';
+import { quickParseValue } from './fast-parse.js';
 import { isUlid } from './ids.js';
 import { parseModelId } from './model-id.js';
 import { issuesFromZod } from './parse.js';
@@ -212,11 +212,6 @@ function checkMetadata(message: Message, complete: boolean, violations: MessageV
   }
 }
 
-/** Whether `value` is a non-array object (what the quick check can look into). */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Checks a message against every invariant of canonical-format §5 (see {@link MESSAGE_RULES}).
  * Accepts any value: a value that is not even message-shaped yields `schema` violations.
@@ -228,7 +223,7 @@ export function validateMessage(
 ): ValidationResult {
   // a message in the usual shape passes the quick check, whose result equals the schema's
   // (decision 0104); the schema decides the rest, with its error paths
-  const quick = isObject(input) ? quickParseMessage(input) : null;
+  const quick = quickParseValue(input);
   let message: Message;
   if (quick) message = quick;
   else {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quickParseMessage } from '../src/fast-parse.js';
-import { createMemoryLogger, MessageSchema, parseMessage } from './exports.js';
+import { createMemoryLogger, MessageSchema, parseMessage, RoutingModeSchema } from './exports.js';
 import { completeAssistantMeta, msg } from './helpers.js';
 
 /**
@@ -188,6 +188,31 @@ describe('the quick check of stored messages (decision 0104)', () => {
     );
     // most records skip the routing schema (read as they were given)
     expect(quickRead).toBeGreaterThan(100);
+  });
+
+  it("reads every one of the schema's routing modes itself, and no other mode", () => {
+    // the quick check keeps its own list (it must not load zod); this holds it to the schema's
+    const base = MessageSchema.parse(
+      msg('assistant', [{ type: 'text', text: 'hi' }], completeAssistantMeta()),
+    );
+    const withMode = (mode: string) => {
+      const routing = {
+        mode,
+        chosen_model: 'anthropic:claude-sonnet-4-6',
+        reason: 'r',
+        alternatives_considered: [],
+      };
+      return JSON.parse(JSON.stringify({ ...base, metadata: { ...base.metadata, routing } }));
+    };
+    for (const mode of RoutingModeSchema.options) {
+      const input = withMode(mode);
+      const quick = quickParseMessage(input);
+      // read as given: the routing schema was not needed
+      expect(quick?.metadata.routing, mode).toBe(input.metadata.routing);
+    }
+    const stray = withMode('sticky');
+    expect(MessageSchema.safeParse(stray).success).toBe(false);
+    expect(quickParseMessage(stray)).toBeNull();
   });
 
   it('never accepts what the schema refuses, and never returns something else', () => {
